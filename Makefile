@@ -1,0 +1,59 @@
+# Tarot Desk: `make run` serves the demo site, `make test` runs lint and the whole suite.
+# Both set up everything they need on a fresh Debian machine (virtualenv, Python packages,
+# Debian packages), so nothing has to be installed by hand.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages: WeasyPrint's Pango, fonts for the PDFs, gettext for translations,
+# Chromium for the browser tests.
+RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
+TEST_DEBS := $(RUN_DEBS) chromium
+
+.PHONY: run test lint deps debs-run debs-test demo clean messages bench
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e ".[dev]"
+	touch $@
+
+deps: $(VENV)/.installed
+
+debs-run:
+	@missing=$$(for p in $(RUN_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+debs-test:
+	@missing=$$(for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+run: deps debs-run
+	$(PY) manage.py compilemessages -v 0 --ignore=.venv
+	$(PY) manage.py migrate --noinput -v 0
+	$(PY) manage.py load_demo
+	$(PY) manage.py ensure_arbiter
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+lint: deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: deps debs-test lint
+	$(PY) manage.py compilemessages -v 0 --ignore=.venv
+	$(PY) manage.py makemigrations --check --dry-run -v 0
+	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
+
+messages: deps
+	$(PY) manage.py makemessages -l en -l fr --ignore=.venv --ignore=tests --ignore=bench
+
+bench: deps
+	$(PY) bench/seating.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

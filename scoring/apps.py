@@ -1,0 +1,10 @@
+"""The scoring app: deals, score sheets, penalties, rankings and the pure scoring engine."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ScoringConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "scoring"
+    verbose_name = _("Marque")

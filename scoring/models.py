@@ -1,0 +1,301 @@
+"""Score sheets, deals with their stored per-seat results, incidents, penalties and history."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Direction, Registration, Table, Tournament
+
+
+class ScoreSheet(models.Model):
+    """A feuille de marque: one per table and position, or free (a club evening)."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("En cours")
+        COMPLETE = "complete", _("Complète")
+        VALIDATED = "validated", _("Validée")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="sheets"
+    )
+    table = models.OneToOneField(
+        Table,
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sheet",
+    )
+    title = models.CharField(_("intitulé"), max_length=120, blank=True)
+    status = models.CharField(
+        _("état"), max_length=12, choices=Status.choices, default=Status.IN_PROGRESS
+    )
+    # Optimistic concurrency: every save bumps it; a save based on an older version is refused.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    # Bilans written on the paper sheet, by seat index, for the arbiter's cross-check.
+    paper_bilans = models.JSONField(_("bilans de la feuille papier"), null=True, blank=True)
+    created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("feuille de marque")
+        verbose_name_plural = _("feuilles de marque")
+        ordering = ["tournament", "table__position__number", "table__number", "pk"]
+
+    def __str__(self) -> str:
+        if self.table_id:
+            return _("Position %(position)s, table %(table)s") % {
+                "position": self.table.position.number,
+                "table": self.table.number,
+            }
+        return self.title or _("Feuille libre %(pk)s") % {"pk": self.pk}
+
+
+class SheetPlayer(models.Model):
+    """A player's column on a sheet, with the seat index the engine uses."""
+
+    sheet = models.ForeignKey(
+        ScoreSheet, verbose_name=_("feuille"), on_delete=models.CASCADE, related_name="players"
+    )
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(_("place"))
+    direction = models.CharField(
+        _("orientation"), max_length=1, choices=Direction.choices, blank=True
+    )
+    start_label = models.CharField(_("position de départ"), max_length=12, blank=True)
+
+    class Meta:
+        verbose_name = _("joueur de la feuille")
+        verbose_name_plural = _("joueurs de la feuille")
+        ordering = ["sheet", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "seat"], name="unique_sheet_seat"),
+            models.UniqueConstraint(fields=["sheet", "registration"], name="unique_sheet_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.registration.player}"
+
+
+class Deal(models.Model):
+    """One deal: the engine's inputs and the per-seat result stored when it was saved."""
+
+    class Contract(models.TextChoices):
+        PRISE = "prise", _("Prise")
+        GARDE = "garde", _("Garde")
+        GARDE_SANS = "garde_sans", _("Garde sans")
+        GARDE_CONTRE = "garde_contre", _("Garde contre")
+
+    class Side(models.TextChoices):
+        ATTACK = "attack", _("Attaque")
+        DEFENSE = "defense", _("Défense")
+
+    sheet = models.ForeignKey(
+        ScoreSheet, verbose_name=_("feuille"), on_delete=models.CASCADE, related_name="deals"
+    )
+    number = models.PositiveSmallIntegerField(_("donne n°"))
+    dealer = models.PositiveSmallIntegerField(_("donneur"), null=True, blank=True)
+    passed = models.BooleanField(_("tous passent"), default=False)
+    cancelled = models.BooleanField(_("donne annulée"), default=False)
+    # Engine inputs (null on a passed or cancelled deal).
+    players = models.PositiveSmallIntegerField(_("joueurs"))
+    taker = models.PositiveSmallIntegerField(_("preneur"), null=True, blank=True)
+    partner = models.PositiveSmallIntegerField(_("partenaire"), null=True, blank=True)
+    dead = models.PositiveSmallIntegerField(_("mort"), null=True, blank=True)
+    contract = models.CharField(_("contrat"), max_length=12, choices=Contract.choices, blank=True)
+    oudlers = models.PositiveSmallIntegerField(_("bouts"), null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=3, decimal_places=1, null=True, blank=True)
+    poignees = models.JSONField(_("poignées"), default=list, blank=True)
+    petit_au_bout = models.CharField(
+        _("petit au bout"), max_length=8, choices=Side.choices, blank=True
+    )
+    chelem_announced = models.BooleanField(_("chelem annoncé"), default=False)
+    chelem = models.CharField(_("chelem"), max_length=8, choices=Side.choices, blank=True)
+    arbiter_called = models.BooleanField(_("arbitre appelé"), default=False)
+    rule_set = models.CharField(_("règlement"), max_length=20, default="fft")
+    # Stored result: one int per seat, summing to zero, so rankings never recompute the rules.
+    scores = models.JSONField(_("scores"), default=list)
+    adjusted = models.BooleanField(_("score arbitral"), default=False)
+    adjustment_reason = models.TextField(_("motif de l'ajustement"), blank=True)
+    computed_scores = models.JSONField(_("scores calculés"), default=list, blank=True)
+    score_not_recorded = models.BooleanField(
+        _("score non marqué (choix du preneur après renonce)"), default=False
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("saisi par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("donne")
+        verbose_name_plural = _("donnes")
+        ordering = ["sheet", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="unique_deal_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Donne %(number)s") % {"number": self.number}
+
+    def engine_input(self) -> dict:
+        """The engine's Deal fields, as the JSON contract names them."""
+        return {
+            "players": self.players,
+            "taker": self.taker,
+            "partner": self.partner,
+            "dead": self.dead,
+            "contract": self.contract,
+            "oudlers": self.oudlers,
+            "points": float(self.points) if self.points is not None else None,
+            "poignees": [list(p) for p in self.poignees],
+            "petit_au_bout": self.petit_au_bout or None,
+            "chelem_announced": self.chelem_announced,
+            "chelem": self.chelem or None,
+        }
+
+
+class DealScore(models.Model):
+    """A player's score on one deal, denormalised from Deal.scores for ranking queries."""
+
+    deal = models.ForeignKey(
+        Deal, verbose_name=_("donne"), on_delete=models.CASCADE, related_name="player_scores"
+    )
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("joueur"), on_delete=models.CASCADE, related_name="scores"
+    )
+    seat = models.PositiveSmallIntegerField(_("place"))
+    points = models.IntegerField(_("points"))
+
+    class Meta:
+        verbose_name = _("score d'une donne")
+        verbose_name_plural = _("scores des donnes")
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "registration"], name="unique_deal_score")
+        ]
+        indexes = [models.Index(fields=["registration", "deal"])]
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.registration} {self.points:+d}"
+
+
+class Incident(models.Model):
+    """A fault recorded by the arbiter, with its decision and optional penalty points."""
+
+    class Kind(models.TextChoices):
+        RENONCE_TAKER = "renonce_taker", _("Renonce du preneur")
+        RENONCE_PARTNER = "renonce_partner", _("Renonce du partenaire")
+        RENONCE_DEFENCE = "renonce_defence", _("Renonce en défense")
+        FAUSSE_DONNE = "fausse_donne", _("Fausse donne")
+        FAUX_ECART = "faux_ecart", _("Faux écart")
+        PETIT_SEC = "petit_sec", _("Petit sec")
+        POIGNEE_IRREGULIERE = "poignee", _("Poignée irrégulière")
+        CARTE_EXPOSEE = "carte_exposee", _("Carte exposée")
+        JEU_HORS_TOUR = "hors_tour", _("Jeu hors tour")
+        ETHICS = "ethics", _("Éthique")
+        LATENESS = "lateness", _("Retard")
+        OTHER = "other", _("Autre")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="incidents"
+    )
+    sheet = models.ForeignKey(
+        ScoreSheet,
+        verbose_name=_("feuille"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="incidents",
+    )
+    deal = models.ForeignKey(
+        Deal,
+        verbose_name=_("donne"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="incidents",
+    )
+    registration = models.ForeignKey(
+        Registration,
+        verbose_name=_("joueur fautif"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="incidents",
+    )
+    kind = models.CharField(_("type"), max_length=20, choices=Kind.choices)
+    decision = models.TextField(_("décision de l'arbitre"), blank=True)
+    note = models.TextField(_("note"), blank=True)
+    penalty_points = models.PositiveIntegerField(_("points de pénalité"), default=0)
+    # Shared among the other players of the table (zero-sum) instead of only charged.
+    shared = models.BooleanField(_("répartie entre les autres joueurs"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("arbitre"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("incident")
+        verbose_name_plural = _("incidents")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.registration})"
+
+
+class ChangeLog(models.Model):
+    """Who changed what, when, with the state before and after: nothing is overwritten."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Création")
+        UPDATE = "update", _("Modification")
+        DELETE = "delete", _("Suppression")
+        CONFLICT = "conflict", _("Conflit de saisie")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="changes"
+    )
+    sheet = models.ForeignKey(
+        ScoreSheet,
+        verbose_name=_("feuille"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="changes",
+    )
+    object_type = models.CharField(_("objet"), max_length=40)
+    object_id = models.PositiveBigIntegerField(_("identifiant"), null=True, blank=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    before = models.JSONField(_("avant"), null=True, blank=True)
+    after = models.JSONField(_("après"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("historique")
+        verbose_name_plural = _("historique")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.object_type} {self.object_id}"

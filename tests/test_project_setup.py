@@ -1,0 +1,62 @@
+"""The project boots: settings from the environment, the home page, the arbiter account."""
+
+import io
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import override_settings
+
+from tournament.models import Player, Tournament
+
+
+def test_french_first_with_english_available():
+    assert settings.LANGUAGE_CODE == "fr"
+    assert [code for code, _ in settings.LANGUAGES] == ["fr", "en"]
+    assert settings.TIME_ZONE == "Europe/Paris"
+
+
+@pytest.mark.django_db
+def test_home_page_lists_public_tournaments_only(client):
+    Tournament.objects.create(name="Open de Chalon", date="2026-11-21", is_public=True)
+    Tournament.objects.create(name="Secret", date="2026-11-22", is_public=False)
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Open de Chalon" in response.text
+    assert "Secret" not in response.text
+
+
+@pytest.mark.django_db
+def test_home_page_speaks_french_by_default_and_english_on_request(client):
+    assert "Connexion arbitre" in client.get("/").text
+    english = client.get("/", headers={"accept-language": "en"})
+    assert "Arbiter login" in english.text
+
+
+@pytest.mark.django_db
+def test_ensure_arbiter_prints_a_login_that_works(client):
+    out = io.StringIO()
+    call_command("ensure_arbiter", stdout=out)
+    text = out.getvalue()
+    password = text.split("password '")[1].split("'")[0]
+    assert client.login(username="arbitre", password=password)
+
+
+@pytest.mark.django_db
+def test_licence_unique_only_when_given():
+    Player.objects.create(last_name="Durand", licence="")
+    Player.objects.create(last_name="Dupont", licence=None)
+    Player.objects.create(last_name="Dubois", licence="0123456")
+    assert Player.objects.filter(licence__isnull=True).count() == 2
+    from django.db import IntegrityError
+
+    with pytest.raises(IntegrityError):
+        Player.objects.create(last_name="Despres", licence="0123456")
+
+
+@override_settings(DEBUG=False)
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout():
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        assert options["timeout"] >= 5
+        assert "journal_mode=WAL" in options["init_command"]

@@ -1,0 +1,58 @@
+"""Django admin for the tournament side, labels in French through the models."""
+
+from django.contrib import admin
+
+from .models import Player, Position, Registration, Seat, Table, Team, Tournament
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    autocomplete_fields = ["player", "team"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "date", "club", "format", "status", "is_public"]
+    list_filter = ["status", "format", "is_public"]
+    search_fields = ["name", "club", "venue"]
+    inlines = [RegistrationInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["last_name", "first_name", "licence", "club"]
+    search_fields = ["last_name", "first_name", "licence", "club"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["name"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["number", "player", "tournament", "team", "status"]
+    list_filter = ["tournament", "status"]
+    search_fields = ["player__last_name", "player__first_name"]
+    autocomplete_fields = ["player", "team"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "position", "game"]
+    list_filter = ["position__tournament"]
+    inlines = [SeatInline]
+
+
+@admin.register(Position)
+class PositionAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "status"]
+    list_filter = ["tournament", "status"]

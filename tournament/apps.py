@@ -1,0 +1,10 @@
+"""The tournament app: tournaments, players, teams, positions, tables and seating."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournament"
+    verbose_name = _("Tournois")

@@ -1,0 +1,33 @@
+"""Create (or reset) the arbiter account of a laptop install and print its login."""
+
+import os
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Create or reset the arbiter account and print its login."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default=os.environ.get("ARBITER_USERNAME", "arbitre"))
+        parser.add_argument("--password", default=os.environ.get("ARBITER_PASSWORD"))
+
+    def handle(self, *args, username: str, password: str | None, **options):
+        # A fresh password every start: the login printed is always the one that works.
+        password = password or secrets.token_urlsafe(9)
+        user, created = get_user_model().objects.get_or_create(username=username)
+        user.is_staff = True
+        user.is_superuser = True
+        user.set_password(password)
+        user.save()
+        from tournament.roles import ensure_groups
+
+        ensure_groups()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Arbiter account {'created' if created else 'ready'}: "
+                f"login '{username}', password '{password}'"
+            )
+        )

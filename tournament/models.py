@@ -1,0 +1,315 @@
+"""Tournaments, the player roster, teams, registrations, positions, tables and seats."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+# Seat letters in table order. Directions follow the FFT sheet; the fifth seat at tables of
+# five has no compass name, so it is "X", shown as "5e".
+DIRECTIONS = ("N", "E", "S", "W", "X")
+
+
+class Direction(models.TextChoices):
+    NORTH = "N", _("Nord")
+    EAST = "E", _("Est")
+    SOUTH = "S", _("Sud")
+    WEST = "W", _("Ouest")
+    FIFTH = "X", _("5e")
+
+
+class Player(models.Model):
+    """A person on the club roster, shared by every tournament."""
+
+    last_name = models.CharField(_("nom"), max_length=80)
+    first_name = models.CharField(_("prénom"), max_length=80, blank=True)
+    licence = models.CharField(_("licence FFT"), max_length=20, blank=True, null=True, default=None)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("joueur")
+        verbose_name_plural = _("joueurs")
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["licence"],
+                condition=Q(licence__isnull=False) & ~Q(licence=""),
+                name="unique_licence_when_given",
+            )
+        ]
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def save(self, *args, **kwargs):
+        # Blank licences are stored as NULL so that the uniqueness only binds given numbers.
+        if not self.licence:
+            self.licence = None
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.last_name.upper()} {self.first_name}".strip()
+
+
+class Tournament(models.Model):
+    """A tournament in donnes libres, with the organiser's settings."""
+
+    class Format(models.TextChoices):
+        INDIVIDUAL = "individual", _("Individuel")
+        DUO = "duo", _("Libre duo (équipes de 2)")
+        TEAM4 = "team4", _("Équipes de 4")
+
+    class Remainder(models.TextChoices):
+        FIVE = "five", _("Tables de 5 (jeu à 5, roi appelé)")
+        FIVE_DEAD = "five_dead", _("Tables de 5 avec un mort tournant")
+        THREE = "three", _("Tables de 3")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("En préparation")
+        RUNNING = "running", _("En cours")
+        FINISHED = "finished", _("Terminé")
+
+    name = models.CharField(_("nom"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("lieu"), max_length=200, blank=True)
+    club = models.CharField(_("club organisateur"), max_length=200, blank=True)
+    format = models.CharField(
+        _("formule"), max_length=12, choices=Format.choices, default=Format.INDIVIDUAL
+    )
+    positions_count = models.PositiveSmallIntegerField(_("nombre de positions"), default=4)
+    deals_per_table_4 = models.PositiveSmallIntegerField(_("donnes par table de 4"), default=5)
+    deals_per_table_5 = models.PositiveSmallIntegerField(_("donnes par table de 5"), default=5)
+    deals_per_table_3 = models.PositiveSmallIntegerField(_("donnes par table de 3"), default=6)
+    remainder = models.CharField(
+        _("joueurs en surnombre"),
+        max_length=12,
+        choices=Remainder.choices,
+        default=Remainder.FIVE,
+        help_text=_("Quand le nombre de joueurs n'est pas un multiple de 4."),
+    )
+    rule_set = models.CharField(_("règlement"), max_length=20, default="fft")
+    status = models.CharField(
+        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    is_public = models.BooleanField(
+        _("classement public"),
+        default=False,
+        help_text=_("Les joueurs peuvent suivre le classement en direct."),
+    )
+    public_requires_validation = models.BooleanField(
+        _("publier seulement les feuilles validées"), default=False
+    )
+    share_penalties = models.BooleanField(
+        _("répartir les pénalités entre les autres joueurs de la table"), default=False
+    )
+    penalty_defaults = models.JSONField(
+        _("pénalités par défaut (points par type d'incident)"), default=dict, blank=True
+    )
+    tie_breaks = models.JSONField(_("critères de départage"), default=list, blank=True)
+    normalise_tables = models.BooleanField(
+        _("ramener les tables de 3 et de 5 à l'échelle de 4"), default=False
+    )
+    seating_seed = models.PositiveIntegerField(_("graine du placement"), default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("arbitre"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("tournoi")
+        verbose_name_plural = _("tournois")
+        ordering = ["-date", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d/%m/%Y})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-detail", args=[self.pk])
+
+    @property
+    def team_size(self) -> int | None:
+        return {self.Format.DUO: 2, self.Format.TEAM4: 4}.get(self.format)
+
+    def deals_for_table_size(self, size: int) -> int:
+        return {3: self.deals_per_table_3, 4: self.deals_per_table_4}.get(
+            size, self.deals_per_table_5
+        )
+
+
+class Team(models.Model):
+    """A duo or a team of four; teammates never meet and their scores add up."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="teams"
+    )
+    name = models.CharField(_("nom"), max_length=120)
+
+    class Meta:
+        verbose_name = _("équipe")
+        verbose_name_plural = _("équipes")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_team_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    """A player's entry in one tournament."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Présent")
+        WITHDRAWN = "withdrawn", _("Forfait")
+
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournoi"),
+        on_delete=models.CASCADE,
+        related_name="registrations",
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="registrations"
+    )
+    team = models.ForeignKey(
+        Team,
+        verbose_name=_("équipe"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="members",
+    )
+    number = models.PositiveIntegerField(_("numéro"))
+    status = models.CharField(
+        _("état"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    # First position the player plays (late arrivals) and last one (withdrawals).
+    first_position = models.PositiveSmallIntegerField(_("arrivé à la position"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("forfait après la position"), null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("inscription")
+        verbose_name_plural = _("inscriptions")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="unique_player_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_number_per_tournament"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+    def plays_position(self, number: int) -> bool:
+        if number < self.first_position:
+            return False
+        return self.withdrawn_after is None or number <= self.withdrawn_after
+
+
+class Position(models.Model):
+    """A round: every table plays its deals once; draft → published → closed."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Brouillon")
+        PUBLISHED = "published", _("Publiée")
+        CLOSED = "closed", _("Close")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="positions"
+    )
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    status = models.CharField(
+        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.PositiveIntegerField(_("graine"), default=0)
+    published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("position")
+        verbose_name_plural = _("positions")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_position_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Position %(number)s") % {"number": self.number}
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+
+class Table(models.Model):
+    """A table at one position."""
+
+    class Game(models.TextChoices):
+        FOUR = "four", _("4 joueurs")
+        THREE = "three", _("3 joueurs")
+        FIVE = "five", _("5 joueurs, roi appelé")
+        FIVE_DEAD = "five_dead", _("5 joueurs avec un mort")
+
+    position = models.ForeignKey(
+        Position, verbose_name=_("position"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    game = models.CharField(_("jeu"), max_length=10, choices=Game.choices, default=Game.FOUR)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["position", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["position", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """Who sits where at a table."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="seats"
+    )
+    direction = models.CharField(_("orientation"), max_length=1, choices=Direction.choices)
+
+    class Meta:
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        ordering = ["table", "direction"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "direction"], name="unique_seat_direction"),
+            models.UniqueConstraint(
+                fields=["table", "registration"], name="unique_player_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.direction}: {self.registration}"
+
+    @property
+    def index(self) -> int:
+        return DIRECTIONS.index(self.direction)

@@ -1,0 +1,15 @@
+"""Root URLs: the arbiter's desk, the public pages, the admin and i18n."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("connexion/", auth_views.LoginView.as_view(), name="login"),
+    path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
