@@ -9,9 +9,9 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's Pango, fonts for the PDFs, gettext for translations,
-# Chromium for the browser tests.
+# Chromium for the browser tests, PostgreSQL for the second run of the suite.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
-TEST_DEBS := $(RUN_DEBS) chromium
+TEST_DEBS := $(RUN_DEBS) chromium postgresql
 
 .PHONY: run test lint deps debs-run debs-test demo clean messages bench
 
@@ -48,6 +48,8 @@ test: deps debs-test lint
 	$(PY) manage.py compilemessages -v 0 --ignore=.venv
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
+	@echo "== the same suite on PostgreSQL (a throw-away server on loopback) =="
+	DATABASE_URL=$$(scripts/pg-test-server) $(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 
 messages: deps
 	$(PY) manage.py makemessages -l en -l fr --ignore=.venv --ignore=tests --ignore=bench

@@ -39,7 +39,19 @@ def test_ensure_arbiter_prints_a_login_that_works(client):
     call_command("ensure_arbiter", stdout=out)
     text = out.getvalue()
     password = text.split("password '")[1].split("'")[0]
-    assert client.login(username="arbitre", password=password)
+    response = client.post("/connexion/", {"username": "arbitre", "password": password})
+    assert response.status_code == 302
+    assert client.get("/").context["user"].username == "arbitre"
+
+
+@pytest.mark.django_db
+def test_login_is_throttled_after_repeated_failures(client, arbiter):
+    for _attempt in range(5):
+        response = client.post("/connexion/", {"username": "arbitre-test", "password": "bad"})
+    # Locked out now: even the right password is refused for a while.
+    response = client.post("/connexion/", {"username": "arbitre-test", "password": "pw-arbitre-1"})
+    assert response.status_code == 429
+    assert not client.get("/").context["user"].is_authenticated
 
 
 @pytest.mark.django_db
@@ -60,3 +72,25 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout():
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         assert options["timeout"] >= 5
         assert "journal_mode=WAL" in options["init_command"]
+
+
+def test_check_deploy_is_clean_with_production_settings(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(
+        os.environ,
+        DEBUG="false",
+        SECRET_KEY="x" * 20 + "-production-secret-key-with-enough-entropy-1234567890",
+        ALLOWED_HOSTS="tarot.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
