@@ -1,0 +1,121 @@
+"""The service layer stores each deal's result, versions the sheet and keeps the history."""
+
+import pytest
+
+from scoring.engine import DealError
+from scoring.models import ChangeLog, DealScore
+from scoring.services import (
+    StaleSheetError,
+    deal_adjust,
+    deal_delete,
+    deal_record,
+    deal_update,
+    sheet_create_free,
+)
+from tournament.models import Player, Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+# Seats 0..3 are Nord, Sud, Est, Ouest here (a free sheet keeps the order it is given).
+NORD, SUD, EST, OUEST = 0, 1, 2, 3
+EXAMPLE_004 = [
+    dict(taker=EST, contract="garde", oudlers=2, points=49, poignees=[[EST, "simple"]],
+         petit_au_bout="attack"),
+    dict(taker=OUEST, contract="garde_sans", oudlers=1, points=55, petit_au_bout="defense"),
+    dict(taker=SUD, contract="prise", oudlers=1, points=44, poignees=[[SUD, "simple"]],
+         petit_au_bout="attack"),
+    dict(taker=NORD, contract="garde", oudlers=2, points=52, poignees=[[EST, "simple"]]),
+    dict(taker=SUD, contract="garde", oudlers=2, points=87, poignees=[[SUD, "simple"]],
+         petit_au_bout="attack", chelem_announced=True, chelem="attack"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def sheet():
+    tournament = Tournament.objects.create(name="Exemple FFT", date="2008-08-15")
+    names = ["DURAND", "DUPONT", "DUBOIS", "DESPRES"]
+    registrations = [
+        Registration.objects.create(
+            tournament=tournament, player=Player.objects.create(last_name=name), number=i + 1
+        )
+        for i, name in enumerate(names)
+    ]
+    return sheet_create_free(tournament=tournament, registrations=registrations)
+
+
+def record_all(sheet):
+    for data in EXAMPLE_004:
+        deal_record(sheet=sheet, data={"players": 4, **data}, expected_version=sheet.version)
+
+
+def bilans(sheet):
+    totals = {}
+    for score in DealScore.objects.filter(deal__sheet=sheet).select_related("registration"):
+        name = score.registration.player.last_name
+        totals[name] = totals.get(name, 0) + score.points
+    return totals
+
+
+def test_example_sheet_of_004_gives_the_printed_bilans(sheet):
+    record_all(sheet)
+    assert bilans(sheet) == {"DURAND": -446, "DUPONT": 1346, "DUBOIS": -390, "DESPRES": -510}
+    assert [d.scores for d in sheet.deals.order_by("number")][0] == [-106, -106, 318, -106]
+    assert sheet.version == 5
+
+
+def test_a_save_based_on_an_old_version_is_refused_and_changes_nothing(sheet):
+    deal_record(sheet=sheet, data={"players": 4, **EXAMPLE_004[0]}, expected_version=0)
+    with pytest.raises(StaleSheetError):
+        deal_record(sheet=sheet, data={"players": 4, **EXAMPLE_004[1]}, expected_version=0)
+    assert sheet.deals.count() == 1
+
+
+def test_impossible_deal_is_refused_before_anything_is_written(sheet):
+    with pytest.raises(DealError) as err:
+        deal_record(sheet=sheet, data={"players": 4, **EXAMPLE_004[0], "points": 92})
+    assert err.value.field == "points"
+    assert sheet.deals.count() == 0
+    sheet.refresh_from_db()
+    assert sheet.version == 0
+
+
+def test_correction_recomputes_and_keeps_before_and_after(sheet):
+    record_all(sheet)
+    deal = sheet.deals.get(number=4)
+    data = {"players": 4, **EXAMPLE_004[3], "points": 40}  # garde lost by 1
+    deal_update(deal=deal, data=data, expected_version=sheet.version)
+    assert deal.scores == [-3 * 72, 72, 72, 72]
+    log = ChangeLog.objects.filter(object_id=deal.pk, action="update").get()
+    assert log.before["points"] == 52 and log.after["points"] == 40
+    assert log.before["scores"] == [276, -92, -92, -92]
+
+
+def test_delete_renumbers_later_deals_and_logs_the_deleted_one(sheet):
+    record_all(sheet)
+    deal_delete(deal=sheet.deals.get(number=2), expected_version=sheet.version)
+    assert list(sheet.deals.values_list("number", flat=True)) == [1, 2, 3, 4]
+    assert ChangeLog.objects.filter(action="delete").get().before["contract"] == "garde_sans"
+
+
+def test_adjusted_score_replaces_the_row_and_must_sum_to_zero(sheet):
+    deal = deal_record(sheet=sheet, data={"players": 4, **EXAMPLE_004[0]})
+    with pytest.raises(ValueError):
+        deal_adjust(deal=deal, scores=[10, 0, 0, 0], reason="renonce")
+    with pytest.raises(ValueError):
+        deal_adjust(deal=deal, scores=[30, -10, -10, -10], reason=" ")
+    deal_adjust(deal=deal, scores=[30, -10, -10, -10], reason="Renonce du preneur")
+    assert deal.adjusted and deal.scores == [30, -10, -10, -10]
+    assert deal.computed_scores == [-106, -106, 318, -106]
+    assert sorted(DealScore.objects.filter(deal=deal).values_list("points", flat=True)) == [
+        -10,
+        -10,
+        -10,
+        30,
+    ]
+    deal_adjust(deal=deal, scores=None, reason="")
+    assert not deal.adjusted and deal.scores == [-106, -106, 318, -106]
+
+
+def test_passed_deal_scores_zero(sheet):
+    deal = deal_record(sheet=sheet, data={"players": 4, "passed": True, "dealer": 0})
+    assert deal.scores == [0, 0, 0, 0] and deal.passed
