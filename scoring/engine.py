@@ -50,6 +50,10 @@ class DealError(ValueError):
     def __str__(self) -> str:
         return self.template % self.params
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keep the error picklable (caches, parallel test workers) despite the custom __init__.
+        return (type(self), (self.field, self.template, self.params))
+
 
 @dataclass(frozen=True)
 class Deal:

@@ -239,3 +239,14 @@ def test_from_dict_names_missing_and_unknown_fields():
     with pytest.raises(DealError) as unknown:
         Deal.from_dict({**BASE, "dealer": 2})
     assert unknown.value.field == "dealer"
+
+
+def test_deal_error_survives_pickling():
+    import pickle
+
+    err = pickle.loads(pickle.dumps(refused(BASE, oudlers=7)))
+    assert (err.field, err.params, str(err)) == (
+        "oudlers",
+        {"value": 7},
+        "Bouts : 7 n'est pas entre 0 et 3.",
+    )
