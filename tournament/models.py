@@ -133,7 +133,8 @@ class Tournament(models.Model):
         ordering = ["-date", "name"]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.date:%d/%m/%Y})"
+        date = self.date.strftime("%d/%m/%Y") if hasattr(self.date, "strftime") else self.date
+        return f"{self.name} ({date})"
 
     def get_absolute_url(self) -> str:
         return reverse("tournament-detail", args=[self.pk])
@@ -291,8 +292,9 @@ class Seat(models.Model):
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
     )
+    # RESTRICT: a seated player can't be deleted alone, but a whole tournament can.
     registration = models.ForeignKey(
-        Registration, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="seats"
+        Registration, verbose_name=_("joueur"), on_delete=models.RESTRICT, related_name="seats"
     )
     direction = models.CharField(_("orientation"), max_length=1, choices=Direction.choices)
 
