@@ -355,7 +355,7 @@ def _check_poignees(deal: Deal, rules: RuleSet) -> tuple[tuple[int, str], ...]:
         raise DealError(
             "poignees", _("Poignées : une liste est attendue."), {"value": deal.poignees}
         )
-    poignees = tuple(_check_poignee(item, deal) for item in deal.poignees)
+    poignees = tuple(_check_poignee(item, deal, rules) for item in deal.poignees)
     seats = [seat for seat, _size in poignees]
     for seat in seats:
         if seats.count(seat) > 1:
@@ -375,7 +375,7 @@ def _check_poignees(deal: Deal, rules: RuleSet) -> tuple[tuple[int, str], ...]:
     return poignees
 
 
-def _check_poignee(item: Any, deal: Deal) -> tuple[int, str]:
+def _check_poignee(item: Any, deal: Deal, rules: RuleSet) -> tuple[int, str]:
     if isinstance(item, str | bytes) or not isinstance(item, Sequence) or len(item) != 2:
         raise DealError(
             "poignees",
@@ -384,7 +384,7 @@ def _check_poignee(item: Any, deal: Deal) -> tuple[int, str]:
         )
     seat, size = item
     _check_seat("poignees", seat, deal.players, _POIGNEE_RANGE)
-    if not isinstance(size, str) or size not in POIGNEE_SIZES:
+    if not isinstance(size, str) or size not in rules.poignee_bonuses:
         raise DealError(
             "poignees",
             _("Poignées : %(value)s n'est pas simple, double ou triple."),
