@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views
+from . import views, views_backup
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,4 +12,10 @@ urlpatterns = [
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path(
+        "tournois/<int:pk>/sauvegarde/",
+        views_backup.backup_download,
+        name="tournament-backup",
+    ),
+    path("tournois/restaurer/", views_backup.backup_restore, name="tournament-restore"),
 ]
