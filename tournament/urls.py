@@ -18,4 +18,5 @@ urlpatterns = [
         name="tournament-backup",
     ),
     path("tournois/restaurer/", views_backup.backup_restore, name="tournament-restore"),
+    path("", include("scoring.urls_api")),
 ]

@@ -1,0 +1,71 @@
+"""The JSON deal API: scores, refusals naming the field, conflicts, permissions."""
+
+import json
+
+import pytest
+
+from scoring.services import sheet_create_free
+from tournament.models import Player, Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sheet():
+    tournament = Tournament.objects.create(name="Soirée du club", date="2026-11-21")
+    registrations = [
+        Registration.objects.create(
+            tournament=tournament, player=Player.objects.create(last_name=n), number=i + 1
+        )
+        for i, n in enumerate(["Durand", "Dupont", "Dubois", "Despres"])
+    ]
+    return sheet_create_free(tournament=tournament, registrations=registrations)
+
+
+def post(client, sheet, body):
+    return client.post(
+        f"/api/feuilles/{sheet.pk}/donnes/", json.dumps(body), content_type="application/json"
+    )
+
+
+GARDE = {"taker": 2, "contract": "garde", "oudlers": 2, "points": 49, "petit_au_bout": "attack"}
+
+
+def test_a_deal_is_scored_and_the_version_moves(client, scorer, sheet):
+    client.force_login(scorer)
+    response = post(client, sheet, {"version": 0, "deal": GARDE})
+    assert response.status_code == 201
+    assert response.json()["scores"] == [-86, -86, 258, -86]
+    assert response.json()["version"] == 1
+    state = client.get(f"/api/feuilles/{sheet.pk}/").json()
+    assert state["deals"] == [{"number": 1, "scores": [-86, -86, 258, -86]}]
+
+
+def test_an_impossible_deal_names_the_field(client, scorer, sheet):
+    client.force_login(scorer)
+    response = post(client, sheet, {"deal": {**GARDE, "oudlers": 4}})
+    assert response.status_code == 400
+    assert response.json()["field"] == "oudlers"
+    assert sheet.deals.count() == 0
+
+
+def test_a_stale_version_is_a_conflict(client, scorer, sheet):
+    client.force_login(scorer)
+    assert post(client, sheet, {"version": 0, "deal": GARDE}).status_code == 201
+    response = post(client, sheet, {"version": 0, "deal": GARDE})
+    assert response.status_code == 409
+    assert response.json()["version"] == 1
+    assert sheet.deals.count() == 1
+
+
+def test_garbage_body_is_a_400_not_a_500(client, scorer, sheet):
+    client.force_login(scorer)
+    response = client.post(
+        f"/api/feuilles/{sheet.pk}/donnes/", "not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+
+
+def test_anonymous_users_cannot_record(client, sheet):
+    assert post(client, sheet, {"deal": GARDE}).status_code == 302
+    assert sheet.deals.count() == 0
