@@ -13,6 +13,10 @@ from django.utils.translation import gettext_lazy as _
 DIRECTIONS = ("N", "E", "S", "W", "X")
 
 
+# Seat letters as French sheets print them (West is "Ouest").
+SHORT_DIRECTIONS = {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("O"), "X": _("5e")}
+
+
 class Direction(models.TextChoices):
     NORTH = "N", _("Nord")
     EAST = "E", _("Est")
@@ -224,6 +228,16 @@ class Registration(models.Model):
             return False
         return self.withdrawn_after is None or number <= self.withdrawn_after
 
+    @property
+    def start_label(self) -> str:
+        """How FFT sheets name a player: table and seat at their first position, e.g. "3 N"."""
+        seat = (
+            Seat.objects.filter(registration=self, table__position__number=self.first_position)
+            .select_related("table")
+            .first()
+        )
+        return seat.label if seat is not None else ""
+
 
 class Position(models.Model):
     """A round: every table plays its deals once; draft → published → closed."""
@@ -315,3 +329,8 @@ class Seat(models.Model):
     @property
     def index(self) -> int:
         return DIRECTIONS.index(self.direction)
+
+    @property
+    def label(self) -> str:
+        """Table number and seat as printed on sheets: "3 N", "3 O", "3 5e"."""
+        return f"{self.table.number} {SHORT_DIRECTIONS[self.direction]}"

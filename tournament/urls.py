@@ -12,6 +12,7 @@ urlpatterns = [
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("tournament.urls_desk")),
     path(
         "tournois/<int:pk>/sauvegarde/",
         views_backup.backup_download,

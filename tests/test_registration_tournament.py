@@ -1,0 +1,96 @@
+"""Creating and editing a tournament through the arbiter's real views."""
+
+import pytest
+from django.urls import reverse
+
+from tournament.models import Position, Tournament
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS = {
+    "name": "Open de Chalon",
+    "date": "2026-11-21",
+    "venue": "Salle des fêtes",
+    "club": "Tarot Club Chalonnais",
+    "format": "duo",
+    "positions_count": "5",
+    "deals_per_table_4": "5",
+    "deals_per_table_5": "5",
+    "deals_per_table_3": "6",
+    "remainder": "three",
+    "rule_set": "booklet",
+}
+
+
+def test_create_form_autofocuses_the_name_and_offers_both_rule_sets(arbiter_client):
+    page = arbiter_client.get(reverse("tournament-create")).text
+    assert 'name="name"' in page and "autofocus" in page
+    assert "FFT officiel" in page and "Variante livret (×3/×4)" in page
+
+
+def test_arbiter_creates_a_tournament_with_every_setting(arbiter_client, arbiter):
+    response = arbiter_client.post(reverse("tournament-create"), SETTINGS)
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response.url == reverse("tournament-detail", args=[tournament.pk])
+    assert tournament.name == "Open de Chalon"
+    assert str(tournament.date) == "2026-11-21"
+    assert (tournament.venue, tournament.club) == ("Salle des fêtes", "Tarot Club Chalonnais")
+    assert (tournament.format, tournament.positions_count) == ("duo", 5)
+    assert (tournament.remainder, tournament.rule_set) == ("three", "booklet")
+    assert tournament.deals_per_table_3 == 6
+    assert tournament.owner == arbiter
+    assert "Open de Chalon" in arbiter_client.get(response.url).text
+
+
+def test_arbiter_edits_a_tournament(arbiter_client):
+    tournament = Tournament.objects.create(name="Open", date="2026-11-21")
+    response = arbiter_client.post(
+        reverse("tournament-edit", args=[tournament.pk]),
+        SETTINGS | {"name": "Open d'hiver", "positions_count": "6", "rule_set": "fft"},
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.positions_count, tournament.rule_set) == (
+        "Open d'hiver",
+        6,
+        "fft",
+    )
+
+
+def test_unknown_rule_set_is_refused_and_nothing_changes(arbiter_client):
+    response = arbiter_client.post(reverse("tournament-create"), SETTINGS | {"rule_set": "x"})
+    assert response.status_code == 200
+    assert not Tournament.objects.exists()
+
+
+def test_positions_count_cannot_fall_below_the_published_positions(arbiter_client):
+    tournament = Tournament.objects.create(name="Open", date="2026-11-21", positions_count=4)
+    for number in (1, 2, 3):
+        Position.objects.create(
+            tournament=tournament, number=number, status=Position.Status.PUBLISHED
+        )
+    response = arbiter_client.post(
+        reverse("tournament-edit", args=[tournament.pk]),
+        SETTINGS | {"format": "individual", "positions_count": "2"},
+    )
+    assert response.status_code == 200
+    assert "3 positions sont déjà publiées" in response.text
+    tournament.refresh_from_db()
+    assert tournament.positions_count == 4
+    assert tournament.name == "Open"
+
+
+def test_tournament_list_links_to_each_tournament(arbiter_client):
+    tournament = Tournament.objects.create(name="Open de Mâcon", date="2026-11-21")
+    page = arbiter_client.get(reverse("tournament-list")).text
+    assert "Open de Mâcon" in page
+    assert reverse("tournament-detail", args=[tournament.pk]) in page
+
+
+def test_tournament_pages_share_the_tab_bar(arbiter_client):
+    tournament = Tournament.objects.create(name="Open", date="2026-11-21", format="team4")
+    page = arbiter_client.get(reverse("tournament-detail", args=[tournament.pk])).text
+    assert '<nav class="tabs"' in page
+    for label in ("Tableau de bord", "Joueurs", "Équipes", "Positions"):
+        assert label in page

@@ -1,0 +1,118 @@
+"""Forms of the arbiter's desk: tournament settings, registrations, imports, teams, swaps."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RULE_SETS
+
+from .models import Registration, Tournament
+
+# Short labels for the settings form; the rule set objects carry longer descriptions.
+RULE_SET_LABELS = {"fft": _("FFT officiel"), "booklet": _("Variante livret (×3/×4)")}
+
+
+def rule_set_choices() -> list[tuple[str, str]]:
+    return [(key, RULE_SET_LABELS.get(key, rules.label)) for key, rules in RULE_SETS.items()]
+
+
+class TournamentForm(forms.ModelForm):
+    rule_set = forms.ChoiceField(label=_("règlement"), choices=rule_set_choices)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "club",
+            "format",
+            "positions_count",
+            "deals_per_table_4",
+            "deals_per_table_5",
+            "deals_per_table_3",
+            "remainder",
+            "rule_set",
+        ]
+        widgets = {
+            "name": forms.TextInput(attrs={"autofocus": True}),
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "remainder": forms.RadioSelect,
+        }
+
+    def clean_positions_count(self) -> int:
+        value = self.cleaned_data["positions_count"]
+        if not 1 <= value <= 30:
+            raise forms.ValidationError(_("Entre 1 et 30 positions."))
+        return value
+
+
+class PlayerForm(forms.Form):
+    """A new player typed in at the desk (the roster search covers known players)."""
+
+    last_name = forms.CharField(
+        label=_("nom"), max_length=80, widget=forms.TextInput(attrs={"autofocus": True})
+    )
+    first_name = forms.CharField(label=_("prénom"), max_length=80, required=False)
+    licence = forms.RegexField(
+        label=_("licence FFT"),
+        max_length=20,
+        required=False,
+        regex=r"^[0-9A-Za-z-]*$",
+        error_messages={"invalid": _("Chiffres et lettres seulement.")},
+    )
+    club = forms.CharField(label=_("club"), max_length=120, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("fichier CSV ou Excel (.xlsx)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx", "autofocus": True}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > 2 * 1024 * 1024:
+            raise forms.ValidationError(_("Fichier trop gros (2 Mo au plus)."))
+        return upload
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(
+        label=_("nom de l'équipe"),
+        max_length=120,
+        widget=forms.TextInput(attrs={"autofocus": True}),
+    )
+    members = forms.ModelMultipleChoiceField(
+        label=_("joueurs"),
+        queryset=Registration.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = tournament.registrations.filter(
+            team__isnull=True
+        ).select_related("player")
+        self.fields["members"].label_from_instance = lambda r: f"{r.number}. {r.player}"
+
+
+class SwapForm(forms.Form):
+    """Two players of one position whose seats are exchanged."""
+
+    first = forms.ModelChoiceField(label=_("joueur"), queryset=Registration.objects.none())
+    second = forms.ModelChoiceField(label=_("avec"), queryset=Registration.objects.none())
+
+    def __init__(self, *args, registrations, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].queryset = registrations
+            self.fields[name].label_from_instance = lambda r: f"{r.number}. {r.player}"
+        self.fields["first"].widget.attrs["autofocus"] = True
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choisissez deux joueurs différents."))
+        return data

@@ -1,0 +1,49 @@
+"""URLs of the arbiter's desk: tournaments, players, teams and positions."""
+
+from django.urls import path
+
+from . import views_desk as views
+
+urlpatterns = [
+    path("tournois/", views.tournament_list, name="tournament-list"),
+    path("tournois/nouveau/", views.tournament_create, name="tournament-create"),
+    path("tournois/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournois/<int:pk>/modifier/", views.tournament_edit, name="tournament-edit"),
+    path("tournois/<int:pk>/joueurs/", views.player_list, name="player-list"),
+    path("tournois/<int:pk>/joueurs/inscrire/", views.player_register, name="player-register"),
+    path("tournois/<int:pk>/joueurs/import/", views.player_import, name="player-import"),
+    path(
+        "tournois/<int:pk>/joueurs/<int:registration>/forfait/",
+        views.registration_withdraw,
+        name="registration-withdraw",
+    ),
+    path(
+        "tournois/<int:pk>/joueurs/<int:registration>/retour/",
+        views.registration_reinstate,
+        name="registration-reinstate",
+    ),
+    path("joueurs/recherche/", views.player_search, name="player-search"),
+    path("tournois/<int:pk>/equipes/", views.team_list, name="team-list"),
+    path("tournois/<int:pk>/equipes/composer/", views.team_assign, name="team-assign"),
+    path(
+        "tournois/<int:pk>/equipes/retirer/<int:registration>/",
+        views.team_member_remove,
+        name="team-member-remove",
+    ),
+    path("tournois/<int:pk>/positions/", views.position_list, name="position-list"),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/",
+        views.position_detail,
+        name="position-detail",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/qui-est-ou/",
+        views.position_who_sits_where,
+        name="position-who-sits-where",
+    ),
+    path(
+        "tournois/<int:pk>/joueurs/<int:registration>/",
+        views.player_itinerary,
+        name="player-itinerary",
+    ),
+]

@@ -1,0 +1,374 @@
+"""The arbiter's desk: tournaments, players, teams and positions.
+
+Scorers may read plans and lists (they need them at the tables); only arbiters change anything.
+Views stay thin: look up, check the role, call one service, respond.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import services
+from .forms import ImportForm, PlayerForm, TeamForm, TournamentForm
+from .importing import ImportPreview, ImportRow, parse_upload
+from .models import Player, Position, Registration, Tournament
+from .roles import arbiter_required, is_arbiter, scorer_required
+from .tables import ItineraryTable, RegistrationTable, TournamentTable, WhoSitsWhereTable
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def _context(request: HttpRequest, tournament: Tournament, tab: str, **extra) -> dict:
+    return {"tournament": tournament, "tab": tab, "can_edit": is_arbiter(request.user), **extra}
+
+
+def _form_errors(form, error: ValidationError) -> None:
+    """Attach a service's ValidationError to the form, by field when it names one."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+
+@scorer_required
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    table = TournamentTable(Tournament.objects.all())
+    return render(
+        request,
+        "tournament/tournament_list.html",
+        {"table": table, "can_edit": is_arbiter(request.user)},
+    )
+
+
+@arbiter_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(data=form.cleaned_data, owner=request.user)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("Tournoi créé."))
+            return redirect(tournament)
+    return render(request, "tournament/tournament_form.html", {"form": form})
+
+
+@scorer_required
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    registrations = tournament.registrations.all()
+    context = _context(
+        request,
+        tournament,
+        "dashboard",
+        active=registrations.filter(status=Registration.Status.ACTIVE).count(),
+        withdrawn=registrations.filter(status=Registration.Status.WITHDRAWN).count(),
+        teams=tournament.teams.count(),
+        positions=tournament.positions.all(),
+    )
+    return render(request, "tournament/tournament_detail.html", context)
+
+
+@arbiter_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    # The form gets its own copy: validating it changes the instance, the page header must not.
+    form = TournamentForm(request.POST or None, instance=_tournament(pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament=tournament, data=form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("Tournoi enregistré."))
+            return redirect("tournament-detail", pk)
+    return render(
+        request,
+        "tournament/tournament_edit.html",
+        _context(request, tournament, "dashboard", form=form),
+    )
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+def _player_list_page(request, tournament, form=None, status=200) -> HttpResponse:
+    registrations = tournament.registrations.select_related("player", "team")
+    table = RegistrationTable(registrations, can_edit=is_arbiter(request.user))
+    context = _context(
+        request,
+        tournament,
+        "players",
+        table=table,
+        form=form or PlayerForm(),
+        late=services.last_played_position(tournament) > 0,
+    )
+    return render(request, "tournament/player_list.html", context, status=status)
+
+
+@scorer_required
+def player_list(request: HttpRequest, pk: int) -> HttpResponse:
+    return _player_list_page(request, _tournament(pk))
+
+
+@arbiter_required
+@require_POST
+def player_register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    form = PlayerForm(request.POST)
+    try:
+        if request.POST.get("player"):
+            # Chosen from the roster search: the player exists already.
+            player = get_object_or_404(Player, pk=request.POST["player"])
+            registration = services.player_register(
+                tournament=tournament, player=player, user=request.user
+            )
+        elif form.is_valid():
+            registration = services.player_register(
+                tournament=tournament, user=request.user, **form.cleaned_data
+            )
+        else:
+            return _player_list_page(request, tournament, form, status=400)
+    except ValidationError as error:
+        if request.POST.get("player"):
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect("player-list", pk)
+        _form_errors(form, error)
+        return _player_list_page(request, tournament, form, status=400)
+    if registration.first_position > 1:
+        messages.success(
+            request,
+            _(
+                "%(player)s inscrit (n° %(number)s), joue à partir de la position %(first)s : "
+                "replanifiez les positions en brouillon."
+            )
+            % {
+                "player": registration.player.full_name,
+                "number": registration.number,
+                "first": registration.first_position,
+            },
+        )
+    else:
+        messages.success(
+            request,
+            _("%(player)s inscrit (n° %(number)s).")
+            % {"player": registration.player.full_name, "number": registration.number},
+        )
+    return redirect("player-list", pk)
+
+
+@arbiter_required
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Roster search as you type; returns a partial for htmx, a page otherwise."""
+    query = request.GET.get("q", "").strip()
+    tournament = None
+    if request.GET.get("tournoi", "").isdigit():
+        tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
+    players = services.player_search(query=query)
+    registered = set()
+    if tournament is not None:
+        registered = set(
+            tournament.registrations.filter(player__in=players).values_list("player_id", flat=True)
+        )
+    context = {
+        "query": query,
+        "players": players,
+        "registered": registered,
+        "tournament": tournament,
+    }
+    template = "tournament/_player_search_results.html"
+    return render(request, template, context)
+
+
+@arbiter_required
+@require_POST
+def registration_withdraw(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    try:
+        services.registration_withdraw(registration=entry, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _(
+                "%(player)s déclare forfait après la position %(after)s : "
+                "replanifiez les positions en brouillon."
+            )
+            % {"player": entry.player.full_name, "after": entry.withdrawn_after},
+        )
+    return redirect("player-list", pk)
+
+
+@arbiter_required
+@require_POST
+def registration_reinstate(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    services.registration_reinstate(registration=entry, user=request.user)
+    messages.success(request, _("%(player)s est de nouveau présent.") % {"player": entry.player})
+    return redirect("player-list", pk)
+
+
+IMPORT_SESSION_KEY = "import-rows-%s"
+
+
+@arbiter_required
+def player_import(request: HttpRequest, pk: int) -> HttpResponse:
+    """Upload → preview (kept in the session) → confirm: all rows are created, or none."""
+    tournament = _tournament(pk)
+    key = IMPORT_SESSION_KEY % pk
+    form = ImportForm()
+    preview = None
+    if request.method == "POST" and "confirm" in request.POST:
+        rows = [ImportRow(**row) for row in request.session.get(key, [])]
+        if not rows:
+            messages.error(request, _("Rien à importer : envoyez d'abord un fichier."))
+            return redirect("player-import", pk)
+        try:
+            created = services.import_apply(tournament=tournament, rows=rows, user=request.user)
+        except ValidationError:
+            # The roster or the tournament changed since the preview: show it again.
+            preview = services.import_check(tournament=tournament, preview=ImportPreview(rows=rows))
+            messages.error(request, _("Rien n'a été importé."))
+        else:
+            del request.session[key]
+            messages.success(request, _("%(count)s joueurs importés.") % {"count": len(created)})
+            return redirect("player-list", pk)
+    elif request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            preview = parse_upload(upload.name, upload.read())
+            services.import_check(tournament=tournament, preview=preview)
+            if preview.ok:
+                request.session[key] = [row.as_dict() for row in preview.rows]
+            else:
+                request.session.pop(key, None)
+    context = _context(
+        request,
+        tournament,
+        "players",
+        form=form,
+        preview=preview,
+        new_count=preview and sum(1 for r in preview.rows if r.player_id is None),
+    )
+    status = 400 if preview is not None and preview.errors else 200
+    return render(request, "tournament/player_import.html", context, status=status)
+
+
+# --- teams -----------------------------------------------------------------------------------
+
+
+def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
+    teams = tournament.teams.prefetch_related("members__player")
+    context = _context(
+        request,
+        tournament,
+        "teams",
+        teams=teams,
+        form=form or TeamForm(tournament=tournament),
+        loners=tournament.registrations.filter(team__isnull=True).select_related("player"),
+    )
+    return render(request, "tournament/team_list.html", context, status=status)
+
+
+@scorer_required
+def team_list(request: HttpRequest, pk: int) -> HttpResponse:
+    return _team_page(request, _tournament(pk))
+
+
+@arbiter_required
+@require_POST
+def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    form = TeamForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            team = services.team_assign(
+                tournament=tournament,
+                name=form.cleaned_data["name"],
+                registrations=list(form.cleaned_data["members"]),
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("Équipe %(team)s enregistrée.") % {"team": team.name})
+            return redirect("team-list", pk)
+    return _team_page(request, tournament, form, status=400)
+
+
+@arbiter_required
+@require_POST
+def team_member_remove(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    services.team_remove_member(registration=entry)
+    return redirect("team-list", pk)
+
+
+# --- positions -------------------------------------------------------------------------------
+
+
+def _position(pk: int, number: int) -> Position:
+    return get_object_or_404(
+        Position.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+
+@scorer_required
+def position_list(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    context = _context(
+        request,
+        tournament,
+        "positions",
+        positions=services.positions_overview(tournament),
+        played=services.last_played_position(tournament),
+    )
+    return render(request, "tournament/position_list.html", context)
+
+
+@scorer_required
+def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The table plan: each table with its players in seat order."""
+    position = _position(pk, number)
+    context = _context(
+        request,
+        position.tournament,
+        "positions",
+        position=position,
+        tables=services.position_plan(position),
+    )
+    return render(request, "tournament/position_detail.html", context)
+
+
+@scorer_required
+def position_who_sits_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = _position(pk, number)
+    table = WhoSitsWhereTable(services.who_sits_where(position))
+    context = _context(request, position.tournament, "positions", position=position, table=table)
+    return render(request, "tournament/position_who_sits_where.html", context)
+
+
+@scorer_required
+def player_itinerary(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Registration.objects.select_related("player", "team", "tournament"),
+        pk=registration,
+        tournament_id=pk,
+    )
+    table = ItineraryTable(services.itinerary(entry))
+    context = _context(request, entry.tournament, "players", registration=entry, table=table)
+    return render(request, "tournament/player_itinerary.html", context)
