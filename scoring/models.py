@@ -232,6 +232,8 @@ class Incident(models.Model):
         on_delete=models.CASCADE,
         related_name="incidents",
     )
+    # The deal's number on the sheet: a fausse donne is recorded before its deal has a row.
+    deal_number = models.PositiveSmallIntegerField(_("donne n°"), null=True, blank=True)
     kind = models.CharField(_("type"), max_length=20, choices=Kind.choices)
     decision = models.TextField(_("décision de l'arbitre"), blank=True)
     note = models.TextField(_("note"), blank=True)

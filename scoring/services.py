@@ -301,3 +301,240 @@ def deal_adjust(
         _store_scores(deal, _seat_registrations(deal.sheet))
         _log(deal, ChangeLog.Action.UPDATE, before, deal_snapshot(deal), user)
     return deal
+
+
+def next_dealer(previous: int | None, players: int, first: int = 0) -> int:
+    """The dealer of the next deal: the seat to the right of the previous dealer."""
+    if previous is None:
+        return first
+    return (previous - 1) % players
+
+
+def conflict_record(
+    *, sheet: ScoreSheet, data: dict[str, Any], expected_version: int | None, user=None
+) -> ChangeLog:
+    """Keep a refused input (its sheet moved meanwhile) beside the state that won."""
+    deals = Deal.objects.filter(sheet=sheet).order_by("number")
+    return ChangeLog.objects.create(
+        tournament_id=sheet.tournament_id,
+        sheet=sheet,
+        object_type="sheet",
+        object_id=sheet.pk,
+        action=ChangeLog.Action.CONFLICT,
+        before={
+            "version": sheet.version,
+            "deals": [deal_snapshot(deal) for deal in deals],
+        },
+        after={"expected_version": expected_version, "input": _json_ready(data)},
+        user=user,
+    )
+
+
+def _json_ready(data: dict[str, Any]) -> dict[str, Any]:
+    ready = {}
+    for key, value in data.items():
+        if isinstance(value, Decimal):
+            value = float(value)
+        ready[key] = value
+    return ready
+
+
+def deal_set_not_recorded(
+    *, deal: Deal, not_recorded: bool, user=None, expected_version: int | None = None
+) -> Deal:
+    """The taker's choice after a defender's revoke and a failed contract: mark the score or not.
+
+    Raises ValueError when the deal had no revoke in defence or the contract did not fail.
+    """
+    from scoring.models import Incident
+
+    if not_recorded:
+        revoke = Incident.objects.filter(
+            sheet_id=deal.sheet_id,
+            deal_number=deal.number,
+            kind=Incident.Kind.RENONCE_DEFENCE,
+        ).exists()
+        failed = deal.taker is not None and deal.computed_scores[deal.taker] < 0
+        if not (revoke and failed):
+            raise ValueError("only a failed contract after a revoke in defence may go unrecorded")
+    with transaction.atomic():
+        _bump_version(deal.sheet, expected_version)
+        before = deal_snapshot(deal)
+        deal.score_not_recorded = not_recorded
+        if not deal.adjusted:
+            deal.scores = [0] * deal.players if not_recorded else list(deal.computed_scores)
+        deal.save()
+        _store_scores(deal, _seat_registrations(deal.sheet))
+        _log(deal, ChangeLog.Action.UPDATE, before, deal_snapshot(deal), user)
+    return deal
+
+
+def sheet_set_paper_bilans(
+    *, sheet: ScoreSheet, bilans: Sequence[int | None] | None, user=None, expected_version=None
+) -> ScoreSheet:
+    """Store the bilans written on the paper sheet (by seat) for the cross-check."""
+    with transaction.atomic():
+        _bump_version(sheet, expected_version)
+        before = sheet.paper_bilans
+        sheet.paper_bilans = list(bilans) if bilans is not None else None
+        ScoreSheet.objects.filter(pk=sheet.pk).update(paper_bilans=sheet.paper_bilans)
+        ChangeLog.objects.create(
+            tournament_id=sheet.tournament_id,
+            sheet=sheet,
+            object_type="paper_bilans",
+            object_id=sheet.pk,
+            action=ChangeLog.Action.UPDATE,
+            before={"paper_bilans": before},
+            after={"paper_bilans": sheet.paper_bilans},
+            user=user,
+        )
+    return sheet
+
+
+def incident_record(
+    *,
+    tournament: Tournament,
+    kind: str,
+    registration: Registration | None,
+    sheet: ScoreSheet | None = None,
+    deal_number: int | None = None,
+    decision: str = "",
+    note: str = "",
+    penalty_points: int | None = None,
+    user=None,
+):
+    """Record a fault; default penalty from the organiser's settings; a petit sec cancels."""
+    from scoring.models import Incident
+
+    if penalty_points is None:
+        penalty_points = int((tournament.penalty_defaults or {}).get(kind, 0) or 0)
+    with transaction.atomic():
+        deal = None
+        if sheet is not None and deal_number is not None:
+            deal = Deal.objects.filter(sheet=sheet, number=deal_number).first()
+        incident = Incident.objects.create(
+            tournament=tournament,
+            sheet=sheet,
+            deal=deal,
+            deal_number=deal_number,
+            registration=registration,
+            kind=kind,
+            decision=decision,
+            note=note,
+            penalty_points=penalty_points,
+            shared=tournament.share_penalties and sheet is not None,
+            created_by=user,
+        )
+        ChangeLog.objects.create(
+            tournament=tournament,
+            sheet=sheet,
+            object_type="incident",
+            object_id=incident.pk,
+            action=ChangeLog.Action.CREATE,
+            after=incident_snapshot(incident),
+            user=user,
+        )
+        if kind == Incident.Kind.PETIT_SEC and deal is not None and not deal.cancelled:
+            data = {**deal_snapshot(deal), "cancelled": True}
+            deal_update(deal=deal, data=data, user=user)
+        elif sheet is not None:
+            # Penalties change the sheet's totals: editors holding the old page must reload.
+            _bump_version(sheet, None)
+    return incident
+
+
+def incident_snapshot(incident) -> dict[str, Any]:
+    return {
+        "kind": incident.kind,
+        "registration": incident.registration_id,
+        "deal_number": incident.deal_number,
+        "decision": incident.decision,
+        "note": incident.note,
+        "penalty_points": incident.penalty_points,
+        "shared": incident.shared,
+    }
+
+
+def penalty_defaults_set(
+    *, tournament: Tournament, defaults: dict[str, int], share: bool, user=None
+) -> Tournament:
+    """The organiser's default penalty per incident type, and whether penalties are shared."""
+    with transaction.atomic():
+        before = {
+            "penalty_defaults": tournament.penalty_defaults,
+            "share": tournament.share_penalties,
+        }
+        tournament.penalty_defaults = dict(defaults)
+        tournament.share_penalties = share
+        tournament.save(update_fields=["penalty_defaults", "share_penalties", "updated_at"])
+        ChangeLog.objects.create(
+            tournament=tournament,
+            object_type="penalty_defaults",
+            object_id=tournament.pk,
+            action=ChangeLog.Action.UPDATE,
+            before=before,
+            after={"penalty_defaults": tournament.penalty_defaults, "share": share},
+            user=user,
+        )
+    return tournament
+
+
+def penalties_for(incidents, table_players: dict[int, list[int]]) -> list:
+    """Pure-layer Penalty objects for incidents; table_players maps sheet id → registration ids."""
+    from scoring.penalties import Penalty
+
+    return [
+        Penalty(
+            culprit=incident.registration_id,
+            points=incident.penalty_points,
+            shared=incident.shared,
+            table=table_players.get(incident.sheet_id, ()),
+        )
+        for incident in incidents
+        if incident.registration_id is not None and incident.penalty_points
+    ]
+
+
+def penalty_totals(tournament: Tournament) -> dict[int, int]:
+    """Penalty adjustment per registration id (negative for culprits), for the rankings.
+
+    Charged penalties only take points from the culprit; shared ones (tournament setting at the
+    time of the incident) give them to the other players of the culprit's sheet, zero-sum.
+    """
+    from scoring.models import Incident
+    from scoring.penalties import penalty_adjustments
+
+    incidents = list(
+        Incident.objects.filter(tournament=tournament, penalty_points__gt=0).only(
+            "registration_id", "penalty_points", "shared", "sheet_id"
+        )
+    )
+    sheet_ids = {i.sheet_id for i in incidents if i.shared and i.sheet_id}
+    table_players: dict[int, list[int]] = {}
+    for sheet_id, registration_id in (
+        SheetPlayer.objects.filter(sheet_id__in=sheet_ids)
+        .order_by("sheet_id", "seat")
+        .values_list("sheet_id", "registration_id")
+    ):
+        table_players.setdefault(sheet_id, []).append(registration_id)
+    return penalty_adjustments(penalties_for(incidents, table_players))
+
+
+def lost_by_margin_scores(deal: Deal, margin: int) -> list[int]:
+    """The row of a contract the arbiter declares lost by `margin` points (e.g. taker's revoke)."""
+    from scoring.engine import split_value
+
+    if deal.taker is None or not deal.contract:
+        raise ValueError("only a played deal can be declared lost")
+    rules = RULE_SETS[deal.rule_set]
+    value = -(rules.contract_base + margin) * rules.multipliers[deal.contract]
+    shape = EngineDeal(
+        players=deal.players,
+        taker=deal.taker,
+        contract=deal.contract,
+        oudlers=0,
+        points=0,
+        partner=deal.partner,
+        dead=deal.dead,
+    )
+    return list(split_value(shape, value))

@@ -20,4 +20,5 @@ urlpatterns = [
     ),
     path("tournois/restaurer/", views_backup.backup_restore, name="tournament-restore"),
     path("", include("scoring.urls_api")),
+    path("", include("scoring.urls")),
 ]

@@ -1,0 +1,412 @@
+"""What the arbiter's desk shows: a sheet with its rows, penalties and flags; a position's overview.
+
+Every loader here runs a fixed number of queries, whatever the size of the tournament.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import CONTRACT_LABELS
+from scoring.forms import DIRECTION_CODES, SeatInfo
+from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, SheetPlayer
+from scoring.penalties import penalty_adjustments
+from scoring.services import next_dealer, penalties_for
+from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
+from tournament.models import Direction, Position, Table
+
+# The paper sheet prints Nord, Sud, Est, Ouest (then the fifth player).
+PAPER_ORDER = {"N": 0, "S": 1, "E": 2, "W": 3, "X": 4}
+DIRECTION_LABELS = dict(Direction.choices)
+
+
+class State:
+    MISSING = "missing"
+    IN_PROGRESS = "in_progress"
+    COMPLETE = "complete"
+    CHECKED = "checked"
+
+    LABELS = {
+        MISSING: _("Manquante"),
+        IN_PROGRESS: _("En cours"),
+        COMPLETE: _("Complète"),
+        CHECKED: _("Vérifiée"),
+    }
+
+
+@dataclass
+class Column:
+    seat: int
+    direction: str
+    key: str
+    name: str
+    start: str
+    registration_id: int
+
+    @property
+    def direction_label(self) -> str:
+        return DIRECTION_LABELS.get(self.direction, self.direction)
+
+
+@dataclass
+class Line:
+    number: int
+    deal: Deal
+    label: str
+    description: str
+    dealer: str
+    dead: str
+    cells: list  # scoring.sheet.Cell per display column
+    barred: list[str]
+    incidents: list[Incident]
+
+
+@dataclass
+class SheetView:
+    sheet: ScoreSheet
+    columns: list[Column]
+    seats: SeatInfo
+    lines: list[Line]
+    plus_totals: list[int]
+    minus_totals: list[int]
+    bilans: list[int]
+    penalties: list[int]
+    final: list[int]
+    paper: list[int | None] | None
+    paper_diffs: list[bool]
+    expected_deals: int
+    played_deals: int
+    next_dealer: int
+    barred_next: dict[int, str]
+    incidents: list[Incident]
+    zero_sum: bool
+    state: str = State.MISSING
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def state_label(self) -> str:
+        return State.LABELS[self.state]
+
+    @property
+    def has_penalties(self) -> bool:
+        return any(self.penalties)
+
+    @property
+    def crosscheck_failed(self) -> bool:
+        return any(self.paper_diffs)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.lines) + 1
+
+    @property
+    def span(self) -> int:
+        """Cells in a full row: + and − per player, then dealer, detail and actions."""
+        return 2 * len(self.columns) + 3
+
+    @property
+    def totals(self) -> list[dict[str, Any]]:
+        """Per column, in display order: the figures of the sheet's bottom lines."""
+        paper = self.paper or [None] * len(self.columns)
+        return [
+            {
+                "column": column,
+                "plus": self.plus_totals[i],
+                "minus": self.minus_totals[i],
+                "bilan": self.bilans[i],
+                "penalty": self.penalties[i],
+                "final": self.final[i],
+                "paper": paper[i],
+                "diff": self.paper_diffs[i],
+            }
+            for i, column in enumerate(self.columns)
+        ]
+
+
+def seat_info(players: Sequence[SheetPlayer], table: Table | None) -> SeatInfo:
+    directions = [p.direction or "NESWX"[p.seat] for p in players]
+    game = table.game if table is not None else None
+    count = len(players)
+    return SeatInfo(
+        players=count,
+        directions=directions,
+        labels=[
+            f"{DIRECTION_CODES.get(d, d)} — {p.registration.player}"
+            for d, p in zip(directions, players, strict=True)
+        ],
+        called_king=count == 5 and game != Table.Game.FIVE_DEAD,
+        dead_is_dealer=count == 5 and game == Table.Game.FIVE_DEAD,
+    )
+
+
+def expected_deals(sheet: ScoreSheet, players: int) -> int:
+    return sheet.tournament.deals_for_table_size(players)
+
+
+def sheet_state(played: int, expected: int, paper_ok: bool | None) -> str:
+    if played == 0:
+        return State.MISSING
+    if played < expected:
+        return State.IN_PROGRESS
+    return State.CHECKED if paper_ok else State.COMPLETE
+
+
+def barred_seats(
+    incidents: Sequence[Incident], number: int, seat_of: dict[int, int], names: dict[int, str]
+) -> dict[int, str]:
+    """Seats that may not bid on deal `number`, with the reason (FFT: fausse donne, RC)."""
+    barred: dict[int, str] = {}
+    for incident in incidents:
+        seat = seat_of.get(incident.registration_id)
+        if seat is None or incident.deal_number is None:
+            continue
+        name = names[seat]
+        if incident.kind == Incident.Kind.FAUSSE_DONNE and incident.deal_number == number:
+            barred[seat] = gettext(
+                "%(name)s a fait une fausse donne : il ne peut pas enchérir sur cette donne."
+            ) % {"name": name}
+        elif incident.kind == Incident.Kind.RENONCE_DEFENCE and incident.deal_number == number - 1:
+            barred[seat] = gettext(
+                "%(name)s a fait une renonce en défense à la donne %(number)s : "
+                "il ne peut pas enchérir sur cette donne."
+            ) % {"name": name, "number": number - 1}
+    return barred
+
+
+def load_sheet_view(sheet: ScoreSheet) -> SheetView:
+    """The whole sheet for display (sheet must come with tournament and table__position)."""
+    players = list(SheetPlayer.objects.filter(sheet=sheet).select_related("registration__player"))
+    deals = list(Deal.objects.filter(sheet=sheet).order_by("number"))
+    incidents = list(
+        Incident.objects.filter(sheet=sheet)
+        .select_related("registration__player")
+        .order_by("created_at", "pk")
+    )
+    seats = seat_info(players, sheet.table)
+    count = len(players)
+    columns = sorted(
+        (
+            Column(
+                seat=p.seat,
+                direction=seats.directions[p.seat],
+                key=seats.key_for_seat(p.seat),
+                name=str(p.registration.player),
+                start=p.start_label,
+                registration_id=p.registration_id,
+            )
+            for p in players
+        ),
+        key=lambda c: (PAPER_ORDER.get(c.direction, 9), c.seat),
+    )
+    names = {c.seat: c.name for c in columns}
+    seat_of = {c.registration_id: c.seat for c in columns}
+    rows = [
+        PassedRow(dealer=deal.dealer)
+        if deal.passed
+        else ScoresRow(
+            scores=tuple(deal.scores),
+            label=_deal_label(deal),
+            dealer=deal.dealer,
+            adjusted=deal.adjusted,
+        )
+        for deal in deals
+    ]
+    built = build_sheet([SheetColumn(c.name, c.seat, c.start) for c in columns], rows)
+    by_deal: dict[int, list[Incident]] = defaultdict(list)
+    for incident in incidents:
+        if incident.deal_number is not None:
+            by_deal[incident.deal_number].append(incident)
+    lines = [
+        Line(
+            number=deal.number,
+            deal=deal,
+            label=line.label,
+            description=_deal_description(deal, seats),
+            dealer=seats.key_for_seat(deal.dealer),
+            dead=seats.key_for_seat(deal.dead),
+            cells=list(line.cells),
+            barred=list(barred_seats(incidents, deal.number, seat_of, names).values()),
+            incidents=by_deal.get(deal.number, []),
+        )
+        for deal, line in zip(deals, built.lines, strict=True)
+    ]
+    penalty_by_reg = penalty_adjustments(
+        penalties_for(incidents, {sheet.pk: [p.registration_id for p in players]})
+    )
+    penalties = [penalty_by_reg.get(c.registration_id, 0) for c in columns]
+    bilans = list(built.bilans)
+    paper = _paper_in_columns(sheet.paper_bilans, columns)
+    paper_diffs = [
+        p is not None and p != b for p, b in zip(paper or [None] * count, bilans, strict=True)
+    ]
+    played = sum(1 for deal in deals if not deal.cancelled)
+    expected = expected_deals(sheet, count)
+    last_dealer = deals[-1].dealer if deals else None
+    following = next_dealer(last_dealer, count)
+    view = SheetView(
+        sheet=sheet,
+        columns=columns,
+        seats=seats,
+        lines=lines,
+        plus_totals=list(built.plus_totals),
+        minus_totals=list(built.minus_totals),
+        bilans=bilans,
+        penalties=penalties,
+        final=[b + p for b, p in zip(bilans, penalties, strict=True)],
+        paper=paper,
+        paper_diffs=paper_diffs,
+        expected_deals=expected,
+        played_deals=played,
+        next_dealer=following,
+        barred_next=barred_seats(incidents, len(deals) + 1, seat_of, names),
+        incidents=incidents,
+        zero_sum=sum(bilans) == 0 and all(sum(d.scores) == 0 for d in deals),
+    )
+    paper_ok = paper is not None and all(p is not None for p in paper) and not any(paper_diffs)
+    view.state = sheet_state(played, expected, paper_ok)
+    view.flags = _flags(view.crosscheck_failed, any(d.adjusted for d in deals), incidents)
+    return view
+
+
+def _paper_in_columns(paper_bilans: Any, columns: Sequence[Column]) -> list[int | None] | None:
+    if not paper_bilans:
+        return None
+    by_seat = list(paper_bilans)
+    return [by_seat[c.seat] if c.seat < len(by_seat) else None for c in columns]
+
+
+def _deal_label(deal: Deal) -> str:
+    if deal.cancelled:
+        return gettext("Donne annulée")
+    return gettext(CONTRACT_LABELS.get(deal.contract, deal.contract))
+
+
+def _deal_description(deal: Deal, seats: SeatInfo) -> str:
+    if deal.passed or deal.cancelled:
+        return ""
+    parts = [seats.key_for_seat(deal.taker)]
+    if seats.called_king:
+        parts.append("+" + seats.key_for_seat(deal.partner) if deal.partner is not None else "")
+    parts.append(
+        gettext("%(oudlers)s b. %(points)s pts")
+        % {"oudlers": deal.oudlers, "points": f"{deal.points:g}".replace(".", ",")}
+    )
+    return " ".join(p for p in parts if p)
+
+
+def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident]) -> list[str]:
+    flags = []
+    if crosscheck_failed:
+        flags.append(gettext("Bilans papier différents"))
+    if adjusted:
+        flags.append(gettext("Score arbitral"))
+    if incidents:
+        flags.append(gettext("%(count)s incident(s)") % {"count": len(incidents)})
+    return flags
+
+
+# --- the position's overview ----------------------------------------------------------------
+
+
+@dataclass
+class TableRow:
+    table: Table
+    sheet: ScoreSheet | None
+    players: int
+    state: str
+    played: int
+    expected: int
+    zero_sum: bool
+    flags: list[str]
+
+    @property
+    def state_label(self) -> str:
+        return State.LABELS[self.state]
+
+
+def position_overview(position: Position) -> list[TableRow]:
+    """Every table of the position with its sheet's state, in a fixed number of queries."""
+    tournament = position.tournament
+    tables = list(
+        Table.objects.filter(position=position)
+        .annotate(seat_count=Count("seats"))
+        .order_by("number")
+    )
+    sheets = {
+        s.table_id: s
+        for s in ScoreSheet.objects.filter(table__position=position).only(
+            "pk", "table_id", "paper_bilans", "version", "tournament_id"
+        )
+    }
+    sheet_ids = [s.pk for s in sheets.values()]
+    deals_by_sheet: dict[int, list[tuple[list[int], bool]]] = defaultdict(list)
+    for sheet_id, scores, cancelled in Deal.objects.filter(sheet_id__in=sheet_ids).values_list(
+        "sheet_id", "scores", "cancelled"
+    ):
+        deals_by_sheet[sheet_id].append((scores, cancelled))
+    incident_counts = dict(
+        Incident.objects.filter(sheet_id__in=sheet_ids)
+        .values_list("sheet_id")
+        .annotate(n=Count("pk"))
+        .values_list("sheet_id", "n")
+    )
+    conflict_counts = dict(
+        ChangeLog.objects.filter(sheet_id__in=sheet_ids, action=ChangeLog.Action.CONFLICT)
+        .values_list("sheet_id")
+        .annotate(n=Count("pk"))
+        .values_list("sheet_id", "n")
+    )
+    adjusted = set(
+        Deal.objects.filter(sheet_id__in=sheet_ids, adjusted=True).values_list(
+            "sheet_id", flat=True
+        )
+    )
+    rows = []
+    for table in tables:
+        sheet = sheets.get(table.pk)
+        players = table.seat_count
+        expected = tournament.deals_for_table_size(players)
+        deals = deals_by_sheet.get(sheet.pk, []) if sheet else []
+        bilans = [0] * players
+        zero_sum = True
+        for scores, _cancelled in deals:
+            zero_sum = zero_sum and sum(scores) == 0
+            for seat, points in enumerate(scores[:players]):
+                bilans[seat] += points
+        played = sum(1 for _scores, cancelled in deals if not cancelled)
+        paper = list(sheet.paper_bilans) if sheet and sheet.paper_bilans else None
+        paper_failed = paper is not None and any(
+            p is not None and p != b for p, b in zip(paper, bilans, strict=False)
+        )
+        paper_ok = paper is not None and None not in paper and not paper_failed
+        flags = []
+        if paper_failed:
+            flags.append(gettext("Bilans papier différents"))
+        if sheet and sheet.pk in adjusted:
+            flags.append(gettext("Score arbitral"))
+        if sheet and incident_counts.get(sheet.pk):
+            flags.append(gettext("%(count)s incident(s)") % {"count": incident_counts[sheet.pk]})
+        if sheet and conflict_counts.get(sheet.pk):
+            flags.append(
+                gettext("%(count)s conflit(s) de saisie") % {"count": conflict_counts[sheet.pk]}
+            )
+        rows.append(
+            TableRow(
+                table=table,
+                sheet=sheet,
+                players=players,
+                state=sheet_state(played, expected, paper_ok),
+                played=played,
+                expected=expected,
+                zero_sum=zero_sum and sum(bilans) == 0,
+                flags=flags,
+            )
+        )
+    return rows

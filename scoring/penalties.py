@@ -1,0 +1,44 @@
+"""Penalty points: charged to the culprit, or shared among the table, outside the deal rows."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """One incident's penalty: who pays, how much, and who shares it when it is shared.
+
+    `table` lists the players of the culprit's table in a fixed order (seat order); the culprit
+    may be in it or not. It is only used when `shared` is true.
+    """
+
+    culprit: Hashable
+    points: int
+    shared: bool = False
+    table: Sequence[Hashable] = ()
+
+
+def penalty_adjustments(penalties: Iterable[Penalty]) -> dict[Hashable, int]:
+    """Points to add to each player's total: negative for culprits.
+
+    A charged penalty only takes points from the culprit. A shared one also gives them to the
+    other players of the table so that the table still sums to zero; when the amount does not
+    divide evenly, the remainder goes one point at a time to the others in table order (the
+    same input always gives the same split).
+    """
+    totals: dict[Hashable, int] = {}
+    for penalty in penalties:
+        if penalty.points < 0:
+            raise ValueError(f"penalty points are a positive amount, not {penalty.points}")
+        if penalty.points == 0:
+            continue
+        totals[penalty.culprit] = totals.get(penalty.culprit, 0) - penalty.points
+        others = [p for p in penalty.table if p != penalty.culprit] if penalty.shared else []
+        if not others:
+            continue
+        share, remainder = divmod(penalty.points, len(others))
+        for index, other in enumerate(others):
+            totals[other] = totals.get(other, 0) + share + (1 if index < remainder else 0)
+    return totals

@@ -1,0 +1,558 @@
+"""The arbiter's desk: score sheets typed from the paper, corrections, incidents and penalties."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scoring import services
+from scoring.desk import SheetView, barred_seats, load_sheet_view, position_overview
+from scoring.engine import DealError
+from scoring.forms import (
+    AdjustForm,
+    CrossCheckForm,
+    DealForm,
+    FreeSheetForm,
+    IncidentForm,
+    PenaltyDefaultsForm,
+    deal_initial,
+)
+from scoring.models import ChangeLog, Deal, Incident, ScoreSheet
+from scoring.services import StaleSheetError
+from tournament.models import Position, Registration, Table, Tournament
+from tournament.roles import arbiter_required, scorer_required
+
+
+def _sheet(pk: int) -> ScoreSheet:
+    return get_object_or_404(
+        ScoreSheet.objects.select_related("tournament", "table__position"), pk=pk
+    )
+
+
+def _deal(pk: int) -> Deal:
+    return get_object_or_404(
+        Deal.objects.select_related("sheet__tournament", "sheet__table__position"), pk=pk
+    )
+
+
+def _entry_form(view: SheetView, data: QueryDict | None = None, deal: Deal | None = None):
+    """A bound form for what was typed, or a fresh one for the next deal (or the edited one)."""
+    number = deal.number if deal else view.next_number
+    barred = _barred(view, number)
+    if data is not None:
+        return DealForm(data, seats=view.seats, barred=barred)
+    initial = deal_initial(deal, view.seats) if deal else {"dealer": view.next_dealer}
+    initial["version"] = view.sheet.version
+    return DealForm(initial=initial, seats=view.seats, barred=barred)
+
+
+def _barred(view: SheetView, number: int) -> dict[int, str]:
+    """Seats that may not bid on deal `number` (fausse donne, revoke in defence)."""
+    if number == view.next_number:
+        return view.barred_next
+    seat_of = {c.registration_id: c.seat for c in view.columns}
+    names = {c.seat: c.name for c in view.columns}
+    return barred_seats(view.incidents, number, seat_of, names)
+
+
+def _conflict_message(sheet: ScoreSheet) -> str:
+    last = (
+        ChangeLog.objects.filter(sheet=sheet)
+        .exclude(action=ChangeLog.Action.CONFLICT)
+        .select_related("user")
+        .first()
+    )
+    who = last.user.get_username() if last and last.user else gettext("quelqu'un d'autre")
+    return gettext(
+        "Conflit : %(who)s a modifié cette feuille pendant votre saisie. Rien n'a été écrasé : "
+        "la feuille ci-dessous est la version enregistrée, et votre saisie est conservée dans "
+        "le formulaire (et dans l'historique). Vérifiez puis validez à nouveau."
+    ) % {"who": who}
+
+
+def _with_version(data: QueryDict, version: int) -> QueryDict:
+    data = data.copy()
+    data["version"] = str(version)
+    return data
+
+
+def _render_sheet(
+    request: HttpRequest,
+    view: SheetView,
+    form: DealForm,
+    *,
+    editing: Deal | None = None,
+    conflict: str = "",
+    crosscheck: CrossCheckForm | None = None,
+) -> HttpResponse:
+    labels = [view.seats.labels[c.seat] for c in view.columns]
+    if crosscheck is None:
+        initial = {"version": view.sheet.version}
+        for column, value in zip(view.columns, view.paper or [], strict=False):
+            initial[f"bilan_{column.seat}"] = value
+        crosscheck = CrossCheckForm(initial=initial, labels=view.seats.labels)
+    context = {
+        "tournament": view.sheet.tournament,
+        "tab": "desk",
+        "view": view,
+        "sheet": view.sheet,
+        "form": form,
+        "editing": editing,
+        "conflict": conflict,
+        "crosscheck": crosscheck,
+        "column_labels": labels,
+    }
+    template = "scoring/_sheet_body.html" if request.htmx else "scoring/sheet_detail.html"
+    return render(request, template, context)
+
+
+def _done(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
+    """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect."""
+    if request.htmx:
+        sheet.refresh_from_db(fields=["version", "paper_bilans"])
+        view = load_sheet_view(sheet)
+        return _render_sheet(request, view, _entry_form(view))
+    return redirect("sheet-detail", sheet.pk)
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+# --- the sheet ------------------------------------------------------------------------------
+
+
+@scorer_required
+def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The entry page; a POST appends the typed deal (htmx swaps the sheet and a fresh row)."""
+    sheet = _sheet(pk)
+    view = load_sheet_view(sheet)
+    if request.method != "POST":
+        return _render_sheet(request, view, _entry_form(view))
+    form = _entry_form(view, request.POST)
+    if form.is_valid():
+        expected = form.cleaned_data["version"]
+        try:
+            services.deal_record(
+                sheet=sheet, data=form.deal_data, user=request.user, expected_version=expected
+            )
+        except DealError as err:
+            form.add_deal_error(err)
+        except StaleSheetError:
+            return _conflict(request, sheet, form, expected)
+        else:
+            return _done(request, sheet)
+    return _render_sheet(request, view, form)
+
+
+def _conflict(
+    request: HttpRequest, sheet: ScoreSheet, form, expected: int | None, editing=None
+) -> HttpResponse:
+    data = getattr(form, "deal_data", None) or dict(request.POST.items())
+    data = {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"}
+    services.conflict_record(sheet=sheet, data=data, expected_version=expected, user=request.user)
+    sheet.refresh_from_db(fields=["version", "paper_bilans"])
+    view = load_sheet_view(sheet)
+    kept = DealForm(_with_version(request.POST, sheet.version), seats=view.seats)
+    kept.is_valid()  # show what was typed without flagging anything
+    return _render_sheet(request, view, kept, editing=editing, conflict=_conflict_message(sheet))
+
+
+@scorer_required
+@require_POST
+def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The row the typed deal would add, computed by the engine, before anything is saved."""
+    sheet = _sheet(pk)
+    view = load_sheet_view(sheet)
+    number = _int_or_none(request.POST.get("number")) or view.next_number
+    form = DealForm(request.POST, seats=view.seats, barred=_barred(view, number))
+    scores = None
+    if form.is_valid():
+        try:
+            scores = services.compute_scores(form.deal_data, sheet.tournament.rule_set)
+        except DealError as err:
+            form.add_deal_error(err)
+    cells = [scores[c.seat] for c in view.columns] if scores else None
+    return render(request, "scoring/_preview.html", {"form": form, "cells": cells, "view": view})
+
+
+@scorer_required
+def deal_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct a deal: the form takes its values; saving recomputes everything after it."""
+    deal = _deal(pk)
+    sheet = deal.sheet
+    view = load_sheet_view(sheet)
+    if request.method != "POST":
+        return _render_sheet(request, view, _entry_form(view, deal=deal), editing=deal)
+    form = _entry_form(view, request.POST, deal=deal)
+    if form.is_valid():
+        expected = form.cleaned_data["version"]
+        try:
+            services.deal_update(
+                deal=deal, data=form.deal_data, user=request.user, expected_version=expected
+            )
+        except DealError as err:
+            form.add_deal_error(err)
+        except StaleSheetError:
+            return _conflict(request, sheet, form, expected, editing=deal)
+        else:
+            return _done(request, sheet)
+    return _render_sheet(request, view, form, editing=deal)
+
+
+@scorer_required
+@require_POST
+def deal_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    deal = _deal(pk)
+    sheet = deal.sheet
+    expected = _int_or_none(request.POST.get("version"))
+    try:
+        services.deal_delete(deal=deal, user=request.user, expected_version=expected)
+    except StaleSheetError:
+        services.conflict_record(
+            sheet=sheet,
+            data={"delete_deal": deal.number},
+            expected_version=expected,
+            user=request.user,
+        )
+        sheet.refresh_from_db(fields=["version", "paper_bilans"])
+        view = load_sheet_view(sheet)
+        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
+    return _done(request, sheet)
+
+
+@scorer_required
+def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
+    """An arbiter's score for a deal (with a reason), or the taker's choice after a revoke."""
+    deal = _deal(pk)
+    sheet = deal.sheet
+    view = load_sheet_view(sheet)
+    form = AdjustForm(
+        request.POST or None,
+        labels=view.seats.labels,
+        initial={"version": sheet.version, **{f"score_{s}": v for s, v in enumerate(deal.scores)}},
+    )
+    conflict = ""
+    if request.method == "POST":
+        action = request.POST.get("action", "adjust")
+        expected = _int_or_none(request.POST.get("version"))
+        try:
+            if action == "clear":
+                services.deal_adjust(
+                    deal=deal, scores=None, reason="", user=request.user, expected_version=expected
+                )
+                return redirect("sheet-detail", sheet.pk)
+            if action in ("not_recorded", "recorded"):
+                try:
+                    services.deal_set_not_recorded(
+                        deal=deal,
+                        not_recorded=action == "not_recorded",
+                        user=request.user,
+                        expected_version=expected,
+                    )
+                except ValueError:
+                    messages.error(
+                        request,
+                        gettext(
+                            "Le score ne peut être laissé non marqué qu'après une renonce en "
+                            "défense et un contrat chuté."
+                        ),
+                    )
+                    return redirect("deal-adjust", deal.pk)
+                return redirect("sheet-detail", sheet.pk)
+            if form.is_valid():
+                scores = form.cleaned_data.get("scores")
+                if scores is None:
+                    scores = services.lost_by_margin_scores(deal, form.cleaned_data["margin"])
+                services.deal_adjust(
+                    deal=deal,
+                    scores=scores,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    expected_version=expected,
+                )
+                return redirect("sheet-detail", sheet.pk)
+        except StaleSheetError:
+            services.conflict_record(
+                sheet=sheet,
+                data={k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"},
+                expected_version=expected,
+                user=request.user,
+            )
+            conflict = _conflict_message(sheet)
+            sheet.refresh_from_db(fields=["version"])
+            form = AdjustForm(_with_version(request.POST, sheet.version), labels=view.seats.labels)
+            form.is_valid()
+        except ValueError as err:
+            form.add_error("margin", str(err))
+    has_revoke = any(i.kind == Incident.Kind.RENONCE_DEFENCE for i in _line_incidents(view, deal))
+    failed = (
+        deal.taker is not None
+        and bool(deal.computed_scores)
+        and (deal.computed_scores[deal.taker] < 0)
+    )
+    return render(
+        request,
+        "scoring/deal_adjust.html",
+        {
+            "tournament": sheet.tournament,
+            "tab": "desk",
+            "sheet": sheet,
+            "deal": deal,
+            "view": view,
+            "form": form,
+            "conflict": conflict,
+            "may_skip_score": has_revoke and failed,
+            "computed": list(zip(view.seats.labels, deal.computed_scores, strict=False)),
+        },
+    )
+
+
+def _line_incidents(view: SheetView, deal: Deal) -> list[Incident]:
+    return [i for i in view.incidents if i.deal_number == deal.number]
+
+
+@scorer_required
+@require_POST
+def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
+    """Store the bilans written on the paper sheet; differences are flagged on the sheet."""
+    sheet = _sheet(pk)
+    view = load_sheet_view(sheet)
+    form = CrossCheckForm(request.POST, labels=view.seats.labels)
+    if form.is_valid():
+        expected = form.cleaned_data["version"]
+        try:
+            services.sheet_set_paper_bilans(
+                sheet=sheet, bilans=form.bilans(), user=request.user, expected_version=expected
+            )
+        except StaleSheetError:
+            services.conflict_record(
+                sheet=sheet,
+                data={"paper_bilans": form.bilans()},
+                expected_version=expected,
+                user=request.user,
+            )
+            sheet.refresh_from_db(fields=["version", "paper_bilans"])
+            view = load_sheet_view(sheet)
+            kept = CrossCheckForm(
+                _with_version(request.POST, sheet.version), labels=view.seats.labels
+            )
+            kept.is_valid()
+            return _render_sheet(
+                request,
+                view,
+                _entry_form(view),
+                conflict=_conflict_message(sheet),
+                crosscheck=kept,
+            )
+        return _done(request, sheet)
+    return _render_sheet(request, view, _entry_form(view), crosscheck=form)
+
+
+@scorer_required
+def sheet_history(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = _sheet(pk)
+    changes = ChangeLog.objects.filter(sheet=sheet).select_related("user")
+    entries = [
+        {
+            "change": change,
+            "before": json.dumps(change.before, ensure_ascii=False, indent=1)
+            if change.before is not None
+            else "",
+            "after": json.dumps(change.after, ensure_ascii=False, indent=1)
+            if change.after is not None
+            else "",
+        }
+        for change in changes
+    ]
+    return render(
+        request,
+        "scoring/sheet_history.html",
+        {"tournament": sheet.tournament, "tab": "desk", "sheet": sheet, "entries": entries},
+    )
+
+
+@scorer_required
+def sheet_for_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """Open a table's sheet, creating it with the seated players on first use."""
+    table = get_object_or_404(Table.objects.select_related("position"), pk=pk)
+    if not table.seats.exists():
+        messages.error(request, gettext("Cette table n'a pas encore de joueurs placés."))
+        return redirect("desk-overview", table.position.tournament_id, table.position.number)
+    sheet = services.sheet_for_table(table=table)
+    return redirect("sheet-detail", sheet.pk)
+
+
+@scorer_required
+def sheet_free_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """A sheet without a seating plan: pick 3 to 5 registered players (a club evening)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    form = FreeSheetForm(request.POST or None, registrations=registrations)
+    if request.method == "POST" and form.is_valid():
+        sheet = services.sheet_create_free(
+            tournament=tournament,
+            registrations=form.players(),
+            title=form.cleaned_data["title"],
+            user=request.user,
+        )
+        return redirect("sheet-detail", sheet.pk)
+    return render(
+        request,
+        "scoring/sheet_free_form.html",
+        {"tournament": tournament, "tab": "desk", "form": form},
+    )
+
+
+# --- the overview ---------------------------------------------------------------------------
+
+
+@scorer_required
+def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
+    """Every table of a position and its sheet's state: what is still missing at a glance."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
+    if number is not None:
+        position = get_object_or_404(Position, tournament=tournament, number=number)
+    else:
+        # The latest published position is the one whose sheets are coming in.
+        published = [p for p in positions if p.status != Position.Status.DRAFT]
+        position = (published or positions or [None])[-1]
+    rows = position_overview(position) if position else []
+    free_sheets = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
+    return render(
+        request,
+        "scoring/desk_overview.html",
+        {
+            "tournament": tournament,
+            "tab": "desk",
+            "positions": positions,
+            "position": position,
+            "rows": rows,
+            "missing": sum(1 for r in rows if r.state == "missing"),
+            "free_sheets": free_sheets,
+        },
+    )
+
+
+# --- incidents and penalties ----------------------------------------------------------------
+
+
+@scorer_required
+def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a fault on a sheet (optionally a deal) or on the tournament."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    sheet_id = _int_or_none(request.GET.get("sheet") or request.POST.get("sheet"))
+    sheet = None
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    if sheet_id is not None:
+        sheet = get_object_or_404(
+            ScoreSheet.objects.select_related("table__position"), pk=sheet_id, tournament=tournament
+        )
+        registrations = registrations.filter(pk__in=sheet.players.values("registration_id"))
+    initial = {"deal_number": _int_or_none(request.GET.get("deal"))}
+    form = IncidentForm(request.POST or None, registrations=registrations, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        services.incident_record(
+            tournament=tournament,
+            kind=data["kind"],
+            registration=data["registration"],
+            sheet=sheet,
+            deal_number=data.get("deal_number"),
+            decision=data.get("decision", ""),
+            note=data.get("note", ""),
+            penalty_points=data.get("penalty_points"),
+            user=request.user,
+        )
+        messages.success(request, gettext("Incident enregistré."))
+        if sheet is not None:
+            return redirect("sheet-detail", sheet.pk)
+        return redirect("incident-list", tournament.pk)
+    return render(
+        request,
+        "scoring/incident_form.html",
+        {
+            "tournament": tournament,
+            "tab": "incidents",
+            "form": form,
+            "sheet": sheet,
+            "defaults": json.dumps(tournament.penalty_defaults or {}),
+        },
+    )
+
+
+@scorer_required
+def incident_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tournament's incident log, filterable by type, position, table and player."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    incidents = Incident.objects.filter(tournament=tournament).select_related(
+        "registration__player", "sheet__table__position", "created_by"
+    )
+    filters = {
+        "kind": request.GET.get("kind", ""),
+        "position": _int_or_none(request.GET.get("position")),
+        "table": _int_or_none(request.GET.get("table")),
+        "player": _int_or_none(request.GET.get("player")),
+    }
+    if filters["kind"]:
+        incidents = incidents.filter(kind=filters["kind"])
+    if filters["position"] is not None:
+        incidents = incidents.filter(sheet__table__position__number=filters["position"])
+    if filters["table"] is not None:
+        incidents = incidents.filter(sheet__table__number=filters["table"])
+    if filters["player"] is not None:
+        incidents = incidents.filter(registration_id=filters["player"])
+    return render(
+        request,
+        "scoring/incident_list.html",
+        {
+            "tournament": tournament,
+            "tab": "incidents",
+            "incidents": incidents,
+            "filters": filters,
+            "kinds": Incident.Kind.choices,
+            "positions": Position.objects.filter(tournament=tournament).order_by("number"),
+            "registrations": Registration.objects.filter(tournament=tournament).select_related(
+                "player"
+            ),
+            "is_arbiter": _is_arbiter(request),
+        },
+    )
+
+
+def _is_arbiter(request: HttpRequest) -> bool:
+    from tournament.roles import is_arbiter
+
+    return is_arbiter(request.user)
+
+
+@arbiter_required
+def penalty_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's default penalty per incident type (arbiters only)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    initial = {f"kind_{k}": v for k, v in (tournament.penalty_defaults or {}).items()}
+    initial["share_penalties"] = tournament.share_penalties
+    form = PenaltyDefaultsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.penalty_defaults_set(
+            tournament=tournament,
+            defaults=form.defaults(),
+            share=form.cleaned_data["share_penalties"],
+            user=request.user,
+        )
+        messages.success(request, gettext("Pénalités par défaut enregistrées."))
+        return redirect("incident-list", tournament.pk)
+    return render(
+        request,
+        "scoring/penalty_settings.html",
+        {"tournament": tournament, "tab": "incidents", "form": form},
+    )

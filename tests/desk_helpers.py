@@ -1,0 +1,72 @@
+"""Builders shared by the desk tests: a tournament with seated tables, and deal posts."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from scoring.models import ScoreSheet
+from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+
+NAMES_004 = {"N": "DURAND", "S": "DUPONT", "E": "DUBOIS", "W": "DESPRES"}
+
+# The five deals of 004's "Exemple de report des scores", typed as an arbiter would type them
+# (deal 2 from the defence's side: "défense 36").
+DEALS_004 = [
+    {"taker": "E", "contract": "G", "oudlers": "2", "points": "49", "poignees": "E1",
+     "petit_au_bout": "A"},
+    {"taker": "O", "contract": "GS", "oudlers": "1", "points": "d36", "petit_au_bout": "D"},
+    {"taker": "S", "contract": "P", "oudlers": "1", "points": "44", "poignees": "S1",
+     "petit_au_bout": "A"},
+    {"taker": "N", "contract": "G", "oudlers": "2", "points": "52", "poignees": "E1"},
+    {"taker": "S", "contract": "G", "oudlers": "2", "points": "87", "poignees": "S1",
+     "petit_au_bout": "A", "chelem": "AR"},
+]  # fmt: skip
+
+
+def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=None, **fields):
+    """A tournament at position 1 with `tables` tables of `size` seated players."""
+    tournament = Tournament.objects.create(
+        name=fields.pop("name", "Tournoi test"), date="2008-08-15", **fields
+    )
+    position = Position.objects.create(tournament=tournament, number=1, status="published")
+    directions = "NESWX"[:size]
+    number = 0
+    for t in range(1, tables + 1):
+        table = Table.objects.create(position=position, number=t, game=game)
+        for direction in directions:
+            number += 1
+            name = (names or {}).get(direction) if t == 1 else None
+            player = Player.objects.create(last_name=name or f"JOUEUR{number}")
+            registration = Registration.objects.create(
+                tournament=tournament, player=player, number=number
+            )
+            Seat.objects.create(table=table, registration=registration, direction=direction)
+    return tournament, position
+
+
+def table_sheet(client, position, number: int = 1) -> ScoreSheet:
+    table = position.tables.get(number=number)
+    response = client.get(reverse("sheet-for-table", args=[table.pk]))
+    assert response.status_code == 302
+    return ScoreSheet.objects.get(table=table)
+
+
+def deal_post(client, sheet: ScoreSheet, fields: dict, *, htmx: bool = True, version=None):
+    sheet.refresh_from_db()
+    data = {
+        "version": sheet.version if version is None else version,
+        "dealer": "",
+        "side": "attack",
+        **fields,
+    }
+    if data["dealer"] == "":
+        data.pop("dealer")
+        data["dealer"] = _next_dealer(sheet)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("sheet-detail", args=[sheet.pk]), data, **headers)
+
+
+def _next_dealer(sheet: ScoreSheet) -> int:
+    last = sheet.deals.order_by("-number").first()
+    players = sheet.players.count()
+    return 0 if last is None else (last.dealer - 1) % players
