@@ -1,0 +1,1 @@
+"""Spreadsheet exports, one module per document."""

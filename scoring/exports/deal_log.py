@@ -1,0 +1,139 @@
+"""The deal log's rows, shared by the XLSX and CSV documents: one row per deal, every input
+and each player's score, loaded with a fixed number of queries and streamed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.models import Deal, SheetPlayer
+from scoring.standings import FREE_SHEETS
+from tournament.models import Tournament
+
+MAX_SEATS = 5
+FIELDS = (
+    "id",
+    "sheet_id",
+    "sheet__table__position__number",
+    "sheet__table__number",
+    "number",
+    "players",
+    "dealer",
+    "taker",
+    "partner",
+    "dead",
+    "contract",
+    "oudlers",
+    "points",
+    "poignees",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem",
+    "passed",
+    "cancelled",
+    "arbiter_called",
+    "score_not_recorded",
+    "adjusted",
+    "adjustment_reason",
+    "scores",
+    "computed_scores",
+)
+
+
+def header() -> list[str]:
+    columns = [
+        _("Position"),
+        _("Table"),
+        _("Donne"),
+        _("Joueurs"),
+        _("Donneur"),
+        _("Preneur"),
+        _("Associé"),
+        _("Mort"),
+        _("Contrat"),
+        _("Bouts"),
+        _("Points"),
+        _("Poignées"),
+        _("Petit au bout"),
+        _("Chelem annoncé"),
+        _("Chelem"),
+        _("Tous passent"),
+        _("Annulée"),
+        _("Arbitre appelé"),
+        _("Score arbitral"),
+        _("Motif de l'ajustement"),
+        _("Scores calculés"),
+    ]
+    for seat in range(1, MAX_SEATS + 1):
+        columns += [_("Joueur %(n)s") % {"n": seat}, _("Score %(n)s") % {"n": seat}]
+    return columns
+
+
+def seat_names(tournament: Tournament) -> dict[tuple[int, int], str]:
+    """(sheet id, seat) → the player's name, for every sheet of the tournament (one query)."""
+    rows = SheetPlayer.objects.filter(sheet__tournament=tournament).values_list(
+        "sheet_id", "seat", "registration__player__last_name", "registration__player__first_name"
+    )
+    return {(sheet, seat): f"{last.upper()} {first}".strip() for sheet, seat, last, first in rows}
+
+
+def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None) -> Iterator[list]:
+    """One list per deal, in position, table and deal order; numbers stay numbers."""
+    if names is None:
+        names = seat_names(tournament)
+    contracts = dict(Deal.Contract.choices)
+    sides = dict(Deal.Side.choices)
+    yes = _("oui")
+    deals = (
+        Deal.objects.filter(sheet__tournament=tournament)
+        .order_by("sheet__table__position__number", "sheet__table__number", "sheet_id", "number")
+        .values_list(*FIELDS)
+    )
+    for values in deals.iterator(chunk_size=2000):
+        deal = dict(zip(FIELDS, values, strict=True))
+        sheet = deal["sheet_id"]
+
+        def name(seat: int | None, sheet: int = sheet) -> str:
+            return "" if seat is None else names.get((sheet, seat), str(seat + 1))
+
+        position = deal["sheet__table__position__number"]
+        points = deal["points"]
+        row: list[Any] = [
+            FREE_SHEETS if position is None else position,
+            deal["sheet__table__number"],
+            deal["number"],
+            deal["players"],
+            name(deal["dealer"]),
+            name(deal["taker"]),
+            name(deal["partner"]),
+            name(deal["dead"]),
+            str(contracts.get(deal["contract"], deal["contract"])),
+            deal["oudlers"],
+            _number(points),
+            ", ".join(f"{name(seat)} ({size})" for seat, size in deal["poignees"] or []),
+            str(sides.get(deal["petit_au_bout"], "")),
+            yes if deal["chelem_announced"] else "",
+            str(sides.get(deal["chelem"], "")),
+            yes if deal["passed"] else "",
+            yes if deal["cancelled"] else "",
+            yes if deal["arbiter_called"] else "",
+            yes if deal["adjusted"] else "",
+            deal["adjustment_reason"],
+            " ".join(str(s) for s in deal["computed_scores"] or []) if deal["adjusted"] else "",
+        ]
+        scores = deal["scores"] or []
+        for seat in range(MAX_SEATS):
+            if seat < len(scores):
+                row += [name(seat), scores[seat]]
+            else:
+                row += ["", None]
+        yield row
+
+
+def _number(value: Decimal | None) -> int | float | None:
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)

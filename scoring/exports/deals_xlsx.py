@@ -1,0 +1,59 @@
+"""The deal log workbook: one row per deal, streamed with openpyxl's write-only mode."""
+
+from __future__ import annotations
+
+import io
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+
+from scoring.exports import deal_log
+from scoring.exports.common import BOLD, fit_widths, set_widths, title_line
+from tournament.models import Tournament
+
+HEADER_ROWS = 2
+ADJUSTED = Font(italic=True, color="A3201A")
+# Widths of the columns holding numbers or short words, in characters.
+SHORT = 9
+
+
+def build(tournament: Tournament) -> bytes:
+    """The workbook as bytes. Adjusted deals are marked in their column and in red italics."""
+    workbook = Workbook(write_only=True)
+    worksheet = workbook.create_sheet(title=_("Donnes"))
+    header = deal_log.header()
+    names = deal_log.seat_names(tournament)
+    # Widths are set before any row is written (write-only mode): names and headings decide.
+    longest_name = max((len(name) for name in names.values()), default=10)
+    widths = fit_widths([header], len(header))
+    name_columns = {4, 5, 6, 7} | {21 + 2 * seat for seat in range(deal_log.MAX_SEATS)}
+    for index in range(len(widths)):
+        if index in name_columns:
+            widths[index] = max(widths[index], longest_name + 2)
+        else:
+            widths[index] = max(widths[index], SHORT)
+    widths[11] = max(widths[11], longest_name + 12)  # poignées: name (size)
+    widths[19] = max(widths[19], 30)  # adjustment reason
+    widths[20] = max(widths[20], 18)  # computed scores
+    set_widths(worksheet, widths)
+    worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
+    title = WriteOnlyCell(worksheet, value=title_line(tournament, _("Journal des donnes")))
+    title.font = BOLD
+    worksheet.append([title])
+    worksheet.append([_cell(worksheet, value, BOLD) for value in header])
+    adjusted_column = header.index(_("Score arbitral"))
+    for row in deal_log.rows(tournament, names):
+        if row[adjusted_column]:
+            row = [_cell(worksheet, value, ADJUSTED) for value in row]
+        worksheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _cell(worksheet, value, font: Font) -> WriteOnlyCell:
+    cell = WriteOnlyCell(worksheet, value=value)
+    cell.font = font
+    return cell

@@ -1,0 +1,109 @@
+"""The rankings workbook: individual, per position, teams and clubs, one worksheet each."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+
+from scoring.exports.common import BOLD, fit_widths, set_widths, title_line
+from scoring.standings import FREE_SHEETS, Standings
+
+HEADER_ROWS = 2  # the title line, then the column headings
+
+
+def build(standings: Standings) -> bytes:
+    """The workbook as bytes; numbers are stored as numbers, header rows frozen."""
+    workbook = Workbook(write_only=True)
+    tournament = standings.tournament
+    normalised = standings.normalised
+    has_teams = standings.has_teams
+
+    def position_label(number: int) -> str:
+        return _("Libres") if number == FREE_SHEETS else f"P{number}"
+
+    header = [_("Rang"), _("N°"), _("Joueur"), _("Club")]
+    if has_teams:
+        header.append(_("Équipe"))
+    header += [position_label(n) for n in standings.positions]
+    header += [_("Donnes"), _("Pénalités"), _("Total")]
+    rows = []
+    for item in standings.players:
+        row = item.row
+        values: list[Any] = [item.rank, row.number, row.name, row.club]
+        if has_teams:
+            values.append(row.team)
+        points = row.position_points
+        values += [points.get(n, 0) for n in standings.positions]
+        values += [row.deal_points, row.penalty, row.total]
+        rows.append(values)
+    _sheet(workbook, _("Individuel"), title_line(tournament, _("Classement individuel"),
+           normalised=normalised), header, rows)  # fmt: skip
+
+    for number in standings.positions:
+        header = [_("Rang"), _("N°"), _("Joueur"), _("Table"), _("Bilan")]
+        if normalised:
+            header.append(_("Bilan normalisé"))
+        header += [_("Pénalités"), _("Total")]
+        rows = []
+        for item in standings.by_position(number):
+            result = item.row.results[number]
+            values = [item.rank, item.row.number, item.row.name, result.table, result.raw_points]
+            if normalised:
+                values.append(result.points)
+            values += [item.row.penalty, item.row.total]
+            rows.append(values)
+        label = _("Position %(number)s") % {"number": number}
+        if number == FREE_SHEETS:
+            label = _("Feuilles libres")
+        _sheet(workbook, label, title_line(tournament, label, normalised=normalised), header, rows)
+
+    for ranked, label in ((standings.teams, _("Équipes")), (standings.clubs, _("Clubs"))):
+        if not ranked:
+            continue
+        header = [_("Rang"), _("Nom"), _("Joueurs"), _("Donnes"), _("Pénalités"), _("Total")]
+        rows = [
+            [
+                item.rank,
+                item.row.name,
+                ", ".join(m.name for m in item.row.members),
+                item.row.deal_points,
+                item.row.penalty,
+                item.row.total,
+            ]
+            for item in ranked
+        ]
+        subject = (
+            _("Classement par équipes") if ranked is standings.teams else _("Classement par clubs")
+        )
+        _sheet(
+            workbook, label, title_line(tournament, subject, normalised=normalised), header, rows
+        )
+
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _sheet(
+    workbook: Workbook, name: str, title: str, header: Sequence[str], rows: list[list[Any]]
+) -> None:
+    worksheet = workbook.create_sheet(title=name[:31])
+    set_widths(worksheet, fit_widths([header, *rows], len(header)))
+    worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
+    title_cell = WriteOnlyCell(worksheet, value=title)
+    title_cell.font = BOLD
+    worksheet.append([title_cell])
+    worksheet.append([_bold(worksheet, value) for value in header])
+    for row in rows:
+        worksheet.append(row)
+
+
+def _bold(worksheet, value: Any) -> WriteOnlyCell:
+    cell = WriteOnlyCell(worksheet, value=value)
+    cell.font = BOLD
+    return cell

@@ -1,0 +1,40 @@
+"""URLs of the rankings, exports and the players' public pages."""
+
+from django.urls import path
+
+from scoring import views_public, views_reports
+
+urlpatterns = [
+    path("tournois/<int:pk>/classement/", views_reports.ranking, name="ranking"),
+    path(
+        "tournois/<int:pk>/classement/joueur/<int:registration>/",
+        views_reports.ranking_player,
+        name="ranking-player",
+    ),
+    path(
+        "tournois/<int:pk>/export/classement.xlsx",
+        views_reports.export_ranking_xlsx,
+        name="export-ranking-xlsx",
+    ),
+    path(
+        "tournois/<int:pk>/export/donnes.xlsx",
+        views_reports.export_deals_xlsx,
+        name="export-deals-xlsx",
+    ),
+    path(
+        "tournois/<int:pk>/export/donnes.csv",
+        views_reports.export_deals_csv,
+        name="export-deals-csv",
+    ),
+    path("public/<int:pk>/", views_public.public_tournament, name="public-tournament"),
+    path(
+        "public/<int:pk>/classement/",
+        views_public.public_standings_partial,
+        name="public-standings-partial",
+    ),
+    path(
+        "public/<int:pk>/joueur/<int:registration>/",
+        views_public.public_player,
+        name="public-player",
+    ),
+]

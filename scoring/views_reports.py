@@ -1,0 +1,138 @@
+"""The arbiter's rankings, player pages and spreadsheet exports."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from scoring import tables
+from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
+from scoring.standings import player_deals, standings_for
+from tournament.models import Registration, Tournament
+from tournament.roles import scorer_required
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+VIEWS = ("individuel", "position", "equipes", "clubs")
+
+
+def ranking_context(request: HttpRequest, tournament: Tournament, *, public: bool) -> dict:
+    """The ranking tabs shared by the arbiter's page and the public page."""
+    standings = standings_for(tournament, public=public)
+    view = request.GET.get("vue", "individuel")
+    if view not in VIEWS:
+        view = "individuel"
+    position = _int(request.GET.get("position"))
+    if position is not None and position in standings.positions:
+        view = "position"
+    elif view == "position":
+        view = "individuel"
+    name = "public-player" if public else "ranking-player"
+
+    def url(key):
+        return reverse(name, args=[tournament.pk, key])
+
+    query = request.GET.get("q", "").strip()
+    if view in ("equipes", "clubs"):
+        ranked = standings.teams if view == "equipes" else standings.clubs
+        table = tables.GroupRankingTable(tables.group_records(ranked))
+    else:
+        ranked = standings.by_position(position) if view == "position" else standings.players
+        if query:
+            needle = query.casefold()
+            ranked = [r for r in ranked if needle in r.row.name.casefold()]
+        positions = [] if view == "position" else standings.positions
+        table = tables.ranking_table(
+            tables.player_records(ranked, url, positions),
+            positions=positions,
+            show_team=standings.has_teams,
+            show_club=any(r.row.club for r in standings.players),
+        )
+    RequestConfig(request, paginate=False).configure(table)
+    return {
+        "tournament": tournament,
+        "standings": standings,
+        "table": table,
+        "view": view,
+        "position": position,
+        "query": query,
+    }
+
+
+@scorer_required
+@require_safe
+def ranking(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    context = ranking_context(request, tournament, public=False)
+    context["tab"] = "ranking"
+    return render(request, "scoring/ranking.html", context)
+
+
+@scorer_required
+@require_safe
+def ranking_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    entry = get_object_or_404(
+        Registration.objects.select_related("player", "team"),
+        pk=registration,
+        tournament=tournament,
+    )
+    return render(request, "scoring/ranking_player.html", player_context(tournament, entry, False))
+
+
+def player_context(tournament: Tournament, entry: Registration, public: bool) -> dict:
+    standings = standings_for(tournament, public=public)
+    return {
+        "tournament": tournament,
+        "entry": entry,
+        "standings": standings,
+        "ranked": standings.rank_of(entry.pk),
+        "deals": player_deals(tournament, entry, public=public),
+        "tab": "ranking",
+        "public": public,
+    }
+
+
+@scorer_required
+@require_safe
+def export_ranking_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    content = ranking_xlsx.build(standings_for(tournament))
+    return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
+
+
+@scorer_required
+@require_safe
+def export_deals_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    content = deals_xlsx.build(tournament)
+    return _download(content, XLSX, f"{_slug(tournament)}-donnes.xlsx")
+
+
+@scorer_required
+@require_safe
+def export_deals_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    response = StreamingHttpResponse(deals_csv.stream(tournament), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{_slug(tournament)}-donnes.csv"'
+    return response
+
+
+def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _slug(tournament: Tournament) -> str:
+    return slugify(tournament.name) or f"tournoi-{tournament.pk}"
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
