@@ -11,6 +11,8 @@ Position 2, table 2 (B C D H I): H prise 0 bout 56 alone → H +100, B C D I −
 
 from __future__ import annotations
 
+import datetime
+
 from scoring.models import Incident, ScoreSheet
 from scoring.services import deal_record, sheet_for_table
 from tournament.models import DIRECTIONS, Player, Position, Registration, Seat, Table, Tournament
@@ -43,7 +45,7 @@ def build_tournament(**options) -> dict:
     from tournament.models import Team
 
     tournament = Tournament.objects.create(
-        name="Tournoi test", date="2025-03-01", positions_count=2, **options
+        name="Tournoi test", date=datetime.date(2025, 3, 1), positions_count=2, **options
     )
     teams = {
         name: Team.objects.get_or_create(tournament=tournament, name=name)[0]
