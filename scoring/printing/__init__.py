@@ -1,0 +1,1 @@
+"""PDF documents for the club's printer: one module per document, all rendered by WeasyPrint."""

@@ -1,0 +1,139 @@
+"""The layout shared by blank and completed feuilles de marque: one page per table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from tournament.models import DIRECTIONS, Direction, Registration, Seat, Table, Tournament
+
+# The FFT example sheet lists the players Nord, Sud, Est, Ouest; the fifth seat comes last.
+SHEET_ORDER = ("N", "S", "E", "W", "X")
+# Height left for the deal rows on a landscape A4 page once the header, the totals and the
+# signature boxes are drawn; rows shrink within these bounds so a sheet stays on one page.
+DEAL_ROWS_HEIGHT_MM = 80
+ROW_HEIGHT_MM = (4.5, 12.0)
+CELL_PADDING_MM = 1.4  # vertical padding and border around each row's height
+
+
+@dataclass(frozen=True)
+class ColumnHead:
+    """A player's column: seat direction at this table, starting position, name."""
+
+    direction: str
+    start_label: str
+    name: str
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class CellView:
+    plus: int | None = None
+    minus: int | None = None
+
+
+@dataclass(frozen=True)
+class RowView:
+    number: int
+    contract: str = ""
+    cells: tuple[CellView, ...] = ()
+    adjusted: bool = False
+    mark: str = ""  # refers to a note under the sheet
+
+
+@dataclass
+class SheetPage:
+    """Everything one printed sheet shows; figures are None on a blank sheet."""
+
+    tournament: Tournament
+    position_number: int | None
+    table_number: int | None
+    game_label: str
+    columns: list[ColumnHead]
+    rows: list[RowView]
+    title: str = ""
+    blank: bool = True
+    totals: list[CellView] | None = None
+    bilans: list[CellView] | None = None
+    penalties: list[int] | None = None
+    finals: list[CellView] | None = None
+    notes: list[str] = field(default_factory=list)
+    status_label: str = ""
+
+    @property
+    def row_height(self) -> str:
+        low, high = ROW_HEIGHT_MM
+        height = DEAL_ROWS_HEIGHT_MM / max(len(self.rows), 1) - CELL_PADDING_MM
+        return f"{min(max(height, low), high):.1f}"
+
+
+def row_heights(pages: Iterable[SheetPage]) -> list[tuple[int, str]]:
+    """One CSS rule per distinct deal count rather than a style on every row (faster)."""
+    return sorted({len(page.rows): page.row_height for page in pages}.items())
+
+
+def sheet_order_key(direction: str) -> int:
+    return SHEET_ORDER.index(direction) if direction in SHEET_ORDER else len(SHEET_ORDER)
+
+
+def direction_label(direction: str) -> str:
+    return str(Direction(direction).label) if direction in DIRECTIONS else ""
+
+
+def start_labels(tournament: Tournament) -> dict[int, str]:
+    """Each registration's starting position ("3 N": table and seat at its first position).
+
+    The same label as scoring.services.start_label, computed for a whole tournament in one query.
+    """
+    labels: dict[int, str] = {}
+    seats = (
+        Seat.objects.filter(table__position__tournament=tournament)
+        .order_by("table__position__number")
+        .values_list("registration_id", "table__number", "direction")
+    )
+    for registration_id, table_number, direction in seats:
+        labels.setdefault(registration_id, f"{table_number} {direction}")
+    return labels
+
+
+def seated_columns(seats: Iterable[Seat], labels: dict[int, str]) -> list[ColumnHead]:
+    """Columns in the sheet's order (N, S, E, W, 5e) from a table's seats."""
+    return [
+        column_for(seat.registration, seat.direction, labels.get(seat.registration_id, ""))
+        for seat in sorted(seats, key=lambda s: sheet_order_key(s.direction))
+    ]
+
+
+def column_for(registration: Registration, direction: str, start_label: str) -> ColumnHead:
+    return ColumnHead(
+        direction=direction_label(direction),
+        start_label=start_label or str(registration.number),
+        name=registration.player.full_name,
+        number=registration.number,
+    )
+
+
+def game_label(table: Table | None, players: int) -> str:
+    if table is not None:
+        return str(table.get_game_display())
+    return _("%(count)s joueurs") % {"count": players}
+
+
+def split(score: int | None) -> CellView:
+    """A figure written in the + or the − column, as on the paper sheet."""
+    if score is None:
+        return CellView()
+    return CellView(plus=score if score > 0 else None, minus=-score if score < 0 else None)
+
+
+def blank_rows(count: int, players: int) -> list[RowView]:
+    return [RowView(number=n, cells=(CellView(),) * players) for n in range(1, count + 1)]
+
+
+def players_at(table: Table, seats: Sequence[Seat]) -> int:
+    """How many players the sheet has columns for (the seats, or the game when unseated)."""
+    if seats:
+        return len(seats)
+    return {Table.Game.THREE: 3, Table.Game.FOUR: 4}.get(table.game, 5)

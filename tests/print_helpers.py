@@ -1,0 +1,23 @@
+"""Fetch a printed document through its view and read it back with pypdf."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+
+def fetch_pdf(client, url: str) -> tuple[PdfReader, list[str]]:
+    """The PDF behind `url` (checked to be one) and the text of each page."""
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].endswith('.pdf"')
+    reader = PdfReader(io.BytesIO(response.content))
+    return reader, [page.extract_text() for page in reader.pages]
+
+
+def refused_to_anonymous(client, url: str) -> bool:
+    """Anonymous visitors are sent to the login page and get no PDF."""
+    response = client.get(url)
+    return response.status_code == 302 and "/connexion/" in response["Location"]
