@@ -8,7 +8,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
+from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
 from scoring.printing.render import pdf_filename
 from tournament.models import Position
 from tournament.roles import scorer_required
@@ -34,3 +36,19 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
     )
+
+
+@scorer_required
+def position_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = _position(pk, number)
+    pdf = position_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
+    return pdf_response(pdf, pdf_filename("feuilles", position.tournament.name, f"p{number}"))
+
+
+@scorer_required
+def one_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = get_object_or_404(
+        ScoreSheet.objects.select_related("tournament", "table__position"), pk=pk
+    )
+    pdf = sheet_pdf(sheet, base_url=request.build_absolute_uri("/"))
+    return pdf_response(pdf, pdf_filename("feuille", sheet.tournament.name, sheet))

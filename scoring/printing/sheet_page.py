@@ -38,6 +38,7 @@ class CellView:
 class RowView:
     number: int
     contract: str = ""
+    detail: str = ""  # taker, oudlers and points, as entered
     cells: tuple[CellView, ...] = ()
     adjusted: bool = False
     mark: str = ""  # refers to a note under the sheet
@@ -55,12 +56,17 @@ class SheetPage:
     rows: list[RowView]
     title: str = ""
     blank: bool = True
-    totals: list[CellView] | None = None
-    bilans: list[CellView] | None = None
-    penalties: list[int] | None = None
-    finals: list[CellView] | None = None
+    plus_totals: list[int] | None = None
+    minus_totals: list[int] | None = None
+    bilans: list[int] | None = None
+    penalties: list[int] | None = None  # negative for a culprit, positive for a shared penalty
+    finals: list[int] | None = None
     notes: list[str] = field(default_factory=list)
     status_label: str = ""
+
+    @property
+    def totals(self) -> list[tuple[int, int]]:
+        return list(zip(self.plus_totals or (), self.minus_totals or (), strict=True))
 
     @property
     def row_height(self) -> str:

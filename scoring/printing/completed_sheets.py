@@ -1,0 +1,130 @@
+"""Completed feuilles de marque for the archive: the rows as entered, bilans, adjusted rows,
+penalties and the arbiter's decisions, one landscape page per sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.utils.translation import gettext as _
+
+from scoring.desk import SheetView, load_sheet_view
+from scoring.models import ScoreSheet
+from scoring.printing.render import render_pdf
+from scoring.templatetags.print_tags import signed
+from scoring.printing.sheet_page import ColumnHead, RowView, SheetPage, row_heights, split
+from tournament.models import Position, Tournament
+
+TEMPLATE = "print/sheets.html"
+
+
+def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
+    """One sheet as the desk computes it (scoring.desk), laid out like the paper sheet."""
+    view = load_sheet_view(sheet)
+    table = sheet.table
+    rows = []
+    notes = []
+    for line in view.lines:
+        deal = line.deal
+        mark = ""
+        if deal.adjusted:
+            notes.append(
+                _("Donne %(number)s : score arbitral (calculé : %(computed)s) — %(reason)s")
+                % {
+                    "number": line.number,
+                    # In the sheet's column order, like the row above it.
+                    "computed": " / ".join(
+                        signed(deal.computed_scores[c.seat]) for c in view.columns
+                    ),
+                    "reason": deal.adjustment_reason,
+                }
+            )
+            mark = str(len(notes))
+        rows.append(
+            RowView(
+                number=line.number,
+                contract=line.label,
+                detail=line.description,
+                cells=tuple(split(cell.score) for cell in line.cells),
+                adjusted=deal.adjusted,
+                mark=mark,
+            )
+        )
+    notes += incident_notes(view)
+    return SheetPage(
+        tournament=sheet.tournament,
+        position_number=table.position.number if table else None,
+        table_number=table.number if table else None,
+        title=str(sheet),
+        game_label=str(table.get_game_display())
+        if table
+        else _("%(count)s joueurs") % {"count": len(view.columns)},
+        columns=[
+            ColumnHead(direction=c.direction_label, start_label=c.start, name=c.name)
+            for c in view.columns
+        ],
+        rows=rows,
+        blank=False,
+        plus_totals=list(view.plus_totals),
+        minus_totals=list(view.minus_totals),
+        bilans=list(view.bilans),
+        penalties=list(view.penalties) if view.has_penalties else None,
+        finals=list(view.final) if view.has_penalties else None,
+        notes=notes,
+        status_label=str(sheet.get_status_display()),
+    )
+
+
+def incident_notes(view: SheetView) -> list[str]:
+    notes = []
+    for incident in view.incidents:
+        who = incident.registration.player.full_name if incident.registration else ""
+        text = f"{incident.get_kind_display()}"
+        if incident.deal_number:
+            text += " " + _("(donne %(number)s)") % {"number": incident.deal_number}
+        if who:
+            text += f" — {who}"
+        if incident.decision:
+            text += f" : {incident.decision}"
+        if incident.penalty_points:
+            text += " — " + _("pénalité de %(points)s points%(shared)s") % {
+                "points": incident.penalty_points,
+                "shared": _(", répartie entre les autres joueurs") if incident.shared else "",
+            }
+        notes.append(text)
+    return notes
+
+
+def sheets_pdf(
+    sheets: Iterable[ScoreSheet], *, tournament: Tournament, title: str, base_url: str | None
+) -> bytes:
+    pages = [completed_sheet_page(sheet) for sheet in sheets]
+    return render_pdf(
+        TEMPLATE,
+        {
+            "tournament": tournament,
+            "pages": pages,
+            "row_heights": row_heights(pages),
+            "orientation": "landscape",
+            "document_title": title,
+            "empty_message": _("Aucune feuille de marque saisie."),
+        },
+        base_url,
+    )
+
+
+def position_sheets_pdf(position: Position, *, base_url: str | None = None) -> bytes:
+    """Every sheet entered at a position, in table order."""
+    sheets = ScoreSheet.objects.filter(table__position=position).select_related(
+        "tournament", "table__position"
+    )
+    title = _("Feuilles de marque — position %(number)s") % {"number": position.number}
+    return sheets_pdf(
+        sheets.order_by("table__number"),
+        tournament=position.tournament,
+        title=title,
+        base_url=base_url,
+    )
+
+
+def sheet_pdf(sheet: ScoreSheet, *, base_url: str | None = None) -> bytes:
+    return sheets_pdf([sheet], tournament=sheet.tournament, title=str(sheet), base_url=base_url)
