@@ -1,4 +1,4 @@
-"""Completed score sheets for the archive: rows as entered, totals, bilans, adjustments, penalties."""
+"""Completed score sheets for the archive: rows, totals, bilans, adjustments, penalties."""
 
 import re
 

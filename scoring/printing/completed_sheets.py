@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from scoring.desk import SheetView, load_sheet_view
 from scoring.models import ScoreSheet
 from scoring.printing.render import render_pdf
-from scoring.templatetags.print_tags import signed
 from scoring.printing.sheet_page import ColumnHead, RowView, SheetPage, row_heights, split
+from scoring.templatetags.print_tags import signed
 from tournament.models import Position, Tournament
 
 TEMPLATE = "print/sheets.html"
