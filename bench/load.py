@@ -1,0 +1,793 @@
+"""Load and crash benchmark: N simulated score-entry clients saving deals over HTTP on loopback.
+
+Run with `.venv/bin/python bench/load.py --clients 50 --seconds 60 --db both [--crash]`.
+
+For each database (a fresh SQLite file in a temporary directory, or a fresh database with a
+unique name on the loopback PostgreSQL server of scripts/pg-test-server, dropped at the end) it
+migrates, creates a scorer account and a tournament with one free sheet of 4 players per client
+(in a separate Django process), then serves the site with gunicorn on 127.0.0.1 and starts the
+clients. Each client logs in through /connexion/, then until the deadline posts random valid
+deals to its own sheet through the JSON API and, every few deals, fetches the home page (the
+trivial page the deal save is compared with).
+
+With --crash the server (master and workers) is killed with SIGKILL halfway through and
+restarted on the same database; clients retry on connection errors (those requests are not
+acknowledged) and go on until the end.
+
+Afterwards the server is stopped and a fresh process reads the deals back: every acknowledged
+deal (a 201 answer) must be in the database with the scores the client was told. The exit code
+is non-zero when an acknowledged deal is missing or altered, or when any answer was a 5xx.
+The last line of output is a JSON summary (for tests/test_load_crash.py).
+
+All traffic goes to 127.0.0.1; every loop is bounded by the run's deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from http.cookiejar import Cookie, CookieJar
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+USERNAME = "bench-marqueur"
+PASSWORD = "bench-" + "load-password-42"
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+HOME_EVERY = 5  # a client fetches the home page before every 5th deal
+REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
+CONNECT_RETRY_PAUSE = 0.1  # seconds between attempts while the server is down
+SERVER_BOOT_LIMIT = 60.0  # seconds for gunicorn to answer after a (re)start
+AFTER_RESTART_MIN = 3.0  # seconds of load at least after a crash restart (the run may stretch)
+
+
+# --- the Django side, run in separate processes ----------------------------------------------
+
+
+def _django(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def django_setup(out: str, clients: int, preauth: bool) -> None:
+    """Migrate, create the scorer and one free sheet per client; write the sheet ids to `out`.
+
+    With `preauth`, also open one logged-in session per client (what a login through the form
+    leaves), so that a short run does not spend its time in the deliberately slow password hash.
+    """
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    with open(os.devnull, "w") as quiet:
+        call_command("ensure_arbiter", username=USERNAME, password=PASSWORD, stdout=quiet)
+
+    from scoring.services import sheet_create_free
+    from tournament.models import Player, Registration, Tournament
+
+    tournament = Tournament.objects.create(name="Banc d'essai en charge", date="2026-11-21")
+    players = Player.objects.bulk_create(
+        Player(last_name=f"CHARGE{n:04d}", first_name="Prénom") for n in range(clients * 4)
+    )
+    registrations = Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player, number=n + 1)
+        for n, player in enumerate(players)
+    )
+    sheets = [
+        sheet_create_free(
+            tournament=tournament,
+            registrations=registrations[i * 4 : i * 4 + 4],
+            title=f"Client {i + 1}",
+        ).pk
+        for i in range(clients)
+    ]
+    sessions = []
+    if preauth:
+        from importlib import import_module
+
+        from django.conf import settings
+        from django.contrib.auth import (
+            BACKEND_SESSION_KEY,
+            HASH_SESSION_KEY,
+            SESSION_KEY,
+            get_user_model,
+        )
+
+        user = get_user_model().objects.get(username=USERNAME)
+        for _client in range(clients):
+            session = import_module(settings.SESSION_ENGINE).SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            sessions.append(session.session_key)
+    Path(out).write_text(
+        json.dumps({"tournament": tournament.pk, "sheets": sheets, "sessions": sessions})
+    )
+
+
+def django_read_deals(out: str, tournament: int) -> None:
+    """Write every deal of the tournament as {id: [sheet, scores]} to `out`."""
+    from scoring.models import Deal
+
+    rows = Deal.objects.filter(sheet__tournament_id=tournament).values_list(
+        "pk", "sheet_id", "scores"
+    )
+    Path(out).write_text(json.dumps({str(pk): [sheet, scores] for pk, sheet, scores in rows}))
+
+
+def run_django_step(env: dict[str, str], *args: str) -> None:
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=ROOT, check=True
+    )
+
+
+# --- databases -------------------------------------------------------------------------------
+
+
+class SqliteDatabase:
+    name = "sqlite"
+
+    def __init__(self, workdir: Path):
+        self.path = workdir / "load.sqlite3"
+        self.url = f"sqlite:///{self.path}"  # an absolute path: sqlite:////tmp/...
+
+    def create(self) -> None:
+        pass
+
+    def drop(self) -> None:
+        pass
+
+
+class PostgresDatabase:
+    name = "postgres"
+
+    def __init__(self, workdir: Path):
+        base = os.environ.get("DATABASE_URL", "")
+        if not base.startswith(("postgres://", "postgresql://")):
+            base = subprocess.run(
+                [str(ROOT / "scripts" / "pg-test-server")],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+        self.base = urllib.parse.urlsplit(base)
+        if self.base.hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit(f"refusing a PostgreSQL server off loopback: {self.base.hostname}")
+        self.dbname = f"tarot_load_{os.getpid()}_{secrets.token_hex(3)}"
+        self.url = urllib.parse.urlunsplit(self.base._replace(path=f"/{self.dbname}"))
+
+    def _admin(self):
+        import psycopg
+
+        return psycopg.connect(
+            host=self.base.hostname,
+            port=self.base.port or 5432,
+            user=urllib.parse.unquote(self.base.username or ""),
+            password=urllib.parse.unquote(self.base.password or "") or None,
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=10,
+        )
+
+    def create(self) -> None:
+        with self._admin() as conn:
+            conn.execute(f'CREATE DATABASE "{self.dbname}"')
+
+    def drop(self) -> None:
+        with self._admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)')
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """gunicorn in its own process group, so that master and workers die together."""
+
+    def __init__(self, env: dict[str, str], port: int, workers: int, log: Path, preload: bool):
+        self.env, self.port, self.workers, self.log = env, port, workers, log
+        self.preload = preload
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> float:
+        started = time.monotonic()
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "tournament.wsgi",
+                    "-b",
+                    f"{HOST}:{self.port}",
+                    "-w",
+                    str(self.workers),
+                    "--threads",
+                    "4",
+                    "--timeout",
+                    "60",
+                    *(["--preload"] if self.preload else []),
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+        deadline = started + SERVER_BOOT_LIMIT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}; see {self.log}")
+            try:
+                conn = http.client.HTTPConnection(HOST, self.port, timeout=5)
+                conn.request("GET", "/connexion/")
+                status = conn.getresponse().status
+                conn.close()
+                if status == 200:
+                    return time.monotonic() - started
+            except (OSError, http.client.HTTPException):
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"gunicorn did not answer within {SERVER_BOOT_LIMIT} s; see {self.log}")
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker: no shutdown code runs."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(timeout=30)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=30)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self.proc = None
+
+
+# --- the clients -----------------------------------------------------------------------------
+
+
+def _cookie(name: str, value: str) -> Cookie:
+    """A host-only cookie for the loopback server, as if it had set it."""
+    return Cookie(
+        0,
+        name,
+        value,
+        None,
+        False,
+        HOST,
+        False,
+        False,
+        "/",
+        True,
+        False,
+        None,
+        True,
+        None,
+        None,
+        {},
+    )
+
+
+class ConnectionFailed(Exception):
+    """The request got no answer (server down, connection reset): it is not acknowledged."""
+
+
+def random_deal(rng: random.Random) -> dict:
+    """A valid 4-player deal: points between 4 x oudlers and 91 - 4 x (3 - oudlers), integer."""
+    oudlers = rng.randrange(4)
+    deal = {
+        "taker": rng.randrange(4),
+        "contract": rng.choice(CONTRACTS),
+        "oudlers": oudlers,
+        "points": rng.randint(4 * oudlers, 91 - 4 * (3 - oudlers)),
+    }
+    if rng.random() < 0.1:
+        deal["petit_au_bout"] = rng.choice(("attack", "defense"))
+    return deal
+
+
+@dataclass
+class ClientStats:
+    acked: list[tuple[int, int, list[int], float]] = field(default_factory=list)
+    deal_ms: list[float] = field(default_factory=list)
+    home_ms: list[float] = field(default_factory=list)
+    server_errors: int = 0
+    conflicts: int = 0
+    refused: int = 0  # 4xx other than 409: the generator or the session is wrong
+    connection_errors: int = 0
+    samples: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if len(self.samples) < 3:
+            self.samples.append(text[:300])
+
+
+class Client(threading.Thread):
+    def __init__(
+        self, index: int, port: int, sheet: int, seed: int, stop_at: list[float], session: str
+    ):
+        super().__init__(name=f"client-{index}", daemon=True)
+        self.port, self.sheet = port, sheet
+        self.session = session  # a session opened by the setup step (--preauth), used once
+        self.rng = random.Random(seed)
+        self.jar = CookieJar()
+        self.conn: http.client.HTTPConnection | None = None
+        self.stats = ClientStats()
+        self.stop_at = stop_at  # [login deadline, run start, run end], shared and set by main
+        self.logged_in = threading.Event()
+        self.go = threading.Event()
+
+    # HTTP with keep-alive and a cookie jar
+    def request(self, method: str, path: str, body: bytes | None = None, headers=None):
+        req = urllib.request.Request(f"http://{HOST}:{self.port}{path}", method=method)
+        self.jar.add_cookie_header(req)
+        send = dict(headers or {})
+        if req.get_header("Cookie"):
+            send["Cookie"] = req.get_header("Cookie")
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+            started = time.perf_counter()
+            self.conn.request(method, path, body=body, headers=send)
+            response = self.conn.getresponse()
+            data = response.read()
+            elapsed = (time.perf_counter() - started) * 1000
+        except (OSError, http.client.HTTPException) as err:
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            raise ConnectionFailed(str(err)) from err
+        self.jar.extract_cookies(response, req)
+        if response.getheader("Connection", "").lower() == "close":
+            self.conn.close()
+            self.conn = None
+        return response.status, data, elapsed
+
+    def cookie(self, name: str) -> str:
+        return next((c.value for c in self.jar if c.name == name), "")
+
+    def login(self, deadline: float) -> bool:
+        preauth, self.session = self.session, ""
+        if preauth:
+            self.jar.set_cookie(_cookie("sessionid", preauth))
+        while time.monotonic() < deadline:
+            try:
+                self.request("GET", "/connexion/")  # sets the csrftoken cookie
+                if preauth:
+                    return True
+                form = urllib.parse.urlencode(
+                    {
+                        "username": USERNAME,
+                        "password": PASSWORD,
+                        "csrfmiddlewaretoken": self.cookie("csrftoken"),
+                    }
+                ).encode()
+                status, data, _ms = self.request(
+                    "POST",
+                    "/connexion/",
+                    form,
+                    {"Content-Type": "application/x-www-form-urlencoded"},
+                )
+                if status == 302 and self.cookie("sessionid"):
+                    return True
+                self.stats.note(f"login answered {status}: {data[:200]!r}")
+                if status >= 500:
+                    self.stats.server_errors += 1
+                return False
+            except ConnectionFailed:
+                self.stats.connection_errors += 1
+                time.sleep(CONNECT_RETRY_PAUSE)
+        return False
+
+    def read_version(self) -> int | None:
+        status, data, _ms = self.request("GET", f"/api/feuilles/{self.sheet}/")
+        if status == 200:
+            return json.loads(data)["version"]
+        if status >= 500:
+            self.stats.server_errors += 1
+        self.stats.note(f"GET sheet answered {status}")
+        return None
+
+    def run(self) -> None:
+        login_deadline, _start, _end = self.stop_at
+        ok = self.login(login_deadline)
+        self.logged_in.set()
+        if not ok:
+            return
+        self.go.wait(timeout=max(0.0, login_deadline - time.monotonic()) + 5)
+        stats = self.stats
+        version: int | None = None
+        relogin = False
+        iteration = 0
+        # stop_at[2] is read on every turn: a crash run may push the end back (see drive).
+        while time.monotonic() < self.stop_at[2]:
+            try:
+                if relogin:
+                    relogin = not self.login(self.stop_at[2])
+                    continue
+                if version is None:
+                    version = self.read_version()
+                    if version is None:
+                        relogin = True
+                        continue
+                iteration += 1
+                if iteration % HOME_EVERY == 0:
+                    status, _data, ms = self.request("GET", "/")
+                    if status == 200:
+                        stats.home_ms.append(ms)
+                    elif status >= 500:
+                        stats.server_errors += 1
+                body = json.dumps({"version": version, "deal": random_deal(self.rng)}).encode()
+                status, data, ms = self.request(
+                    "POST",
+                    f"/api/feuilles/{self.sheet}/donnes/",
+                    body,
+                    {"Content-Type": "application/json", "X-CSRFToken": self.cookie("csrftoken")},
+                )
+                if status == 201:
+                    answer = json.loads(data)
+                    stats.acked.append(
+                        (answer["deal"], self.sheet, answer["scores"], time.monotonic())
+                    )
+                    stats.deal_ms.append(ms)
+                    version = answer["version"]
+                elif status == 409:
+                    stats.conflicts += 1
+                    version = json.loads(data).get("version")
+                elif status >= 500:
+                    stats.server_errors += 1
+                    stats.note(f"POST answered {status}")
+                    version = None
+                else:
+                    stats.refused += 1
+                    stats.note(f"POST answered {status}: {data[:200]!r}")
+                    version = None
+                    relogin = status in (302, 403)
+            except ConnectionFailed:
+                # No answer: the deal may or may not be stored; it is not acknowledged. Re-read
+                # the version once the server is back (a stored deal moved it).
+                stats.connection_errors += 1
+                version = None
+                time.sleep(CONNECT_RETRY_PAUSE)
+        if self.conn is not None:
+            self.conn.close()
+
+
+# --- one run ---------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile; NaN when there are no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def collect_static(workdir: Path, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(workdir / "collectstatic.log", "wb"),
+    )
+
+
+def server_env(args, url: str, static_root: Path) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=url, STATIC_ROOT=str(static_root), LOG_LEVEL="WARNING")
+    if args.debug:
+        env.update(DEBUG="true")
+    else:
+        env.update(
+            DEBUG="false",
+            SECRET_KEY=secrets.token_urlsafe(40),
+            ALLOWED_HOSTS=HOST,
+            SECURE_SSL_REDIRECT="false",
+            SECURE_COOKIES="false",
+            SECURE_HSTS_SECONDS="0",
+        )
+    return env
+
+
+def phase(text: str, _started: list[float] = []) -> None:  # noqa: B006 (a process clock)
+    _started.append(_started[0] if _started else time.monotonic())
+    print(f"  [{time.monotonic() - _started[0]:6.1f} s] {text}", flush=True)
+
+
+def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
+    phase(f"{kind}: setting up the database")
+    db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
+    db.create()
+    log = workdir / f"gunicorn-{kind}.log"
+    try:
+        setup_out = workdir / f"setup-{kind}.json"
+        env = server_env(args, db.url, static_root)
+        preauth = "preauth" if args.preauth else "login"
+        run_django_step(env, "_setup", str(setup_out), str(args.clients), preauth)
+        setup = json.loads(setup_out.read_text())
+        port = args.port or free_port()
+        phase(f"{kind}: starting gunicorn on port {port}")
+        server = Server(env, port, args.workers, log, args.preload)
+        boot = server.start()
+        try:
+            result = drive(args, server, setup["sheets"], setup["sessions"])
+        finally:
+            phase(f"{kind}: stopping gunicorn")
+            server.stop()
+        result["boot_s"] = round(boot, 2)
+        phase(f"{kind}: reading the deals back")
+        deals_out = workdir / f"deals-{kind}.json"
+        run_django_step(env, "_read", str(deals_out), str(setup["tournament"]))
+        stored = json.loads(deals_out.read_text())
+    finally:
+        db.drop()
+    acked = result.pop("acked")
+    missing = [deal for deal, _sheet, _scores in acked if str(deal) not in stored]
+    altered = [
+        deal
+        for deal, sheet, scores in acked
+        if str(deal) in stored and stored[str(deal)] != [sheet, scores]
+    ]
+    result.update(
+        db=kind,
+        acknowledged=len(acked),
+        in_db=len(stored),
+        missing=len(missing),
+        altered=len(altered),
+        unacknowledged_in_db=len(stored) - len(acked) + len(missing),
+        log=str(log),
+    )
+    result["ok"] = bool(
+        result["acknowledged"] > 0
+        and not missing
+        and not altered
+        and result["server_errors"] == 0
+        and result["clients_logged_in"] == args.clients
+        and (not args.crash or result["acked_after_restart"] > 0)
+    )
+    return result
+
+
+def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
+    login_limit = 30 + args.clients * 1.5  # PBKDF2 logins are deliberately slow
+    times = [time.monotonic() + login_limit, 0.0, 0.0]
+    clients = [
+        Client(i, server.port, sheet, args.seed * 1000 + i, times, sessions[i] if sessions else "")
+        for i, sheet in enumerate(sheets)
+    ]
+    for client in clients:
+        client.start()
+    for client in clients:
+        client.logged_in.wait(timeout=max(0.0, times[0] - time.monotonic()) + 1)
+    logged_in = sum(1 for c in clients if c.cookie("sessionid"))
+    phase(f"{logged_in} clients logged in; load for {args.seconds:g} s")
+    start = time.monotonic()
+    times[1], times[2] = start, start + args.seconds
+    for client in clients:
+        client.go.set()
+    crash = {"crashed_at_s": None, "downtime_s": None, "acked_after_restart": 0}
+    if args.crash:
+        time.sleep(args.seconds / 2)
+        crashed = time.monotonic()
+        phase("crash: SIGKILL to gunicorn's master and workers, restarting")
+        server.kill()
+        server.start()
+        restarted = time.monotonic()
+        # A slow restart must still leave time to save deals on the restarted server.
+        times[2] = max(times[2], restarted + AFTER_RESTART_MIN)
+        crash.update(
+            crashed_at_s=round(crashed - start, 1), downtime_s=round(restarted - crashed, 2)
+        )
+    for client in clients:
+        client.join(timeout=max(0.0, times[2] - time.monotonic()) + REQUEST_TIMEOUT + 5)
+    elapsed = time.monotonic() - start
+    stats = [c.stats for c in clients]
+    acked = [(d, s, sc) for st in stats for d, s, sc, _t in st.acked]
+    if args.crash:
+        crash["acked_after_restart"] = sum(
+            1 for st in stats for *_rest, t in st.acked if t > crashed + crash["downtime_s"]
+        )
+    deal_ms = [ms for st in stats for ms in st.deal_ms]
+    home_ms = [ms for st in stats for ms in st.home_ms]
+    return {
+        "clients": args.clients,
+        "clients_logged_in": logged_in,
+        "seconds": round(elapsed, 1),
+        "acked": acked,
+        "server_errors": sum(st.server_errors for st in stats),
+        "conflicts": sum(st.conflicts for st in stats),
+        "refused": sum(st.refused for st in stats),
+        "connection_errors": sum(st.connection_errors for st in stats),
+        "deals_per_s": round(len(acked) / elapsed, 1),
+        "deal_p50_ms": round(percentile(deal_ms, 0.50), 1),
+        "deal_p95_ms": round(percentile(deal_ms, 0.95), 1),
+        "home_p50_ms": round(percentile(home_ms, 0.50), 1),
+        "home_p95_ms": round(percentile(home_ms, 0.95), 1),
+        "home_requests": len(home_ms),
+        "samples": [s for st in stats for s in st.samples][:5],
+        "load_avg_1min": round(os.getloadavg()[0], 1),
+        **crash,
+    }
+
+
+COLUMNS = (
+    ("db", "db", "{}"),
+    ("clients", "clients", "{}"),
+    ("seconds", "seconds", "{}"),
+    ("acknowledged", "acked", "{}"),
+    ("in_db", "in DB", "{}"),
+    ("missing", "missing", "{}"),
+    ("server_errors", "5xx", "{}"),
+    ("conflicts", "409", "{}"),
+    ("connection_errors", "conn err", "{}"),
+    ("deals_per_s", "deals/s", "{}"),
+    ("deal_p50_ms", "save p50 ms", "{}"),
+    ("deal_p95_ms", "save p95 ms", "{}"),
+    ("home_p50_ms", "home p50 ms", "{}"),
+    ("home_p95_ms", "home p95 ms", "{}"),
+)
+
+
+CRASH_COLUMNS = (
+    ("downtime_s", "down s", "{}"),
+    ("acked_after_restart", "acked after restart", "{}"),
+    ("unacknowledged_in_db", "unacked in DB", "{}"),
+)
+
+
+def print_table(results: list[dict], crash: bool) -> None:
+    columns = COLUMNS + (CRASH_COLUMNS if crash else ())
+    cells = [[title for _key, title, _fmt in columns]]
+    cells += [[fmt.format(r.get(key)) for key, _title, fmt in columns] for r in results]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for n, row in enumerate(cells):
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
+        if n == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--crash", action="store_true", help="SIGKILL the server midway")
+    parser.add_argument("--port", type=int, default=0, help="0: a free port")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="serve with DEBUG=true (skips the ~20 s collectstatic of production settings)",
+    )
+    parser.add_argument(
+        "--preload",
+        action="store_true",
+        help="gunicorn --preload: import the site once in the master (faster restarts)",
+    )
+    parser.add_argument(
+        "--preauth",
+        action="store_true",
+        help="clients start with a session opened by the setup step instead of logging in "
+        "through the form (saves the slow password hash in short runs)",
+    )
+    args = parser.parse_args(argv)
+    if not 1 <= args.clients <= 500 or not 0 < args.seconds <= 600:
+        parser.error("between 1 and 500 clients, at most 600 seconds")
+    kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+
+    mode = (
+        "DEBUG=true"
+        if args.debug
+        else "DEBUG=false (production settings; SECURE_SSL_REDIRECT=false, SECURE_COOKIES=false "
+        "for plain http on loopback)"
+    )
+    print(
+        f"{args.clients} clients x {args.seconds:g} s, gunicorn -w {args.workers} --threads 4"
+        f"{' --preload' if args.preload else ''}, "
+        f"{'sessions from setup' if args.preauth else 'login through /connexion/'}, "
+        f"{mode}{', crash midway (SIGKILL)' if args.crash else ''}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    results = []
+    with tempfile.TemporaryDirectory(prefix="tarot-load-") as tmp:
+        workdir = Path(tmp)
+        static_root = workdir / "static"
+        static = None
+        if not args.debug:
+            static = collect_static(workdir, server_env(args, "sqlite://:memory:", static_root))
+        for kind in kinds:
+            if static is not None:
+                if static.wait(timeout=300) != 0:
+                    print((workdir / "collectstatic.log").read_text(), file=sys.stderr)
+                    return 2
+                static = None
+            print(f"== {kind} ==", flush=True)
+            try:
+                result = run_one(args, kind, workdir, static_root)
+            except (RuntimeError, subprocess.CalledProcessError) as err:
+                print(f"{kind}: run failed: {err}", file=sys.stderr)
+                for log in workdir.glob("gunicorn-*.log"):
+                    print(log.read_text()[-3000:], file=sys.stderr)
+                result = {"db": kind, "ok": False, "error": str(err)}
+            results.append(result)
+            if result.get("ok") is False and "log" in result:
+                print(Path(result["log"]).read_text()[-3000:], file=sys.stderr)
+            details = {
+                k: result.get(k)
+                for k in (
+                    "clients_logged_in",
+                    "boot_s",
+                    "refused",
+                    "altered",
+                    "unacknowledged_in_db",
+                    "home_requests",
+                    "crashed_at_s",
+                    "downtime_s",
+                    "acked_after_restart",
+                    "samples",
+                    "load_avg_1min",
+                    "ok",
+                )
+                if k in result
+            }
+            print(json.dumps(details, ensure_ascii=False), flush=True)
+    print()
+    print_table([r for r in results if "acknowledged" in r], args.crash)
+    ok = all(r.get("ok") for r in results)
+    print()
+    print("OK" if ok else "FAILED: a missing or altered deal, a 5xx, or a run that did not work")
+    for r in results:
+        r.pop("log", None)
+    print(json.dumps({"ok": ok, "crash": args.crash, "runs": results}, ensure_ascii=False))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] in ("_setup", "_read"):
+        _django(os.environ["DATABASE_URL"])
+        if sys.argv[1] == "_setup":
+            django_setup(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "preauth")
+        else:
+            django_read_deals(sys.argv[2], int(sys.argv[3]))
+        sys.exit(0)
+    sys.exit(main())
