@@ -1,0 +1,61 @@
+"""The paper cross-check: bilans typed from the paper sheet are compared with the computed ones."""
+
+import pytest
+from django.urls import reverse
+
+from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+
+pytestmark = pytest.mark.django_db
+# Seats N, E, S, W: DURAND, DUBOIS, DUPONT, DESPRES.
+PAPER = {"bilan_0": -446, "bilan_1": -390, "bilan_2": 1346, "bilan_3": -510}
+
+
+@pytest.fixture
+def entered(arbiter_client):
+    tournament, position = make_tournament(names=NAMES_004)
+    sheet = table_sheet(arbiter_client, position)
+    for fields in DEALS_004:
+        deal_post(arbiter_client, sheet, fields)
+    sheet.refresh_from_db()
+    return tournament, sheet
+
+
+def crosscheck(client, sheet, bilans):
+    sheet.refresh_from_db()
+    return client.post(
+        reverse("sheet-crosscheck", args=[sheet.pk]),
+        {"version": sheet.version, **bilans},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def test_matching_paper_bilans_make_the_sheet_cross_checked(arbiter_client, entered):
+    tournament, sheet = entered
+    html = crosscheck(arbiter_client, sheet, PAPER).content.decode()
+    assert "Vérifiée" in html and "mismatch" not in html
+    overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1]))
+    assert "Vérifiée" in overview.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.paper_bilans == [-446, -390, 1346, -510]
+
+
+def test_a_mistyped_paper_bilan_is_flagged_on_the_sheet_and_the_overview(arbiter_client, entered):
+    tournament, sheet = entered
+    html = crosscheck(arbiter_client, sheet, {**PAPER, "bilan_3": -501}).content.decode()
+    assert "Bilans papier différents" in html
+    assert html.count('class="num mismatch"') == 1
+    assert "≠ -510" in html
+    overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1]))
+    html = overview.content.decode()
+    assert "Bilans papier différents" in html and "Complète" in html
+
+
+def test_the_overview_shows_what_is_missing(arbiter_client):
+    tournament, position = make_tournament(tables=3)
+    sheet = table_sheet(arbiter_client, position, 2)
+    deal_post(arbiter_client, sheet, DEALS_004[0])
+    html = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1])).content.decode()
+    assert "2 feuilles manquantes" in html
+    assert "1 / 5" in html and "0 / 5" in html and "En cours" in html
+    # The tab link without a position number opens the latest published position.
+    assert arbiter_client.get(reverse("desk-overview", args=[tournament.pk])).status_code == 200

@@ -1,0 +1,217 @@
+"""Incidents and their consequences: penalties, barred bidders, cancelled deals, adjusted scores."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Incident
+from scoring.penalties import Penalty, penalty_adjustments
+from scoring.services import penalty_totals
+from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+
+NORD, EST, SUD, OUEST = 0, 1, 2, 3
+
+
+def test_a_charged_penalty_only_takes_points_from_the_culprit():
+    assert penalty_adjustments([Penalty("a", 50, table=("a", "b", "c", "d"))]) == {"a": -50}
+
+
+def test_a_shared_penalty_stays_zero_sum_and_splits_the_remainder_in_table_order():
+    totals = penalty_adjustments([Penalty("b", 50, shared=True, table=("a", "b", "c", "d"))])
+    assert totals == {"b": -50, "a": 17, "c": 17, "d": 16}
+    assert sum(totals.values()) == 0
+
+
+def test_penalties_add_up_per_player():
+    totals = penalty_adjustments([Penalty("a", 10), Penalty("a", 20), Penalty("b", 0)])
+    assert totals == {"a": -30}
+
+
+@pytest.fixture
+def setup(db, arbiter_client):
+    tournament, position = make_tournament(names=NAMES_004)
+    sheet = table_sheet(arbiter_client, position)
+    return tournament, sheet
+
+
+def registration_at(sheet, seat):
+    return sheet.players.get(seat=seat).registration
+
+
+def incident(client, tournament, sheet, **fields):
+    url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
+    return client.post(url, {"sheet": sheet.pk, "decision": "", "note": "", **fields})
+
+
+@pytest.mark.django_db
+def test_a_renonce_with_penalty_points_shows_a_separate_line(arbiter_client, setup):
+    tournament, sheet = setup
+    for fields in DEALS_004:
+        deal_post(arbiter_client, sheet, fields)
+    culprit = registration_at(sheet, SUD)
+    response = incident(
+        arbiter_client, tournament, sheet, kind="renonce_taker", registration=culprit.pk,
+        deal_number=5, penalty_points=50, decision="Pénalité de 50 points",
+    )  # fmt: skip
+    assert response.status_code == 302
+    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    assert 'id="penalties"' in html and "-50" in html
+    assert "1296" in html  # Sud's bilan with the penalty: 1346 − 50
+    assert "Renonce du preneur" in html
+    assert penalty_totals(tournament) == {culprit.pk: -50}
+    # The deal rows still sum to zero: the penalty is outside them.
+    assert sum(sum(d.scores) for d in sheet.deals.all()) == 0
+
+
+@pytest.mark.django_db
+def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client, setup):
+    tournament, sheet = setup
+    tournament.penalty_defaults = {"carte_exposee": 30}
+    tournament.share_penalties = True
+    tournament.save()
+    culprit = registration_at(sheet, NORD)
+    incident(arbiter_client, tournament, sheet, kind="carte_exposee", registration=culprit.pk)
+    recorded = Incident.objects.get()
+    assert recorded.penalty_points == 30 and recorded.shared
+    totals = penalty_totals(tournament)
+    assert totals[culprit.pk] == -30 and sum(totals.values()) == 0 and len(totals) == 4
+
+
+@pytest.mark.django_db
+def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_client, setup):
+    tournament, sheet = setup
+    culprit = registration_at(sheet, EST)
+    incident(
+        arbiter_client, tournament, sheet, kind="fausse_donne", registration=culprit.pk,
+        deal_number=1,
+    )  # fmt: skip
+    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    assert "fausse donne : il ne peut pas enchérir" in html
+    html = deal_post(arbiter_client, sheet, DEALS_004[0]).content.decode()  # Est takes
+    assert sheet.deals.count() == 0
+    assert "ne peut pas enchérir" in html
+    deal_post(arbiter_client, sheet, {**DEALS_004[0], "taker": "N", "poignees": ""})
+    assert sheet.deals.get().dealer == 0  # the same dealer dealt again
+
+
+@pytest.mark.django_db
+def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score(
+    arbiter_client, setup
+):
+    tournament, sheet = setup
+    deal_post(arbiter_client, sheet, DEALS_004[2] | {"taker": "N", "poignees": ""})  # lost
+    deal = sheet.deals.get()
+    assert deal.scores[NORD] < 0
+    culprit = registration_at(sheet, OUEST)
+    incident(
+        arbiter_client, tournament, sheet, kind="renonce_defence", registration=culprit.pk,
+        deal_number=1,
+    )  # fmt: skip
+    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    assert "renonce en défense à la donne 1" in html
+    deal_post(arbiter_client, sheet, {**DEALS_004[1], "taker": "O"})
+    assert sheet.deals.count() == 1  # Ouest may not take deal 2
+    adjust_url = reverse("deal-adjust", args=[deal.pk])
+    assert "Ne pas marquer le score" in arbiter_client.get(adjust_url).content.decode()
+    sheet.refresh_from_db()
+    arbiter_client.post(adjust_url, {"action": "not_recorded", "version": sheet.version})
+    deal.refresh_from_db()
+    assert deal.score_not_recorded and deal.scores == [0, 0, 0, 0]
+    assert (
+        "score non marqué"
+        in arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, setup):
+    _tournament, sheet = setup
+    deal_post(arbiter_client, sheet, DEALS_004[2])
+    deal = sheet.deals.get()
+    sheet.refresh_from_db()
+    arbiter_client.post(
+        reverse("deal-adjust", args=[deal.pk]),
+        {"action": "not_recorded", "version": sheet.version},
+    )
+    deal.refresh_from_db()
+    assert not deal.score_not_recorded and deal.scores != [0, 0, 0, 0]
+
+
+@pytest.mark.django_db
+def test_a_petit_sec_cancels_the_deal(arbiter_client, setup):
+    tournament, sheet = setup
+    deal_post(arbiter_client, sheet, DEALS_004[0])
+    culprit = registration_at(sheet, NORD)
+    incident(
+        arbiter_client, tournament, sheet, kind="petit_sec", registration=culprit.pk,
+        deal_number=1, penalty_points=0,
+    )  # fmt: skip
+    deal = sheet.deals.get()
+    assert deal.cancelled and deal.scores == [0, 0, 0, 0]
+    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    assert "Donne annulée" in html and "0 donne(s) sur 5" in html
+
+
+@pytest.mark.django_db
+def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup):
+    _tournament, sheet = setup
+    deal_post(arbiter_client, sheet, DEALS_004[0])  # Est's garde, won
+    deal = sheet.deals.get()
+    url = reverse("deal-adjust", args=[deal.pk])
+    sheet.refresh_from_db()
+    response = arbiter_client.post(url, {"version": sheet.version, "margin": 10, "reason": ""})
+    assert "obligatoire" in response.content.decode()
+    response = arbiter_client.post(
+        url, {"version": sheet.version, "margin": 10, "reason": "Renonce du preneur"}
+    )
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    # Garde declared lost by 10: (25 + 10) × 2 = 70 to each defender.
+    assert deal.adjusted and deal.scores == [70, -210, 70, 70]
+    assert deal.computed_scores == [-106, 318, -106, -106]
+    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    assert "score arbitral" in html and "Score arbitral" in html
+    sheet.refresh_from_db()
+    response = arbiter_client.post(
+        url,
+        {"version": sheet.version, "reason": "x", "score_0": 10, "score_1": 0, "score_2": 0,
+         "score_3": 0},
+    )  # fmt: skip
+    assert "doivent faire zéro" in response.content.decode()
+    arbiter_client.post(url, {"action": "clear", "version": sheet.version})
+    deal.refresh_from_db()
+    assert not deal.adjusted and deal.scores == deal.computed_scores
+
+
+@pytest.mark.django_db
+def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_client, setup):
+    tournament, sheet = setup
+    nord, est = registration_at(sheet, NORD), registration_at(sheet, EST)
+    incident(arbiter_client, tournament, sheet, kind="ethics", registration=nord.pk,
+             note="remarque déplacée")  # fmt: skip
+    incident(arbiter_client, tournament, sheet, kind="lateness", registration=est.pk,
+             note="dix minutes")  # fmt: skip
+    url = reverse("incident-list", args=[tournament.pk])
+    html = arbiter_client.get(url).content.decode()
+    assert "remarque déplacée" in html and "dix minutes" in html
+    html = arbiter_client.get(url, {"kind": "lateness"}).content.decode()
+    assert "dix minutes" in html and "remarque déplacée" not in html
+    html = arbiter_client.get(url, {"player": nord.pk}).content.decode()
+    assert "remarque déplacée" in html and "dix minutes" not in html
+    html = arbiter_client.get(url, {"position": 1, "table": 1}).content.decode()
+    assert "remarque déplacée" in html and "dix minutes" in html
+    html = arbiter_client.get(url, {"table": 2}).content.decode()
+    assert "Aucun incident" in html
+
+
+@pytest.mark.django_db
+def test_only_arbiters_set_the_default_penalties(scorer, arbiter_client, setup):
+    tournament, _sheet = setup
+    url = reverse("penalty-settings", args=[tournament.pk])
+    scorer_client = Client()
+    scorer_client.force_login(scorer)
+    assert scorer_client.get(url).status_code == 403
+    response = arbiter_client.post(url, {"kind_renonce_taker": 40, "share_penalties": "on"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.penalty_defaults == {"renonce_taker": 40} and tournament.share_penalties
