@@ -16,4 +16,31 @@ urlpatterns = [
         name="print-sheets",
     ),
     path("feuilles/<int:pk>/impression.pdf", views_print.one_sheet, name="print-sheet"),
+    # Without a position number: every drawn position, each on its own page.
+    path(
+        "tournois/<int:pk>/impressions/plan-des-tables.pdf",
+        views_print.table_plan,
+        name="print-table-plan",
+    ),
+    path(
+        "tournois/<int:pk>/impressions/positions/<int:number>/plan-des-tables.pdf",
+        views_print.table_plan,
+        name="print-table-plan",
+    ),
+    path(
+        "tournois/<int:pk>/impressions/qui-est-ou.pdf",
+        views_print.who_sits_where,
+        name="print-who-sits-where",
+    ),
+    path(
+        "tournois/<int:pk>/impressions/positions/<int:number>/qui-est-ou.pdf",
+        views_print.who_sits_where,
+        name="print-who-sits-where",
+    ),
+    path(
+        "tournois/<int:pk>/impressions/itineraires.pdf",
+        views_print.itineraries,
+        name="print-itineraries",
+    ),
+    path("tournois/<int:pk>/impressions/classement.pdf", views_print.ranking, name="print-ranking"),
 ]

@@ -5,14 +5,18 @@ Arbiters and scorers only: the documents carry every player's name and unpublish
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
 from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
-from scoring.printing.render import pdf_filename
-from tournament.models import Position
+from scoring.printing.itinerary_cards import itinerary_cards_pdf
+from scoring.printing.ranking_pdf import KINDS, ranking_pdf
+from scoring.printing.render import pdf_filename, public_standings_url
+from scoring.printing.table_plan import table_plan_pdf
+from scoring.printing.who_sits_where import who_sits_where_pdf
+from tournament.models import Position, Tournament
 from tournament.roles import scorer_required
 
 
@@ -52,3 +56,71 @@ def one_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     )
     pdf = sheet_pdf(sheet, base_url=request.build_absolute_uri("/"))
     return pdf_response(pdf, pdf_filename("feuille", sheet.tournament.name, sheet))
+
+
+def _positions(tournament: Tournament, number: int | None) -> list[Position]:
+    """One position, or every drawn position when no number is given."""
+    positions = tournament.positions.order_by("number")
+    if number is None:
+        return list(positions)
+    position = positions.filter(number=number).first()
+    if position is None:
+        raise Http404
+    return [position]
+
+
+def _suffix(number: int | None) -> str:
+    return f"p{number}" if number is not None else ""
+
+
+@scorer_required
+def table_plan(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    pdf = table_plan_pdf(
+        tournament,
+        _positions(tournament, number),
+        qr_url=public_standings_url(request, tournament),
+        base_url=request.build_absolute_uri("/"),
+    )
+    return pdf_response(pdf, pdf_filename("plan-des-tables", tournament.name, _suffix(number)))
+
+
+@scorer_required
+def who_sits_where(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    pdf = who_sits_where_pdf(
+        tournament, _positions(tournament, number), base_url=request.build_absolute_uri("/")
+    )
+    return pdf_response(pdf, pdf_filename("qui-est-ou", tournament.name, _suffix(number)))
+
+
+@scorer_required
+def itineraries(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    pdf = itinerary_cards_pdf(tournament, base_url=request.build_absolute_uri("/"))
+    return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
+
+
+@scorer_required
+def ranking(request: HttpRequest, pk: int) -> HttpResponse:
+    """?kind=individual|team|position, and &position=n for a position's results."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    kind = request.GET.get("kind", "individual")
+    if kind not in KINDS:
+        raise Http404
+    number = None
+    if kind == "position":
+        try:
+            number = int(request.GET["position"])
+        except (KeyError, ValueError):
+            raise Http404 from None
+        if not tournament.positions.filter(number=number).exists():
+            raise Http404
+    pdf = ranking_pdf(
+        tournament,
+        kind,
+        position=number,
+        qr_url=public_standings_url(request, tournament),
+        base_url=request.build_absolute_uri("/"),
+    )
+    return pdf_response(pdf, pdf_filename("classement", kind, tournament.name, _suffix(number)))

@@ -47,6 +47,7 @@ def page_margins(tournament: Tournament | None) -> dict[str, Any]:
 
 
 _XML_DECLARATION = re.compile(r"^<\?xml[^>]*\?>\s*")
+_SVG_ID = re.compile(r'\sid="[^"]*"')
 
 
 def qr_svg(url: str) -> str:
@@ -59,7 +60,9 @@ def qr_svg(url: str) -> str:
     qr.make(fit=True)
     buffer = io.BytesIO()
     qr.make_image().save(buffer)
-    return _XML_DECLARATION.sub("", buffer.getvalue().decode())
+    svg = _XML_DECLARATION.sub("", buffer.getvalue().decode())
+    # The same code printed on several pages would repeat the path's id in one document.
+    return _SVG_ID.sub("", svg)
 
 
 def public_standings_url(request: HttpRequest, tournament: Tournament) -> str:

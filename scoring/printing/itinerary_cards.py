@@ -1,0 +1,78 @@
+"""Itinerary cards: for each player, the table and seat at every position, eight cards a page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from scoring.printing.render import render_pdf
+from tournament.importing import normalise
+from tournament.models import Registration, Seat, Tournament
+
+TEMPLATE = "print/itinerary_cards.html"
+
+
+@dataclass(frozen=True)
+class Stop:
+    position: int
+    table: int | None  # None: not seated yet, or not playing that position
+    seat: str
+    playing: bool = True
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    number: int
+    team: str
+    stops: list[Stop]
+
+
+def itinerary_cards(tournament: Tournament) -> list[Card]:
+    """Active players alphabetically, in three queries whatever the tournament's size."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.ACTIVE)
+        .select_related("player", "team")
+        .order_by("number")
+    )
+    seats: dict[tuple[int, int], Seat] = {
+        (seat.registration_id, seat.table.position.number): seat
+        for seat in Seat.objects.filter(table__position__tournament=tournament).select_related(
+            "table__position"
+        )
+    }
+    numbers = set(tournament.positions.values_list("number", flat=True))
+    # Positions not generated yet still get a line, for the arbiter to announce them.
+    numbers |= set(range(1, tournament.positions_count + 1))
+    cards = []
+    for registration in registrations:
+        stops = []
+        for number in sorted(numbers):
+            seat = seats.get((registration.pk, number))
+            if seat is not None:
+                stops.append(Stop(number, seat.table.number, seat.get_direction_display()))
+            else:
+                stops.append(Stop(number, None, "", registration.plays_position(number)))
+        cards.append(
+            Card(
+                name=registration.player.full_name,
+                number=registration.number,
+                team=registration.team.name if registration.team else "",
+                stops=stops,
+            )
+        )
+    cards.sort(key=lambda card: (normalise(card.name), card.number))
+    return cards
+
+
+def itinerary_cards_pdf(tournament: Tournament, *, base_url: str | None = None) -> bytes:
+    return render_pdf(
+        TEMPLATE,
+        {
+            "tournament": tournament,
+            "cards": itinerary_cards(tournament),
+            "document_title": _("Cartes d'itinéraire"),
+        },
+        base_url,
+    )
