@@ -5,6 +5,7 @@ from django.urls import path
 from . import views_print
 
 urlpatterns = [
+    path("tournois/<int:pk>/impressions/", views_print.print_index, name="print-index"),
     path(
         "tournois/<int:pk>/impressions/positions/<int:number>/feuilles-vierges.pdf",
         views_print.blank_sheets,

@@ -5,8 +5,9 @@ Arbiters and scorers only: the documents carry every player's name and unpublish
 
 from __future__ import annotations
 
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 
 from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
@@ -18,6 +19,23 @@ from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
 from tournament.models import Position, Tournament
 from tournament.roles import scorer_required
+
+
+@scorer_required
+def print_index(request: HttpRequest, pk: int) -> HttpResponse:
+    """The "Impressions" tab: every printable document of the tournament, by position."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    positions = tournament.positions.order_by("number").annotate(
+        table_count=Count("tables", distinct=True),
+        sheet_count=Count("tables__sheet", distinct=True),
+    )
+    context = {
+        "tournament": tournament,
+        "tab": "print",
+        "positions": positions,
+        "has_teams": tournament.teams.exists(),
+    }
+    return render(request, "print/index.html", context)
 
 
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:

@@ -121,3 +121,32 @@ def test_seating_documents_are_not_public(client, data, name, args):
 def test_unknown_position_is_a_404(arbiter_client, data):
     url = reverse("print-who-sits-where", args=[data.tournament.pk, 7])
     assert arbiter_client.get(url).status_code == 404
+
+
+def test_the_impressions_tab_links_every_document(arbiter_client, data):
+    pk = data.tournament.pk
+    page = arbiter_client.get(reverse("print-index", args=[pk]))
+    assert page.status_code == 200
+    html = page.text
+    assert 'aria-current="page">Impressions' in html
+    for name, args in [
+        ("print-blank-sheets", [pk, 1]),
+        ("print-sheets", [pk, 1]),
+        ("print-table-plan", [pk, 2]),
+        ("print-who-sits-where", [pk, 2]),
+        ("print-table-plan", [pk]),
+        ("print-itineraries", [pk]),
+    ]:
+        assert f'href="{reverse(name, args=args)}"' in html
+    assert reverse("print-ranking", args=[pk]) + "?kind=team" in html
+    # Position 2's only sheet is entered, so its results are offered too.
+    assert "kind=position&amp;position=2" in html
+    # Every tournament page now shows the tab.
+    assert (
+        reverse("print-index", args=[pk])
+        in arbiter_client.get(reverse("tournament-detail", args=[pk])).text
+    )
+
+
+def test_the_impressions_tab_is_not_public(client, data):
+    assert refused_to_anonymous(client, reverse("print-index", args=[data.tournament.pk]))
