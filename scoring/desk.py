@@ -296,7 +296,7 @@ def _deal_description(deal: Deal, seats: SeatInfo) -> str:
         parts.append("+" + seats.key_for_seat(deal.partner) if deal.partner is not None else "")
     parts.append(
         gettext("%(oudlers)s b. %(points)s pts")
-        % {"oudlers": deal.oudlers, "points": f"{deal.points:g}".replace(".", ",")}
+        % {"oudlers": deal.oudlers, "points": f"{float(deal.points):g}".replace(".", ",")}
     )
     return " ".join(p for p in parts if p)
 

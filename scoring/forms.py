@@ -120,6 +120,8 @@ class DealForm(forms.Form):
         choices=[("attack", _("l'attaque")), ("defense", _("la défense"))],
         initial="attack",
         required=False,
+        # Out of the Tab order: typing "d40" in the points field is the keyboard's way.
+        widget=forms.Select(attrs={"tabindex": "-1"}),
     )
     poignees = forms.CharField(
         label=_("Poignées"),

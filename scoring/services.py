@@ -98,7 +98,7 @@ def start_label(registration: Registration) -> str:
     )
     if first is None:
         return str(registration.number)
-    return f"{first.table.number} {first.direction}"
+    return first.label
 
 
 def sheet_create_free(

@@ -49,6 +49,11 @@
     if (urls[number]) window.location.href = urls[number];
   });
 
-  document.addEventListener("htmx:afterSettle", focusTaker);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // The live preview settles while the arbiter types: leave the focus where it is.
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "preview") return;
+    focusTaker();
+  });
   document.addEventListener("DOMContentLoaded", focusTaker);
 })();

@@ -1,0 +1,97 @@
+"""In Chromium: a whole sheet typed with the keyboard, a correction, a penalty, the cross-check."""
+
+import pytest
+
+from scoring.services import sheet_for_table
+from tests.conftest import browser_login
+from tests.desk_helpers import NAMES_004, make_tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Tab order of the entry row: taker, contract, bouts, points, poignées, petit, chelem.
+FIELDS = ("taker", "contract", "oudlers", "points", "poignees", "petit_au_bout", "chelem")
+# 004's five deals; deal 3 is first mistyped (46 points instead of 44), then corrected.
+TYPED = [
+    ("E", "G", "2", "49", "E1", "A", ""),
+    ("O", "GS", "1", "d36", "", "D", ""),
+    ("S", "P", "1", "46", "S1", "A", ""),
+    ("N", "G", "2", "52", "E1", "", ""),
+    ("S", "G", "2", "87", "S1", "A", "AR"),
+]
+# Bilans after each deal, in the paper's order: Nord, Sud, Est, Ouest.
+RUNNING = [
+    [-106, -106, 318, -106],
+    [-182, -182, 242, 122],
+    [-142, -302, 282, 162],  # with the mistyped deal 3
+    [134, -394, 190, 70],
+    [-448, 1352, -392, -512],
+]
+FINAL = [-446, 1346, -390, -510]
+
+
+def bilans(page) -> list[int]:
+    return [int(t) for t in page.locator("#bilans td.bilan").all_inner_texts()]
+
+
+def type_deal(page, values) -> None:
+    keyboard = page.keyboard
+    for index, value in enumerate(values):
+        if value:
+            keyboard.type(value)
+        if index < len(values) - 1:
+            keyboard.press("Tab")
+    keyboard.press("Enter")
+
+
+def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
+    page, live_server, arbiter
+):
+    _tournament, position = make_tournament(names=NAMES_004)
+    sheet = sheet_for_table(table=position.tables.get())
+    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")
+
+    for number, (values, expected) in enumerate(zip(TYPED, RUNNING, strict=True), start=1):
+        assert page.evaluate("document.activeElement.name") == "taker"
+        type_deal(page, values)
+        page.wait_for_selector(f"#deal-{number}")
+        assert bilans(page) == expected
+        assert page.locator("#deal-form h3").inner_text() == f"Donne {number + 1}"
+    assert "Complète" in page.inner_text("#sheet-state")
+
+    # Correct deal 3: the form takes its values, the arbiter retypes the points.
+    page.click("#deal-3 a.edit-deal")
+    page.wait_for_selector("#deal-form.editing")
+    assert page.input_value("#id_points") == "46"
+    page.fill("#id_points", "44")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#deal-form:not(.editing)")
+    assert bilans(page) == FINAL
+    assert "Somme nulle" in page.inner_text("#sheet-body h2")
+
+    # A renonce by the taker of deal 5 (Sud), 50 penalty points.
+    page.click("#new-incident")
+    page.select_option("#id_kind", "renonce_taker")
+    sud = page.locator("#id_registration option", has_text="DUPONT").get_attribute("value")
+    page.select_option("#id_registration", sud)
+    page.fill("#id_deal_number", "5")
+    page.fill("#id_penalty_points", "50")
+    page.fill("#id_decision", "50 points de pénalité")
+    page.click("#incident-form button[type=submit]")
+    page.wait_for_selector("#penalties")
+    assert bilans(page) == FINAL  # the deal rows are untouched
+    final = [int(t) for t in page.locator("#final td").all_inner_texts() if t.strip()]
+    assert final == [-446, 1296, -390, -510]
+    assert "Renonce du preneur" in page.inner_text("#deal-5")
+
+    # Cross-check: Ouest's paper bilan was mistyped as −501.
+    page.click("details.crosscheck summary")
+    paper = {"0": "-446", "1": "-390", "2": "1346", "3": "-501"}  # by seat: N, E, S, W
+    for seat, value in paper.items():
+        page.fill(f"#id_bilan_{seat}", value)
+    page.click("#crosscheck-form button[type=submit]")
+    page.wait_for_selector("#paper")
+    mismatches = page.locator("#paper td.mismatch")
+    assert mismatches.count() == 1
+    assert "-501" in mismatches.inner_text()
+    assert "Bilans papier différents" in page.inner_text("#sheet-body h2")
