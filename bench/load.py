@@ -40,6 +40,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from http.cookiejar import Cookie, CookieJar
 from pathlib import Path
@@ -332,6 +333,7 @@ class ClientStats:
     conflicts: int = 0
     refused: int = 0  # 4xx other than 409: the generator or the session is wrong
     connection_errors: int = 0
+    connection_error_kinds: dict[str, int] = field(default_factory=dict)
     samples: list[str] = field(default_factory=list)
 
     def note(self, text: str) -> None:
@@ -373,6 +375,8 @@ class Client(threading.Thread):
             if self.conn is not None:
                 self.conn.close()
             self.conn = None
+            kinds = self.stats.connection_error_kinds
+            kinds[type(err).__name__] = kinds.get(type(err).__name__, 0) + 1
             raise ConnectionFailed(str(err)) from err
         self.jar.extract_cookies(response, req)
         if response.getheader("Connection", "").lower() == "close":
@@ -642,6 +646,9 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
         "home_p50_ms": round(percentile(home_ms, 0.50), 1),
         "home_p95_ms": round(percentile(home_ms, 0.95), 1),
         "home_requests": len(home_ms),
+        "connection_error_kinds": dict(
+            sum((Counter(st.connection_error_kinds) for st in stats), Counter())
+        ),
         "samples": [s for st in stats for s in st.samples][:5],
         "load_avg_1min": round(os.getloadavg()[0], 1),
         **crash,
@@ -765,6 +772,7 @@ def main(argv: list[str] | None = None) -> int:
                     "downtime_s",
                     "acked_after_restart",
                     "samples",
+                    "connection_error_kinds",
                     "load_avg_1min",
                     "ok",
                 )
