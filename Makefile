@@ -56,6 +56,7 @@ messages: deps
 
 bench: deps
 	$(PY) bench/seating.py
+	$(PY) bench/pdf.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

@@ -3,6 +3,9 @@
 Run with `.venv/bin/python bench/pdf.py`. It builds throwaway tournaments in an in-memory
 SQLite database, so it never touches db.sqlite3. The target is under 10 s for 50 tables, with
 a per-page cost that does not grow with the page count.
+
+The verdict uses the process's CPU time, which is the wall time on an idle machine; on a shared,
+busy one the wall clock mostly measures the neighbours, so both are printed.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ def main() -> int:
     print(
         f"{'tables':>6} {'pages':>6} {'wall s':>7} {'cpu s':>6} {'ms/page':>8} {'cpu ms/page':>11}"
     )
+    per_page: dict[int, float] = {}
     worst = 0.0
     for size in SIZES:
         position = build_position(size)
@@ -78,12 +82,14 @@ def main() -> int:
             f"{size:>6} {pages:>6} {elapsed:>7.2f} {cpu:>6.2f} "
             f"{elapsed / pages * 1000:>8.1f} {cpu / pages * 1000:>11.1f}"
         )
+        per_page[size] = cpu / pages
         if size == max(SIZES):
-            worst = elapsed
-    ok = worst < LIMIT_SECONDS
-    print(
-        f"{max(SIZES)} tables in {worst:.2f} s: {'OK' if ok else 'TOO SLOW'} (< {LIMIT_SECONDS} s)"
-    )
+            worst = cpu
+    growth = per_page[max(SIZES)] / per_page[min(SIZES)]
+    print(f"per-page cost, {max(SIZES)} vs {min(SIZES)} tables: x{growth:.2f}")
+    ok = worst < LIMIT_SECONDS and growth < 1.5
+    verdict = "OK" if ok else "TOO SLOW"
+    print(f"{max(SIZES)} tables in {worst:.2f} s of CPU: {verdict} (< {LIMIT_SECONDS} s)")
     return 0 if ok else 1
 
 

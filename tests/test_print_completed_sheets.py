@@ -86,3 +86,17 @@ def test_a_position_without_entered_sheets_still_gives_a_pdf(arbiter_client, dat
 def test_completed_sheets_are_not_public(client, data):
     assert refused_to_anonymous(client, reverse("print-sheet", args=[data.example_sheet.pk]))
     assert refused_to_anonymous(client, reverse("print-sheets", args=[data.tournament.pk, 1]))
+
+
+def test_a_free_sheet_prints_with_its_title_and_bilans(arbiter_client, data):
+    from scoring.services import deal_record, sheet_create_free
+
+    players = data.registrations[:3]
+    sheet = sheet_create_free(tournament=data.tournament, registrations=players, title="Soirée")
+    deal_record(sheet=sheet, data=dict(players=3, taker=0, contract="garde", oudlers=3, points=40))
+    _reader, pages = fetch_pdf(arbiter_client, reverse("print-sheet", args=[sheet.pk]))
+    text = plain(pages[0])
+    assert "Soirée" in text and "3 joueurs" in text
+    bilans = db_bilans(sheet)
+    assert bilans["DURAND"] == 2 * -bilans["DUBOIS"] > 0
+    assert f"Bilan +{bilans['DURAND']} {bilans['DUBOIS']} {bilans['DUPONT']}" in text
