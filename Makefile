@@ -57,6 +57,7 @@ messages: deps
 bench: deps
 	$(PY) bench/seating.py
 	$(PY) bench/pdf.py
+	$(PY) bench/reports.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

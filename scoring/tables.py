@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from scoring.ranking import Ranked
@@ -13,33 +15,76 @@ from scoring.ranking import Ranked
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
 
-class SignedColumn(tables.Column):
-    """A number shown with its sign, coloured as on the paper sheet."""
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
 
-    def __init__(self, *args, **kwargs):
+
+class SignedColumn(tables.Column):
+    """A number shown with its sign; sorts on the number.
+
+    Records carry the text ready in `<name>_text`: a render method would cost a signature
+    inspection per cell, which shows on a ranking of 800 players.
+    """
+
+    def __init__(self, name: str, *args, **kwargs):
         kwargs.setdefault("attrs", NUM)
+        kwargs.setdefault("accessor", f"{name}_text")
+        kwargs.setdefault("order_by", (name,))
         super().__init__(*args, **kwargs)
 
-    def render(self, value):
-        return f"{value:+d}" if value else "0"
+
+class FastBodyMixin:
+    """Renders the body straight from the (sorted) records.
+
+    django-tables2 inspects a render method's signature for every cell; on a ranking of 800
+    players that is most of the page's time. Headers, sorting and columns stay django-tables2's.
+    """
+
+    @property
+    def body_html(self) -> str:
+        columns = [
+            (column.accessor, column.attrs.get("td", {}).get("class") or "")
+            for column in self.columns
+        ]
+        rows = []
+        for record in self.data:
+            cells = format_html_join(
+                "",
+                '<td class="{}">{}</td>',
+                ((css, _cell(record, accessor)) for accessor, css in columns),
+            )
+            rows.append(format_html("<tr>{}</tr>", cells))
+        if not rows:
+            return format_html(
+                '<tr><td colspan="{}">{}</td></tr>', len(columns), self.empty_text or ""
+            )
+        return mark_safe("".join(rows))  # noqa: S308 - every piece is format_html output
 
 
-class RankingTable(tables.Table):
+def _cell(record: dict[str, Any], accessor) -> Any:
+    value = record.get(str(accessor), "")
+    return "" if value is None else value
+
+
+class RankingTable(FastBodyMixin, tables.Table):
     """Individual ranking: rank, player (opens the player's page), positions, penalties, total."""
 
     rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
     number = tables.Column(verbose_name=_("N°"), attrs=NUM)
     name = tables.Column(
         verbose_name=_("Joueur"),
-        linkify=lambda record: record["url"],
+        accessor="name_html",
+        order_by=("name",),
         attrs={"td": {"class": "name"}},
     )
     club = tables.Column(verbose_name=_("Club"))
     team = tables.Column(verbose_name=_("Équipe"))
-    deal_points = SignedColumn(verbose_name=_("Donnes"))
-    penalty = SignedColumn(verbose_name=_("Pénalités"))
+    deal_points = SignedColumn("deal_points", verbose_name=_("Donnes"))
+    penalty = SignedColumn("penalty", verbose_name=_("Pénalités"))
     total = SignedColumn(
-        verbose_name=_("Total"), attrs={"th": {"class": "num"}, "td": {"class": "num total"}}
+        "total",
+        verbose_name=_("Total"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num total"}},
     )
 
     class Meta:
@@ -47,7 +92,7 @@ class RankingTable(tables.Table):
         orderable = True
         order_by = ("rank",)
         empty_text = _("Aucun résultat pour le moment.")
-        template_name = "django_tables2/table.html"
+        template_name = "scoring/_fast_table.html"
         sequence = (
             "rank",
             "number",
@@ -61,21 +106,21 @@ class RankingTable(tables.Table):
         )
 
 
-class GroupRankingTable(tables.Table):
+class GroupRankingTable(FastBodyMixin, tables.Table):
     """Team or club ranking: the sum of the members."""
 
     rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
     name = tables.Column(verbose_name=_("Nom"))
     members = tables.Column(verbose_name=_("Joueurs"), orderable=False)
-    deal_points = SignedColumn(verbose_name=_("Donnes"))
-    penalty = SignedColumn(verbose_name=_("Pénalités"))
-    total = SignedColumn(verbose_name=_("Total"))
+    deal_points = SignedColumn("deal_points", verbose_name=_("Donnes"))
+    penalty = SignedColumn("penalty", verbose_name=_("Pénalités"))
+    total = SignedColumn("total", verbose_name=_("Total"))
 
     class Meta:
         attrs = {"class": "ranking"}
         order_by = ("rank",)
         empty_text = _("Aucun résultat pour le moment.")
-        template_name = "django_tables2/table.html"
+        template_name = "scoring/_fast_table.html"
 
 
 def player_records(
@@ -89,32 +134,44 @@ def player_records(
             "rank": item.rank,
             "number": row.number,
             "name": row.name,
+            "name_html": format_html('<a href="{}">{}</a>', url(row.key), row.name),
             "club": row.club,
             "team": row.team,
-            "deal_points": row.deal_points,
-            "penalty": row.penalty,
-            "total": row.total,
-            "url": url(row.key),
         }
+        _signed(record, "deal_points", row.deal_points)
+        _signed(record, "penalty", row.penalty)
+        _signed(record, "total", row.total)
         points = row.position_points
         for number in positions:
-            record[f"p{number}"] = points.get(number, 0)
+            _signed(record, f"p{number}", points.get(number, 0))
         records.append(record)
     return records
 
 
-def group_records(ranked: Iterable[Ranked]) -> list[dict[str, Any]]:
-    return [
-        {
+def _signed(record: dict[str, Any], key: str, value: int) -> None:
+    record[key] = value
+    record[f"{key}_text"] = signed(value)
+
+
+def group_records(ranked: Iterable[Ranked], *, names: bool = True) -> list[dict[str, Any]]:
+    """Team rows list their members; club rows (often dozens of players) count them."""
+    records = []
+    for item in ranked:
+        members = item.row.members
+        record = {
             "rank": item.rank,
             "name": item.row.name,
-            "members": ", ".join(m.name for m in item.row.members),
-            "deal_points": item.row.deal_points,
-            "penalty": item.row.penalty,
-            "total": item.row.total,
+            "members": ", ".join(m.name for m in members) if names else len(members),
         }
-        for item in ranked
-    ]
+        _signed(record, "deal_points", item.row.deal_points)
+        _signed(record, "penalty", item.row.penalty)
+        _signed(record, "total", item.row.total)
+        records.append(record)
+    return records
+
+
+def _position_label(number: int) -> str:
+    return _("Libres") if number == 0 else _("P%(number)s") % {"number": number}
 
 
 def ranking_table(
@@ -126,7 +183,7 @@ def ranking_table(
 ) -> RankingTable:
     """A RankingTable with one column per position and the optional columns dropped."""
     extra = [
-        (f"p{number}", SignedColumn(verbose_name=_("P%(number)s") % {"number": number}))
+        (f"p{number}", SignedColumn(f"p{number}", verbose_name=_position_label(number)))
         for number in positions
     ]
     exclude = []

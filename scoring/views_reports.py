@@ -38,7 +38,7 @@ def ranking_context(request: HttpRequest, tournament: Tournament, *, public: boo
     query = request.GET.get("q", "").strip()
     if view in ("equipes", "clubs"):
         ranked = standings.teams if view == "equipes" else standings.clubs
-        table = tables.GroupRankingTable(tables.group_records(ranked))
+        table = tables.GroupRankingTable(tables.group_records(ranked, names=view == "equipes"))
     else:
         ranked = standings.by_position(position) if view == "position" else standings.players
         if query:

@@ -81,7 +81,7 @@ def seat_names(tournament: Tournament) -> dict[tuple[int, int], str]:
 
 
 def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None) -> Iterator[list]:
-    """One list per deal, in position, table and deal order; numbers stay numbers."""
+    """One list per deal, in position, table and deal order; numbers stay numbers, blanks None."""
     if names is None:
         names = seat_names(tournament)
     contracts = dict(Deal.Contract.choices)
@@ -130,7 +130,8 @@ def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None
                 row += [name(seat), scores[seat]]
             else:
                 row += ["", None]
-        yield row
+        # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
+        yield [value if value != "" else None for value in row]
 
 
 def _number(value: Decimal | None) -> int | float | None:

@@ -1,0 +1,138 @@
+"""Benchmark of the rankings and exports on generated tournaments.
+
+Run with `.venv/bin/python bench/reports.py`. On a throw-away SQLite database (a temporary
+directory, or DATABASE_URL if set) it generates tournaments of 200 and 800 players (6 positions,
+5 deals per table) and prints, for the arbiter's ranking page, the public standings page and
+its live partial: the SQL queries and the time of one request (best of 3). Then it generates a
+10,000-deal tournament and times the deal-log XLSX export.
+
+It checks what the project promises and exits non-zero otherwise: the same number of queries at
+200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, and the
+10,000-deal XLSX in under 5 seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TMP = tempfile.TemporaryDirectory(prefix="tarot-bench-")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP.name}/bench.sqlite3")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from scoring.exports import deals_xlsx  # noqa: E402
+from scoring.generate import GenerateOptions, tournament_generate  # noqa: E402
+from scoring.models import Deal  # noqa: E402
+
+SIZES = (200, 800)
+RUNS = 3
+MAX_RATIO = 5.0
+XLSX_DEALS = 10_000
+XLSX_LIMIT = 5.0
+
+
+def measure(client: Client, url: str) -> tuple[int, float, int]:
+    """(queries, best time in seconds, response size) of GET url."""
+    best = float("inf")
+    queries = 0
+    size = 0
+    for _ in range(RUNS):
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            response = client.get(url)
+            elapsed = time.perf_counter() - start
+        if response.status_code != 200:
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+        best = min(best, elapsed)
+        queries = len(captured)
+        size = len(response.content)
+    return queries, best, size
+
+
+def main() -> int:
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_superuser("bench", password="bench-pw-1")
+    arbiter = Client()
+    arbiter.force_login(user)
+    public = Client()
+    pages = {
+        "ranking (arbiter)": lambda pk: (arbiter, reverse("ranking", args=[pk])),
+        "public standings": lambda pk: (public, reverse("public-tournament", args=[pk])),
+        "public partial (htmx)": lambda pk: (
+            public,
+            reverse("public-standings-partial", args=[pk]),
+        ),
+    }
+    results: dict[str, dict[int, tuple[int, float, int]]] = {name: {} for name in pages}
+    for players in SIZES:
+        start = time.perf_counter()
+        tournament = tournament_generate(
+            options=GenerateOptions(players=players, positions=6, deals=5, seed=1)
+        )
+        deals = Deal.objects.filter(sheet__tournament=tournament).count()
+        print(
+            f"generated {players} players, 6 positions, {deals} deals "
+            f"in {time.perf_counter() - start:.1f} s"
+        )
+        for name, page in pages.items():
+            client, url = page(tournament.pk)
+            results[name][players] = measure(client, url)
+
+    ok = True
+    print()
+    print(f"{'page':24} {'players':>7} {'queries':>7} {'time':>9} {'size':>9}")
+    for name, by_size in results.items():
+        for players, (queries, elapsed, size) in by_size.items():
+            print(
+                f"{name:24} {players:7} {queries:7} {elapsed * 1000:7.0f} ms {size // 1024:6} KiB"
+            )
+        small, large = by_size[SIZES[0]], by_size[SIZES[1]]
+        ratio = large[1] / small[1]
+        same = small[0] == large[0]
+        verdict = "ok" if same and ratio <= MAX_RATIO else "FAIL"
+        ok = ok and verdict == "ok"
+        print(
+            f"{'':24} queries constant: {'yes' if same else 'NO'}, "
+            f"time {SIZES[1]}/{SIZES[0]} = {ratio:.1f}x (limit {MAX_RATIO:.0f}x) → {verdict}"
+        )
+
+    positions = XLSX_DEALS // (SIZES[1] // 4 * 5)
+    tournament = tournament_generate(
+        options=GenerateOptions(players=SIZES[1], positions=positions, deals=5, seed=2)
+    )
+    deals = Deal.objects.filter(sheet__tournament=tournament).count()
+    start = time.perf_counter()
+    content = deals_xlsx.build(tournament)
+    elapsed = time.perf_counter() - start
+    verdict = "ok" if elapsed < XLSX_LIMIT else "FAIL"
+    ok = ok and verdict == "ok"
+    print()
+    print(
+        f"deal log XLSX: {deals} deals, {len(content) // 1024} KiB in {elapsed:.2f} s "
+        f"(limit {XLSX_LIMIT:.0f} s) → {verdict}"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    finally:
+        TMP.cleanup()
