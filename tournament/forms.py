@@ -98,6 +98,16 @@ class TeamForm(forms.Form):
         self.fields["members"].label_from_instance = lambda r: f"{r.number}. {r.player}"
 
 
+class GenerateForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("graine (facultatif)"),
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_("La même graine redonne le même placement ; vide pour un tirage au hasard."),
+    )
+
+
 class SwapForm(forms.Form):
     """Two players of one position whose seats are exchanged."""
 

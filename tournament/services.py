@@ -7,16 +7,20 @@ written when one is raised.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import seating
 from .importing import ImportPreview, ImportRow, normalise
-from .models import Player, Position, Registration, Seat, Table, Team, Tournament
+from .models import DIRECTIONS, Player, Position, Registration, Seat, Table, Team, Tournament
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -493,3 +497,317 @@ def positions_overview(tournament: Tournament) -> list[dict[str, Any]]:
                 line["stale"] = seated != expected
         lines.append(line)
     return lines
+
+
+# --- generating and publishing positions -----------------------------------------------------
+
+
+def _tables_of(position: Position) -> list[list[int]]:
+    """Registration ids per table, tables by number, seats in table order."""
+    tables = sorted(position.tables.all(), key=lambda table: table.number)
+    return [
+        [seat.registration_id for seat in sorted(table.seats.all(), key=lambda s: s.index)]
+        for table in tables
+    ]
+
+
+def tournament_plan(tournament: Tournament) -> list[list[list[int]]]:
+    """Every generated position's tables, in position order: what the meeting counts cover."""
+    return [_tables_of(p) for p in tournament.positions.prefetch_related("tables__seats")]
+
+
+def _game(tournament: Tournament, size: int) -> str:
+    if size == 3:
+        return Table.Game.THREE
+    if size == 5:
+        if tournament.remainder == Tournament.Remainder.FIVE_DEAD:
+            return Table.Game.FIVE_DEAD
+        return Table.Game.FIVE
+    return Table.Game.FOUR
+
+
+def _store_tables(position: Position, tables: Sequence[Sequence[int]]) -> None:
+    position.tables.all().delete()
+    for number, seated in enumerate(tables, start=1):
+        table = Table.objects.create(
+            position=position, number=number, game=_game(position.tournament, len(seated))
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
+            for index, rid in enumerate(seated)
+        )
+
+
+@transaction.atomic
+def position_generate(
+    *,
+    tournament: Tournament,
+    seed: int | None = None,
+    start: int | None = None,
+    keep_close: bool = True,
+    user=None,
+) -> list[Position]:
+    """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
+
+    By default `start` is the first position not yet published, which makes this the re-plan
+    after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
+    point, so that the new plan moves as few players as possible.
+    """
+    # Lock the tournament row: two arbiters generating at once would interleave tables.
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    played = last_played_position(tournament)
+    start = played + 1 if start is None else start
+    if start <= played:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": start}
+        )
+    if start > tournament.positions_count:
+        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
+    if any(n not in existing for n in range(1, start)):
+        raise ValidationError(_("Générez d'abord les positions précédentes."))
+
+    fixed = [_tables_of(existing[n]) for n in range(1, start)]
+    last = tournament.positions_count
+    current = [_tables_of(existing[n]) for n in range(start, last + 1) if n in existing]
+    previous = None
+    if keep_close and len(current) == last - start + 1:
+        previous = seating.Plan(tuple(tuple(tuple(t) for t in p) for p in [*fixed, *current]))
+    players = [
+        seating.SeatingPlayer(r.pk, r.team_id) for r in active_registrations(tournament, start)
+    ]
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        plan = seating.generate(
+            players,
+            last,
+            policy=tournament.remainder,
+            fixed=fixed,
+            seed=seed,
+            previous=previous,
+        )
+    except seating.SeatingError as error:
+        raise ValidationError(str(error)) from error
+
+    # E over the whole tournament, kept in the history to compare plans.
+    repeats = seating.repeated_meetings(plan)
+    positions = []
+    for number in range(start, last + 1):
+        position = existing.get(number)
+        before = _tables_of(position) if position is not None else None
+        if position is None:
+            position = Position.objects.create(tournament=tournament, number=number)
+        position.seed = seed
+        position.status = Position.Status.DRAFT
+        position.save(update_fields=["seed", "status"])
+        after = [list(table) for table in plan.positions[number - 1]]
+        _store_tables(position, after)
+        _log(
+            tournament,
+            position,
+            "update" if before is not None else "create",
+            {"tables": before} if before is not None else None,
+            {"tables": after, "seed": seed, "repeated_meetings": repeats},
+            user,
+        )
+        positions.append(position)
+    return positions
+
+
+def position_regenerate(
+    *, position: Position, seed: int | None = None, user=None
+) -> list[Position]:
+    """A new draft for this position (and the drafts after it), ignoring the current one."""
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": position.number}
+        )
+    return position_generate(
+        tournament=position.tournament,
+        seed=seed,
+        start=position.number,
+        keep_close=False,
+        user=user,
+    )
+
+
+def position_is_stale(position: Position) -> bool:
+    """A draft seating other players than those who will play it."""
+    seated = set(
+        Seat.objects.filter(table__position=position).values_list("registration_id", flat=True)
+    )
+    expected = {r.pk for r in active_registrations(position.tournament, position.number)}
+    return seated != expected
+
+
+@transaction.atomic
+def position_publish(*, position: Position, user=None) -> Position:
+    """Draft → published: players and scorers may now see it; it is never regenerated again."""
+    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    tournament = position.tournament
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(_("Cette position est déjà publiée."))
+    if tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.DRAFT
+    ).exists():
+        raise ValidationError(_("Publiez d'abord les positions précédentes."))
+    if not position.tables.exists():
+        raise ValidationError(_("Cette position n'a pas de tables."))
+    if position_is_stale(position):
+        raise ValidationError(
+            _(
+                "Les joueurs ont changé depuis la génération de cette position (forfait ou "
+                "arrivée) : replanifiez avant de publier."
+            )
+        )
+    position.status = Position.Status.PUBLISHED
+    position.published_at = timezone.now()
+    position.save(update_fields=["status", "published_at"])
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    _log(tournament, position, "update", {"status": "draft"}, {"status": "published"}, user)
+    return position
+
+
+@dataclass(frozen=True)
+class SwapPreview:
+    """What exchanging two players' seats would change, before anything is written."""
+
+    position: Position
+    first: Registration
+    second: Registration
+    first_seat: Seat
+    second_seat: Seat
+    repeats_before: int
+    repeats_after: int
+    # Pairs whose meeting count changes: (player a, player b, count before, count after).
+    changed_meetings: list[tuple[Registration, Registration, int, int]]
+
+    @property
+    def delta(self) -> int:
+        return self.repeats_after - self.repeats_before
+
+
+def _swap_seats(position: Position, first: Registration, second: Registration):
+    seats = {
+        seat.registration_id: seat
+        for seat in Seat.objects.filter(
+            table__position=position, registration__in=[first, second]
+        ).select_related("table", "registration__player")
+    }
+    if first.pk == second.pk:
+        raise ValidationError(_("Choisissez deux joueurs différents."))
+    for registration in (first, second):
+        if registration.pk not in seats:
+            raise ValidationError(
+                _("%(player)s n'est pas placé à cette position.")
+                % {"player": registration.player.full_name}
+            )
+    if position.status == Position.Status.CLOSED:
+        raise ValidationError(_("Cette position est close : ses places ne changent plus."))
+    from scoring.models import ScoreSheet
+
+    table_ids = [seats[first.pk].table_id, seats[second.pk].table_id]
+    if ScoreSheet.objects.filter(table_id__in=table_ids).exists():
+        raise ValidationError(
+            _("Une feuille de marque existe déjà pour cette table : les places ne changent plus.")
+        )
+    return seats[first.pk], seats[second.pk]
+
+
+def _check_teammates(first_seat: Seat, second_seat: Seat) -> None:
+    if first_seat.table_id == second_seat.table_id:
+        return
+    for seat, leaving in ((first_seat, second_seat), (second_seat, first_seat)):
+        incoming = leaving.registration
+        if incoming.team_id is None:
+            continue
+        mates = Seat.objects.filter(
+            table_id=seat.table_id, registration__team_id=incoming.team_id
+        ).exclude(pk=seat.pk)
+        if mates.exists():
+            raise ValidationError(
+                _("%(player)s se retrouverait à la table d'un coéquipier.")
+                % {"player": incoming.player.full_name}
+            )
+
+
+def _swapped(plan, position_index: int, first_id: int, second_id: int):
+    swap = {first_id: second_id, second_id: first_id}
+    out = [[list(t) for t in p] for p in plan]
+    out[position_index] = [[swap.get(p, p) for p in t] for t in out[position_index]]
+    return out
+
+
+def seat_swap_preview(
+    *, position: Position, first: Registration, second: Registration
+) -> SwapPreview:
+    """The repeated meetings (E, over the whole tournament) before and after the swap."""
+    first_seat, second_seat = _swap_seats(position, first, second)
+    _check_teammates(first_seat, second_seat)
+    tournament = position.tournament
+    numbers = list(tournament.positions.values_list("number", flat=True))
+    plan = tournament_plan(tournament)
+    after = _swapped(plan, numbers.index(position.number), first.pk, second.pk)
+    counts_before = seating.meeting_counts(plan)
+    counts_after = seating.meeting_counts(after)
+    regs = {r.pk: r for r in tournament.registrations.select_related("player")}
+    changed = sorted(
+        (
+            (regs[a], regs[b], counts_before.get((a, b), 0), counts_after.get((a, b), 0))
+            for (a, b) in set(counts_before) | set(counts_after)
+            if counts_before.get((a, b), 0) != counts_after.get((a, b), 0)
+            and (counts_before.get((a, b), 0) > 1 or counts_after.get((a, b), 0) > 1)
+        ),
+        key=lambda c: (c[0].number, c[1].number),
+    )
+    return SwapPreview(
+        position=position,
+        first=first,
+        second=second,
+        first_seat=first_seat,
+        second_seat=second_seat,
+        repeats_before=seating.repeated_meetings(plan),
+        repeats_after=seating.repeated_meetings(after),
+        changed_meetings=changed,
+    )
+
+
+@transaction.atomic
+def seat_swap(
+    *, position: Position, first: Registration, second: Registration, user=None
+) -> SwapPreview:
+    """Exchange two players' seats in one position; refused if it seats teammates together."""
+    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    preview = seat_swap_preview(position=position, first=first, second=second)
+    a, b = preview.first_seat, preview.second_seat
+    before = {
+        "position": position.number,
+        "seats": [
+            [first.pk, a.table.number, a.direction],
+            [second.pk, b.table.number, b.direction],
+        ],
+        "repeated_meetings": preview.repeats_before,
+    }
+    # Delete then recreate: a direct exchange would briefly break the unique seat constraints.
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(table_id=a.table_id, direction=a.direction, registration=second),
+            Seat(table_id=b.table_id, direction=b.direction, registration=first),
+        ]
+    )
+    after = {
+        "position": position.number,
+        "seats": [
+            [first.pk, b.table.number, b.direction],
+            [second.pk, a.table.number, a.direction],
+        ],
+        "repeated_meetings": preview.repeats_after,
+    }
+    _log(position.tournament, position, "update", {"swap": before}, {"swap": after}, user)
+    return preview

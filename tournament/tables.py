@@ -36,6 +36,7 @@ class RegistrationTable(tables.Table):
     licence = tables.Column(verbose_name=_("licence"), accessor="player__licence")
     club = tables.Column(verbose_name=_("club"), accessor="player__club")
     team = tables.Column(verbose_name=_("équipe"), accessor="team__name", default="")
+    start = tables.Column(verbose_name=_("départ"), empty_values=(), orderable=False)
     status = tables.Column(verbose_name=_("état"), empty_values=())
     actions = tables.TemplateColumn(
         template_name="tournament/_registration_actions.html",
@@ -47,16 +48,21 @@ class RegistrationTable(tables.Table):
     class Meta:
         model = Registration
         fields = []
-        sequence = ["number", "name", "licence", "club", "team", "status", "actions"]
+        sequence = ["number", "name", "licence", "club", "team", "start", "status", "actions"]
         template_name = "django_tables2/table.html"
         attrs = {"class": "list"}
         empty_text = _("Aucun joueur inscrit.")
         order_by = "number"
 
-    def __init__(self, *args, can_edit: bool = False, **kwargs):
+    def __init__(self, *args, can_edit: bool = False, start_labels=None, **kwargs):
         if not can_edit:
             kwargs.setdefault("exclude", ("actions",))
+        # Registration pk → "3 N", computed once for the whole list.
+        self.start_labels = start_labels or {}
         super().__init__(*args, **kwargs)
+
+    def render_start(self, record: Registration) -> str:
+        return self.start_labels.get(record.pk, "—")
 
     def render_name(self, record: Registration) -> str:
         return format_html(
@@ -67,9 +73,11 @@ class RegistrationTable(tables.Table):
 
     def render_status(self, record: Registration) -> str:
         if record.status == Registration.Status.WITHDRAWN:
+            if not record.withdrawn_after:
+                return format_html('<span class="badge err">{}</span>', _("Forfait"))
             return format_html(
                 '<span class="badge err">{}</span>',
-                _("Forfait après la position %(n)s") % {"n": record.withdrawn_after or 0},
+                _("Forfait après la position %(n)s") % {"n": record.withdrawn_after},
             )
         if record.first_position > 1:
             return format_html(

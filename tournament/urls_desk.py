@@ -46,4 +46,24 @@ urlpatterns = [
         views.player_itinerary,
         name="player-itinerary",
     ),
+    path(
+        "tournois/<int:pk>/positions/generer/",
+        views.position_generate,
+        name="position-generate",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/regenerer/",
+        views.position_regenerate,
+        name="position-regenerate",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/publier/",
+        views.position_publish,
+        name="position-publish",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/echanger/",
+        views.seat_swap,
+        name="seat-swap",
+    ),
 ]

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import services
-from .forms import ImportForm, PlayerForm, TeamForm, TournamentForm
+from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
 from .importing import ImportPreview, ImportRow, parse_upload
 from .models import Player, Position, Registration, Tournament
 from .roles import arbiter_required, is_arbiter, scorer_required
@@ -106,7 +106,11 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _player_list_page(request, tournament, form=None, status=200) -> HttpResponse:
     registrations = tournament.registrations.select_related("player", "team")
-    table = RegistrationTable(registrations, can_edit=is_arbiter(request.user))
+    table = RegistrationTable(
+        registrations,
+        can_edit=is_arbiter(request.user),
+        start_labels=services.start_labels(tournament),
+    )
     context = _context(
         request,
         tournament,
@@ -327,6 +331,14 @@ def _position(pk: int, number: int) -> Position:
     )
 
 
+def _seated(position: Position):
+    return (
+        Registration.objects.filter(seats__table__position=position)
+        .select_related("player", "team")
+        .order_by("player__last_name", "player__first_name")
+    )
+
+
 @scorer_required
 def position_list(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
@@ -349,7 +361,9 @@ def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         position.tournament,
         "positions",
         position=position,
+        played=services.last_played_position(position.tournament),
         tables=services.position_plan(position),
+        swap_form=SwapForm(registrations=_seated(position)),
     )
     return render(request, "tournament/position_detail.html", context)
 
@@ -372,3 +386,90 @@ def player_itinerary(request: HttpRequest, pk: int, registration: int) -> HttpRe
     table = ItineraryTable(services.itinerary(entry))
     context = _context(request, entry.tournament, "players", registration=entry, table=table)
     return render(request, "tournament/player_itinerary.html", context)
+
+
+def _errors(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+@arbiter_required
+@require_POST
+def position_generate(request: HttpRequest, pk: int) -> HttpResponse:
+    """Plan every position not yet published; also the re-plan after withdrawals and arrivals."""
+    tournament = _tournament(pk)
+    form = GenerateForm(request.POST)
+    seed = form.cleaned_data["seed"] if form.is_valid() else None
+    try:
+        positions = services.position_generate(tournament=tournament, seed=seed, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(
+            request,
+            _("Positions %(first)s à %(last)s planifiées en brouillon (graine %(seed)s).")
+            % {
+                "first": positions[0].number,
+                "last": positions[-1].number,
+                "seed": positions[0].seed,
+            },
+        )
+    return redirect("position-list", pk)
+
+
+@arbiter_required
+@require_POST
+def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = _position(pk, number)
+    try:
+        services.position_regenerate(position=position, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Position %(number)s régénérée.") % {"number": number})
+    return redirect("position-detail", pk, number)
+
+
+@arbiter_required
+@require_POST
+def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = _position(pk, number)
+    try:
+        services.position_publish(position=position, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Position %(number)s publiée.") % {"number": number})
+    return redirect("position-detail", pk, number)
+
+
+@arbiter_required
+def seat_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """GET shows what the swap changes (E before and after); POST with confirm applies it."""
+    position = _position(pk, number)
+    seated = (
+        Registration.objects.filter(seats__table__position=position)
+        .select_related("player", "team")
+        .order_by("player__last_name", "player__first_name")
+    )
+    form = SwapForm(request.POST or request.GET or None, registrations=seated)
+    preview = None
+    if form.is_bound and form.is_valid():
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        try:
+            if request.method == "POST":
+                services.seat_swap(position=position, first=first, second=second, user=request.user)
+                messages.success(
+                    request,
+                    _("%(a)s et %(b)s ont échangé leurs places.")
+                    % {"a": first.player.full_name, "b": second.player.full_name},
+                )
+                return redirect("position-detail", pk, number)
+            preview = services.seat_swap_preview(position=position, first=first, second=second)
+        except ValidationError as error:
+            _form_errors(form, error)
+    context = _context(
+        request, position.tournament, "positions", position=position, form=form, preview=preview
+    )
+    template = "tournament/_swap_preview.html" if request.htmx else "tournament/seat_swap.html"
+    return render(request, template, context)

@@ -1,0 +1,117 @@
+"""Swapping two players by hand: the repeated meetings are shown before anything changes."""
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import ChangeLog
+from tournament import services
+from tournament.models import Seat, Team
+
+from .positions_helpers import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_of(registration, number):
+    return Seat.objects.select_related("table").get(
+        registration=registration, table__position__number=number
+    )
+
+
+def setup_two_positions(client):
+    tournament = make_tournament(players=8, positions=2)
+    client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 2})
+    client.post(reverse("position-publish", args=[tournament.pk, 1]))
+    # Two players who sat at different tables at position 1 and do too at position 2.
+    first = tournament.registrations.get(number=1)
+    table1 = seat_of(first, 1).table
+    table2 = seat_of(first, 2).table
+    elsewhere = Seat.objects.filter(
+        table__position__number=2, table__position__tournament=tournament
+    ).exclude(table=table2)
+    second = next(
+        s.registration
+        for s in elsewhere.select_related("registration")
+        if not Seat.objects.filter(table=table1, registration=s.registration).exists()
+    )
+    return tournament, first, second
+
+
+def test_preview_shows_e_before_and_after_and_changes_nothing(arbiter_client):
+    tournament, first, second = setup_two_positions(arbiter_client)
+    plan = services.tournament_plan(tournament)
+    expected = services.seat_swap_preview(
+        position=tournament.positions.get(number=2), first=first, second=second
+    )
+    response = arbiter_client.get(
+        reverse("seat-swap", args=[tournament.pk, 2]),
+        {"first": first.pk, "second": second.pk},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    text = response.text
+    assert "<html" not in text
+    assert f"<strong>{expected.repeats_before}</strong>" in text
+    assert f">{expected.repeats_after}</strong>" in text
+    assert expected.repeats_after != expected.repeats_before
+    assert "Confirmer l'échange" in text
+    assert services.tournament_plan(tournament) == plan
+
+
+def test_confirmed_swap_exchanges_the_seats_and_is_logged(arbiter_client, arbiter):
+    tournament, first, second = setup_two_positions(arbiter_client)
+    a, b = seat_of(first, 2), seat_of(second, 2)
+    preview = services.seat_swap_preview(
+        position=tournament.positions.get(number=2), first=first, second=second
+    )
+    response = arbiter_client.post(
+        reverse("seat-swap", args=[tournament.pk, 2]), {"first": first.pk, "second": second.pk}
+    )
+    assert response.status_code == 302
+    assert (seat_of(first, 2).table_id, seat_of(first, 2).direction) == (b.table_id, b.direction)
+    assert (seat_of(second, 2).table_id, seat_of(second, 2).direction) == (
+        a.table_id,
+        a.direction,
+    )
+    log = ChangeLog.objects.filter(object_type="position").first()
+    assert log.user == arbiter
+    assert log.before["swap"]["repeated_meetings"] == preview.repeats_before
+    assert log.after["swap"]["repeated_meetings"] == preview.repeats_after
+
+
+def test_swap_that_seats_teammates_together_is_refused(arbiter_client):
+    tournament = make_tournament(players=8, positions=1, format="duo")
+    regs = list(tournament.registrations.order_by("number"))
+    for index in range(4):
+        team = Team.objects.create(tournament=tournament, name=f"Duo {index}")
+        for reg in regs[2 * index : 2 * index + 2]:
+            reg.team = team
+            reg.save()
+    arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 4})
+    first = regs[0]
+    mate = regs[1]
+    # Moving `first` to the mate's table: swap with one of the mate's tablemates.
+    mate_table = seat_of(mate, 1).table
+    other = next(s.registration for s in mate_table.seats.exclude(registration=mate))
+    plan = services.tournament_plan(tournament)
+    response = arbiter_client.post(
+        reverse("seat-swap", args=[tournament.pk, 1]), {"first": first.pk, "second": other.pk}
+    )
+    assert response.status_code == 200
+    assert "se retrouverait à la table d&#x27;un coéquipier" in response.text
+    assert services.tournament_plan(tournament) == plan
+
+
+def test_scorer_cannot_swap(client, scorer):
+    tournament = make_tournament(players=8, positions=1)
+    services.position_generate(tournament=tournament, seed=1)
+    plan = services.tournament_plan(tournament)
+    client.force_login(scorer)
+    regs = list(tournament.registrations.all()[:2])
+    url = reverse("seat-swap", args=[tournament.pk, 1])
+    assert client.post(url, {"first": regs[0].pk, "second": regs[1].pk}).status_code == 403
+    for name in ("position-publish", "position-regenerate"):
+        assert client.post(reverse(name, args=[tournament.pk, 1])).status_code == 403
+    assert client.post(reverse("position-generate", args=[tournament.pk])).status_code == 403
+    assert services.tournament_plan(tournament) == plan
+    assert tournament.positions.get().status == "draft"
