@@ -34,6 +34,7 @@ class TournamentForm(forms.ModelForm):
             "deals_per_table_3",
             "remainder",
             "rule_set",
+            "is_public",
         ]
         widgets = {
             "name": forms.TextInput(attrs={"autofocus": True}),

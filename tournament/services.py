@@ -34,6 +34,7 @@ TOURNAMENT_FIELDS = (
     "deals_per_table_3",
     "remainder",
     "rule_set",
+    "is_public",
 )
 
 

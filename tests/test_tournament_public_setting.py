@@ -1,0 +1,50 @@
+"""The arbiter opens (and closes) the public standings from the tournament's settings form."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS = {
+    "name": "Open de Chalon",
+    "date": "2026-11-21",
+    "format": "individual",
+    "positions_count": "4",
+    "deals_per_table_4": "5",
+    "deals_per_table_5": "5",
+    "deals_per_table_3": "6",
+    "remainder": "five",
+    "rule_set": "fft",
+}
+
+
+def test_the_settings_form_offers_the_public_standings(arbiter_client):
+    page = arbiter_client.get(reverse("tournament-create")).text
+    assert 'name="is_public"' in page and "Classement public" in page
+
+
+def test_arbiter_makes_a_tournament_public_then_private_again(arbiter_client, client):
+    arbiter_client.post(reverse("tournament-create"), SETTINGS)
+    tournament = Tournament.objects.get()
+    assert not tournament.is_public
+    public_url = reverse("public-tournament", args=[tournament.pk])
+    edit_url = reverse("tournament-edit", args=[tournament.pk])
+
+    arbiter_client.post(edit_url, SETTINGS | {"is_public": "on"})
+    tournament.refresh_from_db()
+    assert tournament.is_public
+    checkbox = re.search(r'<input[^>]*name="is_public"[^>]*>', arbiter_client.get(edit_url).text)
+    assert checkbox and "checked" in checkbox.group()
+    arbiter_client.logout()
+    assert arbiter_client.get(public_url).status_code == 200
+
+    arbiter_client.force_login(tournament.owner)
+    arbiter_client.post(edit_url, SETTINGS)  # an unticked box is not sent
+    tournament.refresh_from_db()
+    assert not tournament.is_public
+    arbiter_client.logout()
+    assert arbiter_client.get(public_url).status_code == 404
