@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .models import Tournament
+from .roles import is_arbiter, is_scorer
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -11,4 +12,10 @@ def home(request: HttpRequest) -> HttpResponse:
         tournaments = Tournament.objects.all()
     else:
         tournaments = Tournament.objects.filter(is_public=True)
-    return render(request, "home.html", {"tournaments": tournaments})
+    context = {
+        "tournaments": tournaments,
+        # The desk's people open a tournament's desk; everyone else its public standings.
+        "desk": is_scorer(request.user),
+        "can_edit": is_arbiter(request.user),
+    }
+    return render(request, "home.html", context)
