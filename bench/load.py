@@ -52,6 +52,9 @@ PASSWORD = "bench-" + "load-password-42"
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 HOME_EVERY = 5  # a client fetches the home page before every 5th deal
 REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
+LOGIN_TIMEOUT = 120.0  # seconds for a login POST: the password hash is slow on purpose
+# Logins in flight at once: more only queue up in the server, time out and start again.
+LOGIN_GATE = threading.BoundedSemaphore(8)
 CONNECT_RETRY_PAUSE = 0.1  # seconds between attempts while the server is down
 SERVER_BOOT_LIMIT = 60.0  # seconds for gunicorn to answer after a (re)start
 AFTER_RESTART_MIN = 3.0  # seconds of load at least after a crash restart (the run may stretch)
@@ -357,7 +360,14 @@ class Client(threading.Thread):
         self.go = threading.Event()
 
     # HTTP with keep-alive and a cookie jar
-    def request(self, method: str, path: str, body: bytes | None = None, headers=None):
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers=None,
+        timeout: float = REQUEST_TIMEOUT,
+    ):
         req = urllib.request.Request(f"http://{HOST}:{self.port}{path}", method=method)
         self.jar.add_cookie_header(req)
         send = dict(headers or {})
@@ -365,7 +375,9 @@ class Client(threading.Thread):
             send["Cookie"] = req.get_header("Cookie")
         try:
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+            elif self.conn.sock is not None:
+                self.conn.sock.settimeout(timeout)
             started = time.perf_counter()
             self.conn.request(method, path, body=body, headers=send)
             response = self.conn.getresponse()
@@ -403,12 +415,18 @@ class Client(threading.Thread):
                         "csrfmiddlewaretoken": self.cookie("csrftoken"),
                     }
                 ).encode()
-                status, data, _ms = self.request(
-                    "POST",
-                    "/connexion/",
-                    form,
-                    {"Content-Type": "application/x-www-form-urlencoded"},
-                )
+                if not LOGIN_GATE.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                    return False
+                try:
+                    status, data, _ms = self.request(
+                        "POST",
+                        "/connexion/",
+                        form,
+                        {"Content-Type": "application/x-www-form-urlencoded"},
+                        timeout=LOGIN_TIMEOUT,
+                    )
+                finally:
+                    LOGIN_GATE.release()
                 if status == 302 and self.cookie("sessionid"):
                     return True
                 self.stats.note(f"login answered {status}: {data[:200]!r}")
@@ -435,6 +453,10 @@ class Client(threading.Thread):
         self.logged_in.set()
         if not ok:
             return
+        # The wait for the other clients outlasts gunicorn's keep-alive (2 s): start afresh.
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
         self.go.wait(timeout=max(0.0, login_deadline - time.monotonic()) + 5)
         stats = self.stats
         version: int | None = None
@@ -591,7 +613,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
 
 
 def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
-    login_limit = 30 + args.clients * 1.5  # PBKDF2 logins are deliberately slow
+    login_limit = 60 + args.clients * 3  # PBKDF2 logins are deliberately slow
     times = [time.monotonic() + login_limit, 0.0, 0.0]
     clients = [
         Client(i, server.port, sheet, args.seed * 1000 + i, times, sessions[i] if sessions else "")
