@@ -1,0 +1,131 @@
+"""The English interface: a complete catalogue, and real pages that switch language."""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.urls import reverse
+
+from tournament.models import Tournament
+
+PO = Path(django_settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"
+MO = PO.with_suffix(".mo")
+PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sd]")
+
+
+def catalogue_entries(path: Path) -> list[dict]:
+    """The entries of a .po file: flags, msgid, msgid_plural and msgstr (or msgstr[n])."""
+    entries = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        entry: dict = {"flags": set()}
+        key = None
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                entry["flags"].update(flag.strip() for flag in line[2:].split(","))
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                entry[key] += ast.literal_eval(line)
+            elif line.strip():
+                key, _, rest = line.partition(" ")
+                entry[key] = ast.literal_eval(rest)
+        if entry.get("msgid"):
+            entries.append(entry)
+    return entries
+
+
+def translations(entry: dict) -> list[str]:
+    return [value for key, value in entry.items() if key.startswith("msgstr")]
+
+
+def test_english_catalogue_has_no_untranslated_or_fuzzy_entry():
+    entries = catalogue_entries(PO)
+    assert len(entries) > 500
+    untranslated = [e["msgid"] for e in entries if not all(translations(e))]
+    fuzzy = [e["msgid"] for e in entries if "fuzzy" in e["flags"]]
+    assert untranslated == []
+    assert fuzzy == []
+
+
+def test_english_catalogue_keeps_every_placeholder():
+    for entry in catalogue_entries(PO):
+        if "msgid_plural" in entry:
+            # The singular may leave the count out ("Register this player").
+            expected = sorted(PLACEHOLDER.findall(entry["msgid_plural"]))
+            assert sorted(PLACEHOLDER.findall(entry["msgstr[1]"])) == expected, entry["msgid"]
+            assert set(PLACEHOLDER.findall(entry["msgstr[0]"])) <= set(expected), entry["msgid"]
+        else:
+            expected = sorted(PLACEHOLDER.findall(entry["msgid"]))
+            assert sorted(PLACEHOLDER.findall(entry["msgstr"])) == expected, entry["msgid"]
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="gettext's msgfmt is not installed")
+def test_msgfmt_counts_no_untranslated_or_fuzzy_message():
+    result = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", os.devnull, str(PO)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    statistics = result.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ translated messages\.", statistics), statistics
+
+
+@pytest.fixture
+def english_catalogue(settings):
+    """A compiled catalogue as fresh as the .po (`make test` compiles it; plain pytest may not)."""
+    if not MO.exists() or MO.stat().st_mtime < PO.stat().st_mtime:
+        if shutil.which("msgfmt") is None:
+            pytest.fail("locale/en/LC_MESSAGES/django.mo is missing or stale and msgfmt is absent")
+        fd, tmp = tempfile.mkstemp(dir=MO.parent, suffix=".mo")
+        os.close(fd)
+        subprocess.run(["msgfmt", "--check", "-o", tmp, str(PO)], check=True)
+        os.replace(tmp, MO)  # atomic: a parallel worker never reads half a file
+    # Changing LOCALE_PATHS makes Django drop the catalogues it has already loaded.
+    settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
+
+
+def test_home_page_is_french_by_default_and_english_on_request(db, client, english_catalogue):
+    french = client.get(reverse("home")).content.decode()
+    assert "Tournois" in french
+    assert "Aucun tournoi pour le moment." in french
+    assert '<html lang="fr"' in french
+
+    english = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Tournaments" in english
+    assert "No tournaments yet." in english
+    assert "Arbiter login" in english
+    assert "Tournois" not in english
+
+
+def test_login_page_in_english(db, client, english_catalogue):
+    html = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Arbiter login" in html
+    assert "Log in" in html
+    assert "Se connecter" not in html
+
+
+def test_language_menu_switches_a_tournament_page_to_english(arbiter_client, english_catalogue):
+    tournament = Tournament.objects.create(name="Open de Chalon", date="2026-11-21")
+    url = reverse("tournament-detail", args=[tournament.pk])
+
+    french = arbiter_client.get(url).content.decode()
+    for text in ("Tableau de bord", "Formule", "Donnes par position", "Individuel"):
+        assert text in french
+    assert "Dashboard" not in french
+
+    response = arbiter_client.post(reverse("set_language"), {"language": "en", "next": url})
+    assert response.status_code == 302
+    english = arbiter_client.get(url).content.decode()
+    for text in ("Dashboard", "Players", "Rounds", "Score entry", "Ranking", "Printing"):
+        assert text in english
+    for text in ("Format", "Deals per round", "Individual", "none generated", "Edit the settings"):
+        assert text in english
+    for text in ("Tableau de bord", "Donnes par position", "Modifier les réglages"):
+        assert text not in english
