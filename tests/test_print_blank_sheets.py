@@ -33,8 +33,9 @@ def test_one_page_per_table_with_header_names_and_starting_positions(arbiter_cli
         assert re.search(rf"Table n° : {table.number}\b", text)
         for seat in Seat.objects.filter(table=table).select_related("registration__player"):
             assert seat.registration.player.full_name in text
-            # Position 1 is everyone's first: the starting position is this table and seat.
-            assert f"{table.number} {seat.direction}" in text
+            # Position 1 is everyone's first: the starting position is this table and seat,
+            # as the desk shows it ("1 O" for Ouest, "1 5e" for the fifth seat).
+            assert seat.label in text
         assert "Signature" in text
         assert "Page" in text and "Imprimé le" in text
 

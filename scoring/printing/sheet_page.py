@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from tournament.models import DIRECTIONS, Direction, Registration, Seat, Table, Tournament
+from tournament.models import (
+    DIRECTIONS,
+    SHORT_DIRECTIONS,
+    Direction,
+    Registration,
+    Seat,
+    Table,
+    Tournament,
+)
 
 # The FFT example sheet lists the players Nord, Sud, Est, Ouest; the fifth seat comes last.
 SHEET_ORDER = ("N", "S", "E", "W", "X")
@@ -100,7 +108,7 @@ def start_labels(tournament: Tournament) -> dict[int, str]:
         .values_list("registration_id", "table__number", "direction")
     )
     for registration_id, table_number, direction in seats:
-        labels.setdefault(registration_id, f"{table_number} {direction}")
+        labels.setdefault(registration_id, f"{table_number} {SHORT_DIRECTIONS[direction]}")
     return labels
 
 
