@@ -334,6 +334,7 @@ def _best_groupings(
     hints.append(None)  # plain greedy
 
     best: tuple[int, Grouping] | None = None
+    clean = False
     for hint in hints:
         grouping = _build(state, sizes, new_count, hint, rng)
         cost = _tabu(state, grouping, rng, floor)
@@ -345,9 +346,13 @@ def _best_groupings(
         if clean:
             break
     assert best is not None
-    for pos in best[1]:
+    cost, grouping = best
+    for pos in grouping:
         state.add_position(pos, 1)
-    return best[1]
+    if not clean and _conflicts(state, grouping):
+        # The best start still has repeats: anneal it, the tabu search alone stalls on plateaus.
+        _anneal(state, grouping, rng, cost, floor)
+    return grouping
 
 
 def _cost_floor(state: _State, sizes: list[int], new_count: int) -> int:
@@ -566,6 +571,57 @@ def _tabu(state: _State, grouping: Grouping, rng: random.Random, floor: int = 0)
     return best_cost
 
 
+def _anneal(state: _State, grouping: Grouping, rng: random.Random, cost: int, floor: int) -> int:
+    """Simulated annealing on swaps of a player in conflict with anyone of another table.
+
+    Cheaper per step than the tabu search (one delta, not a whole neighbourhood), so it can take
+    the many sideways steps that dense fields need to lose their last repeated meetings.
+    """
+    meets, mates, inc = state.meets, state.mates, _INC
+    n = state.present
+    where = [_where(pos, n) for pos in grouping]
+    conflicts = _conflicts(state, grouping)
+    best_cost = cost
+    best = [[list(t) for t in pos] for pos in grouping]
+    steps = 20_000 + 600 * n
+    temperature = 0.6
+    for step in range(steps):
+        if step % 64 == 0:
+            conflicts = _conflicts(state, grouping)
+            temperature = max(0.15, temperature * 0.995)
+            if not conflicts:
+                break
+        r, x = conflicts[rng.randrange(len(conflicts))]
+        tables, tab_of = grouping[r], where[r]
+        a = tab_of[x]
+        b = rng.randrange(len(tables) - 1)
+        b += b >= a
+        ta, tb = tables[a], tables[b]
+        y = tb[rng.randrange(len(tb))]
+        row_x, mate_x, row_y, mate_y = meets[x], mates[x], meets[y], mates[y]
+        delta = 0
+        for c in ta:
+            if c != x:
+                delta += inc[row_y[c]] + mate_y[c] - inc[row_x[c] - 1] - mate_x[c]
+        for c in tb:
+            if c != y:
+                delta += inc[row_x[c]] + mate_x[c] - inc[row_y[c] - 1] - mate_y[c]
+        if delta <= 0 or rng.random() < 2.718281828 ** (-delta / temperature):
+            _swap(state, tables, tab_of, x, a, y, b)
+            cost += delta
+            if cost < best_cost:
+                best_cost = cost
+                best = [[list(t) for t in pos] for pos in grouping]
+                if cost <= floor:
+                    break
+    for pos in grouping:
+        state.add_position(pos, -1)
+    grouping[:] = best
+    for pos in grouping:
+        state.add_position(pos, 1)
+    return best_cost
+
+
 def _in_conflict(state: _State, table: list[int], x: int) -> bool:
     row, mate = state.meets[x], state.mates[x]
     return any(row[c] > 1 or mate[c] for c in table if c != x)
@@ -653,6 +709,8 @@ def _assign_directions(
             for seat, p in enumerate(table):
                 counts[p][seat] += 1
         seated.append(order)
+        # Balance every prefix too: a player who withdraws later keeps fair counts.
+        _even_out(counts, seated)
     for _ in range(2):
         changed = False
         for order in seated:
@@ -667,6 +725,7 @@ def _assign_directions(
         if not changed:
             break
     _even_out(counts, seated)
+    _shake_directions(counts, seated, rng)
     ids = state.ids
     return tuple(tuple(tuple(ids[p] for p in table) for table in order) for order in seated)
 
@@ -679,6 +738,44 @@ def _best_order(table: list[int], counts: list[list[int]], rng: random.Random) -
         for perm in _PERMUTATIONS[len(table)]
     ]
     return [table[i] for i in min(keyed)[2]]
+
+
+def _direction_score(counts: list[list[int]]) -> tuple[int, int]:
+    """(players whose directions are 2 or more apart, sum of squared counts): lower is fairer."""
+    spread = sum(1 for per in counts if max(per[:4]) - min(per[:4]) > 1)
+    return spread, sum(c * c for per in counts for c in per)
+
+
+def _shake_directions(
+    counts: list[list[int]], seated: list[list[list[int]]], rng: random.Random, tries: int = 150
+) -> None:
+    """Leave a local optimum: reseat one table of an unbalanced player at random, even out again,
+    keep the result when it is fairer. Needed mostly after re-plans, whose fixed positions may
+    leave a player's counts lopsided."""
+    best = _direction_score(counts)
+    places = [(r, k) for r, order in enumerate(seated) for k in range(len(order))]
+    movable = {p for order in seated for table in order for p in table}
+    for _ in range(tries):
+        unfair = [p for p in movable if max(counts[p][:4]) - min(counts[p][:4]) > 1]
+        if not unfair or not places:
+            return
+        saved = ([[list(t) for t in order] for order in seated], [list(c) for c in counts])
+        target = rng.choice(unfair)
+        spots = [(r, k) for r, k in places if target in seated[r][k] and len(seated[r][k]) == 4]
+        for r, k in rng.sample(spots, min(2, len(spots))):
+            table = seated[r][k]
+            for seat, p in enumerate(table):
+                counts[p][seat] -= 1
+            rng.shuffle(table)
+            for seat, p in enumerate(table):
+                counts[p][seat] += 1
+        _even_out(counts, seated)
+        score = _direction_score(counts)
+        if score[0] <= best[0]:  # sideways moves too: plateaus are wide
+            best = score
+        else:
+            seated[:] = saved[0]
+            counts[:] = saved[1]
 
 
 def _even_out(counts: list[list[int]], seated: list[list[list[int]]]) -> None:

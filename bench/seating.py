@@ -1,0 +1,130 @@
+"""Seating benchmark: repeated meetings against a random draw and the classic movement chart.
+
+Run with `.venv/bin/python bench/seating.py` (or `make bench`). E is the number of repeated
+meetings: over all pairs, times met minus one. "classic" is the fixed movement chart of tables of
+4 numbered 1..T where, each position, North stays, South moves +1 table, East +2 and West -2
+(modulo T). "bound" is the counting lower bound: pair-meetings beyond the pairs available.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournament.seating import (  # noqa: E402
+    direction_spread,
+    generate,
+    meeting_counts,
+    numbered_field,
+    repeated_meetings,
+    table_sizes,
+)
+
+RANDOM_DRAWS = 50
+
+# (players, positions, team size, policy)
+CASES = [
+    (16, 5, None, "five"),
+    (16, 6, None, "five"),
+    (16, 7, None, "five"),
+    (20, 5, None, "five"),
+    (24, 7, None, "five"),
+    (28, 9, None, "five"),
+    (32, 8, None, "five"),
+    (32, 10, None, "five"),
+    (36, 11, None, "five"),
+    (40, 10, None, "five"),
+    (64, 10, None, "five"),
+    (100, 10, None, "five"),
+    (148, 10, None, "five"),
+    (200, 10, None, "five"),
+    (64, 10, 4, "five"),
+    (32, 6, 4, "five"),
+    (34, 6, None, "five"),
+    (34, 6, None, "three"),
+    (50, 8, None, "five"),
+    (50, 8, None, "three"),
+    (101, 10, None, "five"),
+    (101, 10, None, "three"),
+]
+
+
+def random_draw(players: int, positions: int, sizes: list[int], rng: random.Random) -> list:
+    """Every position, shuffle the players and cut the list into tables."""
+    plan = []
+    for _ in range(positions):
+        ids = list(range(1, players + 1))
+        rng.shuffle(ids)
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(ids[start : start + size])
+            start += size
+        plan.append(tables)
+    return plan
+
+
+def classic_chart(players: int, positions: int) -> list:
+    """North stays, South +1 table, East +2, West -2; player 4(t-1)+1.. starts at table t."""
+    count = players // 4
+    plan = []
+    for r in range(positions):
+        tables = [[0] * 4 for _ in range(count)]
+        for t in range(count):
+            north, east, south, west = (4 * t + k for k in range(1, 5))
+            tables[t][0] = north
+            tables[(t + r) % count][2] = south
+            tables[(t + 2 * r) % count][1] = east
+            tables[(t - 2 * r) % count][3] = west
+        plan.append(tables)
+    return plan
+
+
+def lower_bound(players: int, positions: int, team_size: int | None, sizes: list[int]) -> int:
+    slots = positions * sum(s * (s - 1) // 2 for s in sizes)
+    teammates = (players // team_size) * team_size * (team_size - 1) // 2 if team_size else 0
+    return max(0, slots - (players * (players - 1) // 2 - teammates))
+
+
+def row(players: int, positions: int, team_size: int | None, policy: str) -> list[str]:
+    sizes = table_sizes(players, policy)
+    rng = random.Random(0)
+    draws = [
+        repeated_meetings(random_draw(players, positions, sizes, rng)) for _ in range(RANDOM_DRAWS)
+    ]
+    classic = "-"
+    if players % 4 == 0 and team_size is None:
+        classic = str(repeated_meetings(classic_chart(players, positions)))
+    started = time.perf_counter()
+    plan = generate(numbered_field(players, team_size), positions, policy, seed=1)
+    elapsed = time.perf_counter() - started
+    return [
+        f"{players}x{positions}",
+        f"teams of {team_size}" if team_size else "-",
+        policy,
+        f"{statistics.mean(draws):.1f}",
+        classic,
+        str(repeated_meetings(plan)),
+        str(lower_bound(players, positions, team_size, sizes)),
+        str(max(meeting_counts(plan).values())),
+        str(direction_spread(plan)),
+        f"{elapsed:.3f}",
+    ]
+
+
+def main() -> None:
+    header = ["case", "teams", "tables", "E random", "E classic", "E ours", "bound", "max met"]
+    header += ["dir spread", "time s"]
+    rows = [header] + [row(*case) for case in CASES]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for r in rows:
+        print("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)))
+    print(f"\nE random: mean of {RANDOM_DRAWS} draws. Time: one call of generate(), seed 1.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""The `movement` command prints the chart as JSON or text, and refuses impossible requests."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournament.seating import Plan, SeatingPlayer, plan_problems, repeated_meetings
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command("movement", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_json_lists_positions_of_tables_of_player_numbers():
+    data = json.loads(
+        run("--players", "32", "--positions", "8", "--teams", "4", "--format", "json")
+    )
+    assert list(data) == ["positions"]
+    assert len(data["positions"]) == 8
+    plan = Plan(tuple(tuple(tuple(t) for t in pos) for pos in data["positions"]))
+    players = [SeatingPlayer(i, (i - 1) // 4 + 1) for i in range(1, 33)]
+    assert plan_problems(plan, players) == []
+    assert all(len(table) == 4 for pos in data["positions"] for table in pos)
+
+
+def test_json_puts_a_fifth_number_at_tables_of_five():
+    data = json.loads(run("--players", "34", "--positions", "6", "--format", "json", "--seed", "3"))
+    sizes = sorted(len(t) for t in data["positions"][0])
+    assert sizes == [4] * 6 + [5] * 2
+    plan = Plan(tuple(tuple(tuple(t) for t in pos) for pos in data["positions"]))
+    assert repeated_meetings(plan) == 0
+
+
+def test_text_is_a_readable_chart():
+    text = run("--players", "16", "--positions", "5")
+    assert "Position 5" in text
+    assert "Table  4 : N" in text
+    assert "Positions de départ" in text
+    assert "Rencontres répétées (E) : 0" in text
+
+
+def test_impossible_request_is_a_command_error_in_french():
+    with pytest.raises(CommandError, match="coéquipiers"):
+        run("--players", "8", "--positions", "3", "--teams", "4")
