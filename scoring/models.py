@@ -59,8 +59,9 @@ class SheetPlayer(models.Model):
     sheet = models.ForeignKey(
         ScoreSheet, verbose_name=_("feuille"), on_delete=models.CASCADE, related_name="players"
     )
+    # RESTRICT: a player on a sheet can't be deleted alone, but a whole tournament can.
     registration = models.ForeignKey(
-        Registration, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="+"
+        Registration, verbose_name=_("joueur"), on_delete=models.RESTRICT, related_name="+"
     )
     seat = models.PositiveSmallIntegerField(_("place"))
     direction = models.CharField(

@@ -72,7 +72,6 @@ def totals(tournament) -> dict[str, int]:
 
 
 def wipe_database():
-    ScoreSheet.objects.all().delete()
     Tournament.objects.all().delete()
     Player.objects.all().delete()
 
