@@ -8,7 +8,9 @@ its live partial: the SQL queries and the time of one request (best of 3). Then 
 
 It checks what the project promises and exits non-zero otherwise: the same number of queries at
 200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, and the
-10,000-deal XLSX in under 5 seconds.
+10,000-deal XLSX in under 5 seconds. Times are the process's CPU time (SQLite runs in-process,
+so it includes the queries): wall-clock times are printed too, but on a shared, busy machine
+they mostly measure the other processes.
 """
 
 from __future__ import annotations
@@ -41,28 +43,28 @@ from scoring.generate import GenerateOptions, tournament_generate  # noqa: E402
 from scoring.models import Deal  # noqa: E402
 
 SIZES = (200, 800)
-RUNS = 3
+RUNS = 5
 MAX_RATIO = 5.0
 XLSX_DEALS = 10_000
 XLSX_LIMIT = 5.0
 
 
-def measure(client: Client, url: str) -> tuple[int, float, int]:
-    """(queries, best time in seconds, response size) of GET url."""
-    best = float("inf")
+def measure(client: Client, url: str) -> tuple[int, float, float, int]:
+    """(queries, best CPU time, best wall time, response size) of GET url."""
+    best_cpu = best_wall = float("inf")
     queries = 0
     size = 0
     for _ in range(RUNS):
         with CaptureQueriesContext(connection) as captured:
-            start = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
-            elapsed = time.perf_counter() - start
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         if response.status_code != 200:
             raise SystemExit(f"{url}: HTTP {response.status_code}")
-        best = min(best, elapsed)
+        best_cpu, best_wall = min(best_cpu, cpu), min(best_wall, wall)
         queries = len(captured)
         size = len(response.content)
-    return queries, best, size
+    return queries, best_cpu, best_wall, size
 
 
 def main() -> int:
@@ -80,7 +82,7 @@ def main() -> int:
             reverse("public-standings-partial", args=[pk]),
         ),
     }
-    results: dict[str, dict[int, tuple[int, float, int]]] = {name: {} for name in pages}
+    results: dict[str, dict[int, tuple[int, float, float, int]]] = {name: {} for name in pages}
     for players in SIZES:
         start = time.perf_counter()
         tournament = tournament_generate(
@@ -97,11 +99,13 @@ def main() -> int:
 
     ok = True
     print()
-    print(f"{'page':24} {'players':>7} {'queries':>7} {'time':>9} {'size':>9}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'page':24} {'players':>7} {'queries':>7} {'CPU':>9} {'wall':>9} {'size':>9}")
     for name, by_size in results.items():
-        for players, (queries, elapsed, size) in by_size.items():
+        for players, (queries, cpu, wall, size) in by_size.items():
             print(
-                f"{name:24} {players:7} {queries:7} {elapsed * 1000:7.0f} ms {size // 1024:6} KiB"
+                f"{name:24} {players:7} {queries:7} {cpu * 1000:6.0f} ms {wall * 1000:6.0f} ms "
+                f"{size // 1024:5} KiB"
             )
         small, large = by_size[SIZES[0]], by_size[SIZES[1]]
         ratio = large[1] / small[1]
@@ -110,7 +114,7 @@ def main() -> int:
         ok = ok and verdict == "ok"
         print(
             f"{'':24} queries constant: {'yes' if same else 'NO'}, "
-            f"time {SIZES[1]}/{SIZES[0]} = {ratio:.1f}x (limit {MAX_RATIO:.0f}x) → {verdict}"
+            f"CPU time {SIZES[1]}/{SIZES[0]} = {ratio:.1f}x (limit {MAX_RATIO:.0f}x) → {verdict}"
         )
 
     positions = XLSX_DEALS // (SIZES[1] // 4 * 5)
@@ -118,15 +122,15 @@ def main() -> int:
         options=GenerateOptions(players=SIZES[1], positions=positions, deals=5, seed=2)
     )
     deals = Deal.objects.filter(sheet__tournament=tournament).count()
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     content = deals_xlsx.build(tournament)
-    elapsed = time.perf_counter() - start
-    verdict = "ok" if elapsed < XLSX_LIMIT else "FAIL"
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    verdict = "ok" if cpu < XLSX_LIMIT else "FAIL"
     ok = ok and verdict == "ok"
     print()
     print(
-        f"deal log XLSX: {deals} deals, {len(content) // 1024} KiB in {elapsed:.2f} s "
-        f"(limit {XLSX_LIMIT:.0f} s) → {verdict}"
+        f"deal log XLSX: {deals} deals, {len(content) // 1024} KiB in {cpu:.2f} s CPU "
+        f"({wall:.2f} s wall; limit {XLSX_LIMIT:.0f} s) → {verdict}"
     )
     return 0 if ok else 1
 
