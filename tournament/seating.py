@@ -50,9 +50,11 @@ Position = tuple[Table, ...]
 
 # Cost of the (c+1)-th meeting of a pair: free the first time, then steeply convex so that the
 # search never trades two second meetings for one third meeting.
-_INC = (0, 1, 30, 900, 27_000, 810_000) + (10**7,) * 200
+# Prices are in units where sitting at a table of 3 or 5 once more than one's share costs about
+# 1 (see _odd_delta): a second meeting (16) always outweighs that unfairness.
+_INC = (0, 16, 480, 14_400, 432_000, 12_960_000) + (10**9,) * 200
 _CUM = tuple(sum(_INC[:c]) for c in range(60))  # total cost of a pair met c times
-_TEAM = 10**9  # teammates at one table: a hard rule, priced above any repeat
+_TEAM = 10**12  # teammates at one table: a hard rule, priced above any repeat
 
 
 class SeatingError(ValueError):
@@ -260,6 +262,9 @@ class _State:
     present: int
     meets: list[list[int]]
     mates: list[list[int]]  # _TEAM for teammates, else 0
+    odd: list[int]  # times each player sat at a table of 3 or 5
+    odd_share: int = 0  # what a fair share of those seats is (rounded up)
+    odd_weight: int = 0  # 0 while searching for meetings, 1 when evening out odd tables
 
     @classmethod
     def build(cls, roster: list[SeatingPlayer], fixed: tuple[Position, ...]) -> _State:
@@ -283,14 +288,23 @@ class _State:
         for a, b in itertools.combinations(range(len(roster)), 2):
             if roster[a].team is not None and roster[a].team == roster[b].team:
                 mates[a][b] = mates[b][a] = _TEAM
-        return cls(ids, len(roster), meets, mates)
+        odd = [0] * n
+        for position in fixed:
+            for table in position:
+                if len(table) != 4:
+                    for p in table:
+                        odd[index[p]] += 1
+        return cls(ids, len(roster), meets, mates, odd)
 
     def add_position(self, tables: list[list[int]], sign: int) -> None:
-        meets = self.meets
+        meets, odd = self.meets, self.odd
         for table in tables:
             for a, b in itertools.combinations(table, 2):
                 meets[a][b] += sign
                 meets[b][a] += sign
+            if len(table) != 4:
+                for a in table:
+                    odd[a] += sign
 
     def join_cost(self, x: int, table: list[int]) -> int:
         row, mates = self.meets[x], self.mates[x]
@@ -306,7 +320,7 @@ class _State:
                 c = row[b]
                 if c:
                     total += _CUM[c] + mates[b] * c
-        return total
+        return total + self.odd_weight * sum(k * k for k in self.odd)
 
 
 # --- Groupings: who sits with whom ----------------------------------------------------------
@@ -325,6 +339,8 @@ def _best_groupings(
 ) -> Grouping:
     """Try each starting point (previous plan, design, greedy), improve it, keep the cheapest."""
     hints: list[list[list[list[int]]] | None] = []
+    odd_seats = new_count * sum(s for s in sizes if s != 4) + sum(state.odd[: state.present])
+    state.odd_share = -(-odd_seats // state.present)
     floor = _cost_floor(state, sizes, new_count) if done == 0 else 0
     if previous is not None:
         hints.append(_hint_from_previous(state, previous, done, new_count))
@@ -352,7 +368,63 @@ def _best_groupings(
     if not clean and _conflicts(state, grouping):
         # The best start still has repeats: anneal it, the tabu search alone stalls on plateaus.
         _anneal(state, grouping, rng, cost, floor)
+    _even_odd_tables(state, grouping, rng)
     return grouping
+
+
+def _even_odd_tables(state: _State, grouping: Grouping, rng: random.Random) -> None:
+    """Share the seats at tables of 3 or 5 fairly, by swaps that add no meeting cost.
+
+    Designs leave the players beyond a multiple of 4 at the odd tables every time; a player who
+    sits at a table of 3 once more than others is a small unfairness, a repeated meeting a worse
+    one, so this runs after the meeting search and never trades against it.
+    """
+    if all(len(t) == 4 for pos in grouping for t in pos):
+        return
+    meets, mates, inc, odd = state.meets, state.mates, _INC, state.odd
+    n = state.present
+    where = [_where(pos, n) for pos in grouping]
+    improved = True
+    while improved:
+        improved = False
+        heavy = [
+            (r, x)
+            for r, tables in enumerate(grouping)
+            for table in tables
+            if len(table) != 4
+            for x in table
+            if odd[x] > state.odd_share - 1
+        ]
+        rng.shuffle(heavy)
+        for r, x in heavy:
+            tables, tab_of = grouping[r], where[r]
+            a = tab_of[x]
+            ta = tables[a]
+            if len(ta) == 4 or x not in ta:
+                continue
+            row_x, mate_x = meets[x], mates[x]
+            best = None
+            for b, tb in enumerate(tables):
+                if len(tb) != 4:
+                    continue
+                for y in tb:
+                    if odd[y] + 1 >= odd[x]:
+                        continue
+                    row_y, mate_y = meets[y], mates[y]
+                    delta = 0
+                    for c in ta:
+                        if c != x:
+                            delta += inc[row_y[c]] + mate_y[c] - inc[row_x[c] - 1] - mate_x[c]
+                    for c in tb:
+                        if c != y:
+                            delta += inc[row_x[c]] + mate_x[c] - inc[row_y[c] - 1] - mate_y[c]
+                    key = (delta, odd[y], rng.random())
+                    if delta <= 0 and (best is None or key < best[0]):
+                        best = (key, b, y)
+            if best is not None:
+                _, b, y = best
+                _swap(state, tables, tab_of, x, a, y, b)
+                improved = True
 
 
 def _cost_floor(state: _State, sizes: list[int], new_count: int) -> int:
@@ -584,11 +656,11 @@ def _anneal(state: _State, grouping: Grouping, rng: random.Random, cost: int, fl
     best_cost = cost
     best = [[list(t) for t in pos] for pos in grouping]
     steps = 20_000 + 600 * n
-    temperature = 0.6
+    temperature = 9.6
     for step in range(steps):
         if step % 64 == 0:
             conflicts = _conflicts(state, grouping)
-            temperature = max(0.15, temperature * 0.995)
+            temperature = max(2.4, temperature * 0.995)
             if not conflicts:
                 break
         r, x = conflicts[rng.randrange(len(conflicts))]
@@ -623,6 +695,9 @@ def _anneal(state: _State, grouping: Grouping, rng: random.Random, cost: int, fl
 
 
 def _in_conflict(state: _State, table: list[int], x: int) -> bool:
+    """x meets someone at this table too often, or sits at a table of 3 or 5 beyond their share."""
+    if state.odd_weight and len(table) != 4 and state.odd[x] > state.odd_share:
+        return True
     row, mate = state.meets[x], state.mates[x]
     return any(row[c] > 1 or mate[c] for c in table if c != x)
 
@@ -668,11 +743,15 @@ def _perturb(
 
 def _conflicts(state: _State, grouping: Grouping) -> list[tuple[int, int]]:
     """(new position, player) pairs where the player meets someone too often or a teammate."""
-    meets, mates = state.meets, state.mates
+    meets, mates, odd, share = state.meets, state.mates, state.odd, state.odd_share
     out = []
     for r, tables in enumerate(grouping):
         for table in tables:
+            unusual = state.odd_weight and len(table) != 4
             for a in table:
+                if unusual and odd[a] > share:
+                    out.append((r, a))
+                    continue
                 row, mate = meets[a], mates[a]
                 for b in table:
                     if b != a and (row[b] > 1 or mate[b]):
