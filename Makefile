@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
 TEST_DEBS := $(RUN_DEBS) chromium postgresql
 
-.PHONY: run test lint deps debs-run debs-test demo clean messages bench
+.PHONY: run test lint deps debs-run debs-test demo clean messages bench load
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,12 +52,17 @@ test: deps debs-test lint
 	DATABASE_URL=$$(scripts/pg-test-server) $(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 
 messages: deps
-	$(PY) manage.py makemessages -l en -l fr --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py makemessages -l en --ignore=.venv --ignore=tests --ignore=bench
 
 bench: deps
 	$(PY) bench/seating.py
 	$(PY) bench/pdf.py
 	$(PY) bench/reports.py
+
+# 50 score-entry clients for 60 s on SQLite and PostgreSQL, then the same with a server crash.
+load: deps debs-test
+	$(PY) bench/load.py --clients 50 --seconds 60 --db both
+	$(PY) bench/load.py --clients 50 --seconds 60 --db both --crash
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles
