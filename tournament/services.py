@@ -568,6 +568,26 @@ def position_generate(
         raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
     if any(n not in existing for n in range(1, start)):
         raise ValidationError(_("Générez d'abord les positions précédentes."))
+    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
+    from scoring.models import Deal
+
+    typed = (
+        Deal.objects.filter(
+            sheet__table__position__tournament=tournament,
+            sheet__table__position__number__gte=start,
+        )
+        .order_by("sheet__table__position__number")
+        .values_list("sheet__table__position__number", flat=True)
+        .first()
+    )
+    if typed is not None:
+        raise ValidationError(
+            _(
+                "La position %(number)s a déjà des donnes saisies : publiez-la, ou supprimez "
+                "ses donnes, avant de la régénérer."
+            )
+            % {"number": typed}
+        )
 
     fixed = [_tables_of(existing[n]) for n in range(1, start)]
     last = tournament.positions_count
