@@ -1,4 +1,6 @@
-"""Shared fixtures: users with each role."""
+"""Shared fixtures: users with each role, the browser and the live server."""
+
+import threading
 
 import pytest
 from django.contrib.auth.models import Group
@@ -83,3 +85,24 @@ def browser_login(page, live_server, username: str, password: str) -> None:
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_load_state()
+
+
+@pytest.fixture
+def one_request_at_a_time(live_server):
+    """The live server's request threads all use the test's one in-memory SQLite connection.
+
+    A live preview still reading while the deal is saved then fails with "database table is
+    locked", which the real database (SQLite file in WAL mode, PostgreSQL) never does: serve
+    one request at a time, as that connection can only take one.
+    """
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+    lock = threading.Lock()
+
+    def serialized(environ, start_response):
+        with lock:
+            return app(environ, start_response)
+
+    httpd.set_app(serialized)
+    yield live_server
+    httpd.set_app(app)

@@ -44,7 +44,7 @@ def type_deal(page, values) -> None:
 
 
 def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
-    page, live_server, arbiter
+    page, live_server, one_request_at_a_time, arbiter
 ):
     _tournament, position = make_tournament(names=NAMES_004)
     sheet = sheet_for_table(table=position.tables.get())

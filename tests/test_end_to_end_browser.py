@@ -9,7 +9,6 @@ The print links open PDFs in a new tab: they are fetched with the arbiter's brow
 
 import io
 import re
-import threading
 from collections import defaultdict
 
 import pytest
@@ -70,27 +69,6 @@ def deals_for_table(number: int) -> list[tuple[str, ...]]:
         poignee = seat(poignee[0]) + poignee[1:] if poignee else ""
         deals.append((seat(taker), contract, bouts, points, poignee, petit, chelem))
     return deals
-
-
-@pytest.fixture
-def one_request_at_a_time(live_server):
-    """The live server's request threads all use the test's one in-memory SQLite connection.
-
-    A live preview still reading while the deal is saved then fails with "database table is
-    locked", which the real database (SQLite file in WAL mode, PostgreSQL) never does: serve
-    one request at a time, as that connection can only take one.
-    """
-    httpd = live_server.thread.httpd
-    app = httpd.get_app()
-    lock = threading.Lock()
-
-    def serialized(environ, start_response):
-        with lock:
-            return app(environ, start_response)
-
-    httpd.set_app(serialized)
-    yield live_server
-    httpd.set_app(app)
 
 
 def signed_int(text: str) -> int:
