@@ -658,8 +658,12 @@ def _anneal(state: _State, grouping: Grouping, rng: random.Random, cost: int, fl
     best_cost = cost
     best = [[list(t) for t in pos] for pos in grouping]
     steps = 20_000 + 600 * n
+    patience = 12_000 + 300 * n  # when repeats are forced, stop once no progress is made
+    improved_at = 0
     temperature = 9.6
     for step in range(steps):
+        if step - improved_at > patience:
+            break
         if step % 64 == 0:
             conflicts = _conflicts(state, grouping)
             temperature = max(2.4, temperature * 0.995)
@@ -684,7 +688,7 @@ def _anneal(state: _State, grouping: Grouping, rng: random.Random, cost: int, fl
             _swap(state, tables, tab_of, x, a, y, b)
             cost += delta
             if cost < best_cost:
-                best_cost = cost
+                best_cost, improved_at = cost, step
                 best = [[list(t) for t in pos] for pos in grouping]
                 if cost <= floor:
                     break
