@@ -538,3 +538,30 @@ def lost_by_margin_scores(deal: Deal, margin: int) -> list[int]:
         dead=deal.dead,
     )
     return list(split_value(shape, value))
+
+
+def sheet_validate(
+    *, sheet: ScoreSheet, validated: bool = True, user=None, expected_version: int | None = None
+) -> ScoreSheet:
+    """The arbiter accepts the sheet (or takes the acceptance back); recorded in the history.
+
+    When the organiser publishes only validated sheets, this is what puts them on the public
+    standings.
+    """
+    status = ScoreSheet.Status.VALIDATED if validated else ScoreSheet.Status.IN_PROGRESS
+    with transaction.atomic():
+        _bump_version(sheet, expected_version)
+        before = sheet.status
+        sheet.status = status
+        ScoreSheet.objects.filter(pk=sheet.pk).update(status=status)
+        ChangeLog.objects.create(
+            tournament_id=sheet.tournament_id,
+            sheet=sheet,
+            object_type="sheet_status",
+            object_id=sheet.pk,
+            action=ChangeLog.Action.UPDATE,
+            before={"status": before},
+            after={"status": status},
+            user=user,
+        )
+    return sheet

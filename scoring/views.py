@@ -25,7 +25,7 @@ from scoring.forms import (
 from scoring.models import ChangeLog, Deal, Incident, ScoreSheet
 from scoring.services import StaleSheetError
 from tournament.models import Position, Registration, Table, Tournament
-from tournament.roles import arbiter_required, scorer_required
+from tournament.roles import arbiter_required, is_arbiter, scorer_required
 
 
 def _sheet(pk: int) -> ScoreSheet:
@@ -106,6 +106,7 @@ def _render_sheet(
         "conflict": conflict,
         "crosscheck": crosscheck,
         "column_labels": labels,
+        "perms_arbiter": is_arbiter(request.user),
     }
     template = "scoring/_sheet_body.html" if request.htmx else "scoring/sheet_detail.html"
     return render(request, template, context)
@@ -114,7 +115,7 @@ def _render_sheet(
 def _done(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
     """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect."""
     if request.htmx:
-        sheet.refresh_from_db(fields=["version", "paper_bilans"])
+        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
         view = load_sheet_view(sheet)
         return _render_sheet(request, view, _entry_form(view))
     return redirect("sheet-detail", sheet.pk)
@@ -355,6 +356,29 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
             )
         return _done(request, sheet)
     return _render_sheet(request, view, _entry_form(view), crosscheck=form)
+
+
+@arbiter_required
+@require_POST
+def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
+    """The arbiter accepts a sheet; only accepted sheets go public when the organiser says so."""
+    sheet = _sheet(pk)
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    try:
+        services.sheet_validate(
+            sheet=sheet,
+            validated=request.POST.get("validated") == "1",
+            user=request.user,
+            expected_version=version,
+        )
+    except StaleSheetError:
+        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+        view = load_sheet_view(sheet)
+        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
+    return _done(request, sheet)
 
 
 @scorer_required

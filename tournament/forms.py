@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.ranking import TIE_BREAK_CHOICES
 from scoring.rules import RULE_SETS
 
 from .models import Registration, Tournament
@@ -19,6 +20,13 @@ def rule_set_choices() -> list[tuple[str, str]]:
 
 class TournamentForm(forms.ModelForm):
     rule_set = forms.ChoiceField(label=_("règlement"), choices=rule_set_choices)
+    tie_breaks = forms.MultipleChoiceField(
+        label=_("critères de départage"),
+        choices=TIE_BREAK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Sans critère, les ex æquo partagent le rang. Appliqués dans cet ordre."),
+    )
 
     class Meta:
         model = Tournament
@@ -35,6 +43,9 @@ class TournamentForm(forms.ModelForm):
             "remainder",
             "rule_set",
             "is_public",
+            "public_requires_validation",
+            "normalise_tables",
+            "tie_breaks",
         ]
         widgets = {
             "name": forms.TextInput(attrs={"autofocus": True}),

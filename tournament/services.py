@@ -35,6 +35,9 @@ TOURNAMENT_FIELDS = (
     "remainder",
     "rule_set",
     "is_public",
+    "public_requires_validation",
+    "normalise_tables",
+    "tie_breaks",
 )
 
 
