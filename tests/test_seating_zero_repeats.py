@@ -12,9 +12,6 @@ from tournament.seating import (
 field = numbered_field
 
 
-PENDING = pytest.mark.xfail(reason="32 x 10 design not yet in the catalogue", strict=False)
-
-
 @pytest.mark.parametrize(
     ("players", "positions"),
     [
@@ -23,7 +20,7 @@ PENDING = pytest.mark.xfail(reason="32 x 10 design not yet in the catalogue", st
         (24, 7),
         (28, 9),
         (32, 8),
-        pytest.param(32, 10, marks=PENDING),
+        (32, 10),
         (36, 10),
         (36, 11),
     ],

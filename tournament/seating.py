@@ -35,9 +35,9 @@ from typing import Protocol
 
 from tournament.seating_designs import (
     affine_plane_16,
+    catalogue_design,
     difference_design,
     max_difference_rounds,
-    rotational_design,
 )
 from tournament.seating_directions import assign_directions
 
@@ -459,7 +459,7 @@ def _design_hint(
     if v < 16:
         return None
     teams = any(p.team is not None for p in roster)
-    catalogue = None if teams else (affine_plane_16() if v == 16 else rotational_design(v))
+    catalogue = None if teams else (affine_plane_16() if v == 16 else catalogue_design(v))
     if catalogue is not None and len(catalogue) >= new_count:
         design, grouped = catalogue, False
     else:

@@ -106,6 +106,123 @@ def rotational_design(v: int) -> Design | None:
     return [[[point(x, lv, t) for x, lv in table] for table in base] for t in range(k)]
 
 
+# 32 players over 10 positions (the classic "8-4-10" social golfer instance). Built offline by
+# doubling: two resolutions of AG(2,4), the second relabelled by
+# [10, 4, 12, 5, 3, 13, 14, 6, 0, 15, 11, 8, 9, 1, 7, 2] so that no three points are collinear in
+# both; each point x becomes 2x and 2x+1, and each line splits into two halves {2x + f(x)} and
+# {2x + 1 - f(x)} with parities f solving a GF(2) linear system that makes every pair of doubled
+# points meet exactly once. 2x and 2x+1 never meet.
+DOUBLED_AFFINE_32: list[list[list[int]]] = [
+    [
+        [0, 8, 16, 24],
+        [1, 9, 17, 25],
+        [2, 10, 18, 26],
+        [3, 11, 19, 27],
+        [4, 12, 20, 28],
+        [5, 13, 21, 29],
+        [6, 14, 22, 30],
+        [7, 15, 23, 31],
+    ],
+    [
+        [0, 10, 20, 30],
+        [1, 11, 21, 31],
+        [2, 8, 22, 28],
+        [3, 9, 23, 29],
+        [4, 14, 17, 26],
+        [5, 15, 16, 27],
+        [6, 12, 18, 25],
+        [7, 13, 19, 24],
+    ],
+    [
+        [0, 12, 23, 27],
+        [1, 13, 22, 26],
+        [2, 14, 21, 24],
+        [3, 15, 20, 25],
+        [4, 9, 18, 31],
+        [5, 8, 19, 30],
+        [6, 10, 16, 29],
+        [7, 11, 17, 28],
+    ],
+    [
+        [0, 14, 19, 29],
+        [1, 15, 18, 28],
+        [2, 12, 16, 31],
+        [3, 13, 17, 30],
+        [4, 10, 23, 24],
+        [5, 11, 22, 25],
+        [6, 9, 21, 26],
+        [7, 8, 20, 27],
+    ],
+    [
+        [0, 3, 4, 6],
+        [1, 2, 5, 7],
+        [8, 11, 12, 14],
+        [9, 10, 13, 15],
+        [16, 18, 20, 22],
+        [17, 19, 21, 23],
+        [24, 26, 28, 30],
+        [25, 27, 29, 31],
+    ],
+    [
+        [1, 6, 19, 20],
+        [0, 7, 18, 21],
+        [3, 8, 26, 31],
+        [2, 9, 27, 30],
+        [15, 22, 24, 29],
+        [14, 23, 25, 28],
+        [5, 10, 12, 17],
+        [4, 11, 13, 16],
+    ],
+    [
+        [5, 20, 23, 26],
+        [4, 21, 22, 27],
+        [6, 8, 15, 17],
+        [7, 9, 14, 16],
+        [1, 3, 12, 24],
+        [0, 2, 13, 25],
+        [10, 19, 28, 31],
+        [11, 18, 29, 30],
+    ],
+    [
+        [2, 17, 20, 29],
+        [3, 16, 21, 28],
+        [8, 13, 18, 23],
+        [9, 12, 19, 22],
+        [5, 6, 24, 31],
+        [4, 7, 25, 30],
+        [1, 10, 14, 27],
+        [0, 11, 15, 26],
+    ],
+    [
+        [13, 14, 20, 31],
+        [12, 15, 21, 30],
+        [1, 4, 8, 29],
+        [0, 5, 9, 28],
+        [17, 18, 24, 27],
+        [16, 19, 25, 26],
+        [3, 7, 10, 22],
+        [2, 6, 11, 23],
+    ],
+    [
+        [9, 11, 20, 24],
+        [8, 10, 21, 25],
+        [6, 13, 27, 28],
+        [7, 12, 26, 29],
+        [0, 17, 22, 31],
+        [1, 16, 23, 30],
+        [3, 5, 14, 18],
+        [2, 4, 15, 19],
+    ],
+]
+
+
+def catalogue_design(v: int) -> Design | None:
+    """The best known stored design on v points (all its rounds), or None."""
+    if v == 32:
+        return [[list(table) for table in rnd] for rnd in DOUBLED_AFFINE_32]
+    return rotational_design(v)
+
+
 def affine_plane_16() -> Design:
     """AG(2,4): the 5 parallel classes of lines of GF(4)^2, 16 players over 5 positions."""
     # GF(4) = {0, 1, a, a+1} coded 0..3; addition is XOR, multiplication by the table below.
