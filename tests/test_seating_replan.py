@@ -69,3 +69,13 @@ def test_replan_is_deterministic():
     first = generate(now, 5, fixed=plan.positions[:2], seed=2, previous=plan)
     again = generate(now, 5, fixed=plan.positions[:2], seed=2, previous=plan)
     assert first == again
+
+
+def test_32_players_over_10_positions_replan_after_position_4_without_repeats():
+    plan = generate(field(32), 10, seed=4)
+    assert repeated_meetings(plan) == 0
+    now = [p for p in field(32) if p.id != 30] + [SeatingPlayer(40)]
+    replan = generate(now, 10, fixed=plan.positions[:4], seed=4, previous=plan)
+    assert replan.positions[:4] == plan.positions[:4]
+    assert plan_problems(replan, now, first=4) == []
+    assert repeated_meetings(replan) == 0

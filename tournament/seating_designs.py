@@ -14,7 +14,7 @@ Design = list[list[list[int]]]
 # round). Each entry: v -> (k, levels, fixed points, base round), a point being (x, level) with
 # level < 0 for the fixed points. They reach the known maxima of the social golfer problem at
 # tables of 4, where plain local search stalls: 20 players x 5, 24 x 7, 28 x 9 (a resolvable
-# (28,4,1)-BIBD), 32 x 10, 36 x 11, plus 40 x 10 (cheaper than searching at run time).
+# (28,4,1)-BIBD), 36 x 11, plus 40 x 10 (cheaper than searching at run time). 32 x 10 is below.
 ROTATIONAL_BASES: dict[int, tuple[int, int, int, list[list[tuple[int, int]]]]] = {
     20: (
         5,
