@@ -108,3 +108,12 @@ def test_hard_rules_hold_on_random_fields(case):
     plan = generate(players, positions, policy, seed=seed)
     assert len(plan.positions) == positions
     assert plan_problems(plan, players, policy) == []
+
+
+def test_a_single_table_is_seated_every_position_even_in_a_replan():
+    players = field(5)
+    plan = generate(players, 3, "five", seed=1)
+    assert plan_problems(plan, players) == []
+    replan = generate(field(4), 3, "five", fixed=plan.positions[:1], seed=1, previous=plan)
+    assert replan.positions[0] == plan.positions[0]
+    assert plan_problems(replan, field(4), first=1) == []

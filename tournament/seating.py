@@ -367,7 +367,7 @@ def _best_groupings(
     cost, grouping = best
     for pos in grouping:
         state.add_position(pos, 1)
-    if not clean and _conflicts(state, grouping):
+    if not clean and len(sizes) > 1 and _conflicts(state, grouping):
         # The best start still has repeats: anneal it, the tabu search alone stalls on plateaus.
         _anneal(state, grouping, rng, cost, floor)
     _even_odd_tables(state, grouping, rng)
@@ -568,7 +568,7 @@ def _tabu(state: _State, grouping: Grouping, rng: random.Random, floor: int = 0)
     """
     meets, mates, inc = state.meets, state.mates, _INC
     cost = state.cost()
-    if cost <= floor:
+    if cost <= floor or len(grouping[0]) < 2:  # a single table: nothing to swap
         return cost
     best_cost = cost
     best = [[list(t) for t in pos] for pos in grouping]
