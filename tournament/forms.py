@@ -9,6 +9,7 @@ from scoring.ranking import TIE_BREAK_CHOICES
 from scoring.rules import RULE_SETS
 
 from .models import Registration, Tournament
+from .services import TOURNAMENT_FIELDS
 
 # Short labels for the settings form; the rule set objects carry longer descriptions.
 RULE_SET_LABELS = {"fft": _("FFT officiel"), "booklet": _("Variante livret (×3/×4)")}
@@ -30,23 +31,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "date",
-            "venue",
-            "club",
-            "format",
-            "positions_count",
-            "deals_per_table_4",
-            "deals_per_table_5",
-            "deals_per_table_3",
-            "remainder",
-            "rule_set",
-            "is_public",
-            "public_requires_validation",
-            "normalise_tables",
-            "tie_breaks",
-        ]
+        fields = list(TOURNAMENT_FIELDS)
         widgets = {
             "name": forms.TextInput(attrs={"autofocus": True}),
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),

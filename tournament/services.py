@@ -22,6 +22,7 @@ from . import seating
 from .importing import ImportPreview, ImportRow, normalise
 from .models import DIRECTIONS, Player, Position, Registration, Seat, Table, Team, Tournament
 
+# The settings an arbiter edits: the settings form shows exactly these.
 TOURNAMENT_FIELDS = (
     "name",
     "date",
