@@ -7,6 +7,7 @@ and leaves a ChangeLog record with the state before and after.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -21,19 +22,8 @@ from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
 from scoring.rules import RULE_SETS
 from tournament.models import DIRECTIONS, Registration, Table, Tournament
 
-ENGINE_FIELDS = (
-    "players",
-    "taker",
-    "partner",
-    "dead",
-    "contract",
-    "oudlers",
-    "points",
-    "poignees",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem",
-)
+# The engine's Deal fields are the contract: read them from it rather than listing them again.
+ENGINE_FIELDS = tuple(field.name for field in dataclasses.fields(EngineDeal))
 
 
 class StaleSheetError(Exception):
