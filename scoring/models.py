@@ -34,6 +34,8 @@ class ScoreSheet(models.Model):
     )
     # Optimistic concurrency: every save bumps it; a save based on an older version is refused.
     version = models.PositiveIntegerField(_("version"), default=0)
+    # Deals the arbiter allowed beyond the tournament's deals per table for this table size.
+    extra_deals = models.PositiveSmallIntegerField(_("donnes supplémentaires autorisées"), default=0)
     # Bilans written on the paper sheet, by seat index, for the arbiter's cross-check.
     paper_bilans = models.JSONField(_("bilans de la feuille papier"), null=True, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
@@ -268,6 +270,7 @@ class ChangeLog(models.Model):
         UPDATE = "update", _("Modification")
         DELETE = "delete", _("Suppression")
         CONFLICT = "conflict", _("Conflit de saisie")
+        REOPEN = "reopen", _("Réouverture")
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="changes"
@@ -293,6 +296,9 @@ class ChangeLog(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The author's username as text: the history stays readable when the account goes, and a
+    # restored history names its authors without being credited to any local account.
+    username = models.CharField(_("auteur"), max_length=150, blank=True)
     at = models.DateTimeField(_("le"), auto_now_add=True)
 
     class Meta:
@@ -302,3 +308,8 @@ class ChangeLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.object_type} {self.object_id}"
+
+    def save(self, *args, **kwargs):
+        if self.user_id and not self.username:
+            self.username = self.user.get_username()
+        super().save(*args, **kwargs)

@@ -153,6 +153,37 @@ class Tournament(models.Model):
         )
 
 
+class TournamentRole(models.Model):
+    """A person's role on one tournament besides its owner: co-arbiter or scorer."""
+
+    class Role(models.TextChoices):
+        ARBITER = "arbiter", _("Co-arbitre")
+        SCORER = "scorer", _("Marqueur")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("utilisateur"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("rôle"), max_length=10, choices=Role.choices)
+    created_at = models.DateTimeField(_("ajouté le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rôle sur un tournoi")
+        verbose_name_plural = _("rôles sur les tournois")
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="unique_role_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.user} ({self.get_role_display()})"
+
+
 class Team(models.Model):
     """A duo or a team of four; teammates never meet and their scores add up."""
 

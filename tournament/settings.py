@@ -1,9 +1,11 @@
 """Tarot Desk settings: one module, read from the environment, safe defaults for a laptop."""
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -13,12 +15,38 @@ def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
 
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
 def env_bool(name: str, default: bool = False) -> bool:
-    return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
+    """A yes/no variable; unset or empty means the default, anything unrecognised is an error.
+
+    A typo such as DEBUG=ture must not silently read as False (or True).
+    """
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"Environment variable {name}={os.environ[name]!r} is not a yes/no value; "
+        f"use one of true/false, 1/0, yes/no, on/off."
+    )
 
 
 def env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, default))
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"Environment variable {name}={os.environ[name]!r} is not a whole number."
+        ) from None
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -26,8 +54,16 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The laptop default key is only acceptable with DEBUG on; production must set SECRET_KEY.
-SECRET_KEY = env_str("SECRET_KEY", "django-insecure-tarot-desk-local-development-only-key")
+# The laptop default key is public (it is in this file), so it is only acceptable with DEBUG on;
+# a production start without its own SECRET_KEY refuses to run rather than sign sessions with it.
+DEVELOPMENT_SECRET_KEY = "django-insecure-tarot-desk-local-development-only-key"
+SECRET_KEY = env_str("SECRET_KEY").strip() or DEVELOPMENT_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is false: export SECRET_KEY to a long random string "
+        "(for example the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`)."
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
@@ -63,12 +99,52 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling: after 5 failures for one username from one address, wait 15 minutes.
+# The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their
+# own address does not lock the real arbiter out from theirs.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+
+# Number of trusted reverse proxies (nginx, Caddy) in front of the application that each append
+# the address they received the request from to X-Forwarded-For. 0 (the default): use the
+# socket address, ignore X-Forwarded-For (anybody can send one). Behind one proxy every request
+# comes from 127.0.0.1, so without this setting all clients share one address for django-axes.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+
+
+def client_ip_address(request) -> str | None:
+    """The client's address as django-axes should see it, given TRUSTED_PROXY_COUNT.
+
+    Each trusted proxy appends one entry to X-Forwarded-For, so the real client is the
+    TRUSTED_PROXY_COUNT-th entry from the right; entries further left were sent by the client
+    and may be forged. If the header is missing, too short or not an address, the socket
+    address is used. (django-axes' own AXES_IPWARE_* settings need the optional django-ipware
+    package, which is not installed, and its default "left-most" order trusts the forgeable end.)
+    """
+    from django.conf import settings  # read at call time, so tests can override it
+
+    remote_addr = request.META.get("REMOTE_ADDR")
+    count = settings.TRUSTED_PROXY_COUNT
+    if count <= 0:
+        return remote_addr
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if len(forwarded) < count:
+        return remote_addr
+    candidate = forwarded[-count]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote_addr
+
+
+AXES_CLIENT_IP_CALLABLE = client_ip_address
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 

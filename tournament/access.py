@@ -1,0 +1,181 @@
+"""Who may do what on which tournament: the one place every view, API, export, PDF and backup asks.
+
+Roles are per tournament (django-rules predicates over the tournament object):
+
+- the **owner** (who created or restored it) runs it and names the others;
+- **co-arbiters** run it like the owner, except naming people and deleting it;
+- **scorers** see the desk and enter and correct deals, nothing else;
+- everybody reads the public pages of a tournament whose standings are public.
+
+Superusers may do everything (Django answers has_perm for them before asking any backend).
+Creating a tournament is the one global right: members of the "arbitre" group have it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from functools import wraps
+
+import rules
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest
+
+from .models import Tournament, TournamentRole
+from .roles import ARBITER
+
+
+class Permission(StrEnum):
+    """What a view asks; each is granted by the predicates registered below."""
+
+    VIEW_PUBLIC = "tournament.view_public"  # public standings and player pages
+    VIEW = "tournament.view_desk"  # desk pages, sheets, positions, rankings, printed sheets
+    SCORE = "tournament.score"  # record, correct and delete deals, paper bilans
+    MANAGE = "tournament.manage"  # settings, players, positions, incidents, validation, reopening
+    EXPORT = "tournament.export"  # spreadsheets and backups: the whole tournament's data
+    ADMINISTER = "tournament.administer"  # name co-arbiters and scorers, delete the tournament
+    CREATE = "tournament.create"  # global: start a new tournament (no object)
+    ROSTER = "tournament.roster"  # global: search the shared roster of players
+
+
+def _roles(user) -> dict[int, str]:
+    """The user's roles by tournament id, read once per request (cached on the user object)."""
+    cached = getattr(user, "_tournament_roles", None)
+    if cached is None:
+        cached = dict(
+            TournamentRole.objects.filter(user_id=user.pk).values_list("tournament_id", "role")
+        )
+        user._tournament_roles = cached
+    return cached
+
+
+@rules.predicate
+def is_active(user) -> bool:
+    return bool(user.is_authenticated and user.is_active)
+
+
+@rules.predicate
+def is_owner(user, tournament: Tournament) -> bool:
+    return tournament.owner_id is not None and tournament.owner_id == user.pk
+
+
+@rules.predicate
+def is_co_arbiter(user, tournament: Tournament) -> bool:
+    return _roles(user).get(tournament.pk) == TournamentRole.Role.ARBITER
+
+
+@rules.predicate
+def is_assigned_scorer(user, tournament: Tournament) -> bool:
+    return _roles(user).get(tournament.pk) == TournamentRole.Role.SCORER
+
+
+@rules.predicate
+def has_public_standings(user, tournament: Tournament) -> bool:
+    return tournament.is_public
+
+
+@rules.predicate
+def is_arbiter_member(user) -> bool:
+    return user.groups.filter(name=ARBITER).exists()
+
+
+@rules.predicate
+def runs_some_tournament(user) -> bool:
+    return (
+        Tournament.objects.filter(owner_id=user.pk).exists()
+        or TournamentRole.Role.ARBITER in _roles(user).values()
+    )
+
+
+runs = is_active & (is_owner | is_co_arbiter)
+works_on = is_active & (is_owner | is_co_arbiter | is_assigned_scorer)
+
+rules.add_perm(Permission.VIEW_PUBLIC, has_public_standings | works_on)
+rules.add_perm(Permission.VIEW, works_on)
+rules.add_perm(Permission.SCORE, works_on)
+rules.add_perm(Permission.MANAGE, runs)
+rules.add_perm(Permission.EXPORT, runs)
+rules.add_perm(Permission.ADMINISTER, is_active & is_owner)
+rules.add_perm(Permission.CREATE, is_active & is_arbiter_member)
+rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tournament))
+
+
+def may(user, permission: Permission, tournament: Tournament | None = None) -> bool:
+    """May this user do this on this tournament? (None for the global permissions.)"""
+    return user.has_perm(permission, tournament)
+
+
+def capabilities(user, tournament: Tournament) -> dict[str, bool]:
+    """What the templates need to show or hide buttons; the server still checks every write."""
+    return {
+        "view": may(user, Permission.VIEW, tournament),
+        "score": may(user, Permission.SCORE, tournament),
+        "manage": may(user, Permission.MANAGE, tournament),
+        "export": may(user, Permission.EXPORT, tournament),
+        "administer": may(user, Permission.ADMINISTER, tournament),
+    }
+
+
+def visible_tournaments(user) -> QuerySet[Tournament]:
+    """The tournaments a user works on (all of them for a superuser)."""
+    if not (user.is_authenticated and user.is_active):
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
+
+
+def refuse(request: HttpRequest, tournament: Tournament | None):
+    """Anonymous users are sent to log in; others learn nothing about tournaments not theirs."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if tournament is not None and not may(request.user, Permission.VIEW_PUBLIC, tournament):
+        raise Http404
+    raise PermissionDenied
+
+
+def permission_required(permission: Permission, lookup: str | None = "pk", kwarg: str = "pk"):
+    """Check `permission` on the tournament the URL points at, then run the view.
+
+    `lookup` is the path from Tournament to the URL's object: "pk" for a tournament's own pages,
+    "sheets__pk" for a sheet, "sheets__deals__pk" for a deal, "positions__tables__pk" for a table.
+    None checks a global permission. The tournament is left on `request.tournament`.
+    """
+
+    def decorator(view: Callable):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            tournament = None
+            if lookup is not None:
+                tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
+                if tournament is None:
+                    raise Http404
+            if not may(request.user, permission, tournament):
+                return refuse(request, tournament)
+            request.tournament = tournament
+            return view(request, *args, **kwargs)
+
+        wrapper.permission = permission  # read by the tests that walk every URL
+        return wrapper
+
+    return decorator
+
+
+def public_page(lookup: str = "pk", kwarg: str = "pk"):
+    """A public page: readable by anyone when the standings are public, 404 otherwise."""
+
+    def decorator(view: Callable):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
+            if tournament is None or not may(request.user, Permission.VIEW_PUBLIC, tournament):
+                raise Http404
+            request.tournament = tournament
+            return view(request, *args, **kwargs)
+
+        wrapper.permission = Permission.VIEW_PUBLIC
+        return wrapper
+
+    return decorator
