@@ -1,4 +1,5 @@
-"""Helpers shared by the spreadsheet builders: titles, header style, column widths."""
+"""Helpers shared by the spreadsheet builders: titles, header style, column widths, and the
+cells and fields that keep data inert (no formula injection in XLSX or CSV)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -14,6 +17,10 @@ from tournament.models import Tournament
 BOLD = Font(bold=True)
 MIN_WIDTH = 4
 MAX_WIDTH = 60
+# First characters that make a spreadsheet evaluate a CSV field as a formula (OWASP).
+CSV_FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+# First characters of the text openpyxl would not store as a string: formulas, error codes.
+_UNSAFE_FIRST = frozenset("=" + "".join(code[0] for code in ERROR_CODES))
 
 
 def title_line(tournament: Tournament, subject: str, *, normalised: bool = False) -> str:
@@ -44,3 +51,53 @@ def fit_widths(rows: Iterable[Sequence[Any]], columns: int) -> list[float]:
 def set_widths(worksheet, widths: Sequence[float]) -> None:
     for index, width in enumerate(widths, start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
+
+
+def safe_cell_value(worksheet, value: Any) -> Any:
+    """What to append to a write-only worksheet for a value coming from data.
+
+    openpyxl stores a str starting with "=" as a formula and one such as "#N/A" as an error:
+    that text becomes a string cell. Anything else is returned as is (numbers stay numbers,
+    ordinary text is already a string cell), so the common case costs no cell object.
+    """
+    if isinstance(value, str) and (value.startswith("=") or value in ERROR_CODES):
+        return _cell(worksheet, value)
+    return value
+
+
+def append_row(worksheet, values: Sequence[Any], font: Font | None = None) -> None:
+    """Append a row of data to a write-only worksheet; text is never a formula.
+
+    With a font every cell, blanks included, is styled; without, blanks stay empty.
+    """
+    if font is None:
+        # Inlined first-character test: the deal log appends 10,000 rows of 31 values.
+        worksheet.append(
+            [
+                safe_cell_value(worksheet, value)
+                if isinstance(value, str) and value[:1] in _UNSAFE_FIRST
+                else value
+                for value in values
+            ]
+        )
+    else:
+        worksheet.append([_cell(worksheet, value, font) for value in values])
+
+
+def _cell(worksheet, value: Any, font: Font | None = None) -> Cell:
+    cell = WriteOnlyCell(worksheet, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    if font is not None:
+        cell.font = font
+    return cell
+
+
+def safe_csv_value(value: Any) -> Any:
+    """A CSV field: blanks empty, numbers as they are (negative scores included), and text
+    starting with a formula trigger prefixed with a single quote so it is not evaluated."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_TRIGGERS):
+        return "'" + value
+    return value

@@ -6,6 +6,7 @@ import csv
 from collections.abc import Iterator
 
 from scoring.exports import deal_log
+from scoring.exports.common import safe_csv_value
 from tournament.models import Tournament
 
 DELIMITER = ";"
@@ -19,12 +20,15 @@ class _Echo:
 
 
 def stream(tournament: Tournament) -> Iterator[str]:
-    """The CSV, line by line: a BOM, the header, one line per deal."""
+    """The CSV, line by line: a BOM, the header, one line per deal.
+
+    Text that a spreadsheet would evaluate as a formula is neutralised; numbers stay numbers.
+    """
     writer = csv.writer(_Echo(), delimiter=DELIMITER)
     yield "\ufeff"
     yield writer.writerow(deal_log.header())
     for row in deal_log.rows(tournament):
-        yield writer.writerow(["" if value is None else value for value in row])
+        yield writer.writerow([safe_csv_value(value) for value in row])
 
 
 def build(tournament: Tournament) -> str:

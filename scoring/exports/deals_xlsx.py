@@ -6,11 +6,10 @@ import io
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 
 from scoring.exports import deal_log
-from scoring.exports.common import BOLD, fit_widths, set_widths, title_line
+from scoring.exports.common import BOLD, append_row, fit_widths, set_widths, title_line
 from tournament.models import Tournament
 
 HEADER_ROWS = 2
@@ -39,21 +38,12 @@ def build(tournament: Tournament) -> bytes:
     widths[20] = max(widths[20], 18)  # computed scores
     set_widths(worksheet, widths)
     worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
-    title = WriteOnlyCell(worksheet, value=title_line(tournament, _("Journal des donnes")))
-    title.font = BOLD
-    worksheet.append([title])
-    worksheet.append([_cell(worksheet, value, BOLD) for value in header])
+    append_row(worksheet, [title_line(tournament, _("Journal des donnes"))], BOLD)
+    append_row(worksheet, header, BOLD)
     adjusted_column = header.index(_("Score arbitral"))
     for row in deal_log.rows(tournament, names):
-        if row[adjusted_column]:
-            row = [_cell(worksheet, value, ADJUSTED) for value in row]
-        worksheet.append(row)
+        # Names and reasons are data: append_row never lets them become formulas.
+        append_row(worksheet, row, ADJUSTED if row[adjusted_column] else None)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
-
-
-def _cell(worksheet, value, font: Font) -> WriteOnlyCell:
-    cell = WriteOnlyCell(worksheet, value=value)
-    cell.font = font
-    return cell

@@ -8,9 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
 
-from scoring.exports.common import BOLD, fit_widths, set_widths, title_line
+from scoring.exports.common import BOLD, append_row, fit_widths, set_widths, title_line
 from scoring.standings import FREE_SHEETS, Standings
 
 HEADER_ROWS = 2  # the title line, then the column headings
@@ -95,15 +94,8 @@ def _sheet(
     worksheet = workbook.create_sheet(title=name[:31])
     set_widths(worksheet, fit_widths([header, *rows], len(header)))
     worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
-    title_cell = WriteOnlyCell(worksheet, value=title)
-    title_cell.font = BOLD
-    worksheet.append([title_cell])
-    worksheet.append([_bold(worksheet, value) for value in header])
+    append_row(worksheet, [title], BOLD)
+    append_row(worksheet, header, BOLD)
     for row in rows:
-        worksheet.append(row)
-
-
-def _bold(worksheet, value: Any) -> WriteOnlyCell:
-    cell = WriteOnlyCell(worksheet, value=value)
-    cell.font = BOLD
-    return cell
+        # Names, clubs and teams are data: append_row never lets them become formulas.
+        append_row(worksheet, row)
