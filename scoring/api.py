@@ -1,14 +1,16 @@
 """A small JSON API to record deals: for outside tools and the load script.
 
 POST /api/feuilles/<sheet>/donnes/ with a JSON body {"version": n, "deal": {engine fields…}}
-(or {"deal": {"players": 4, "passed": true}}). Answers 201 with the stored scores and the sheet's
-new version, 400 with {"field", "error"} for an impossible deal, 409 with the current version
-when the sheet changed meanwhile. Session authentication and CSRF, like the rest of the desk.
+(or {"version": n, "deal": {"passed": true}}). The number of players comes from the sheet.
+Answers 201 with the stored scores and the sheet's new version; 400 with {"field", "error"}
+for anything malformed or impossible; 409 with the current version when the sheet changed
+meanwhile or is locked (validated, position closed, tournament finished). Session
+authentication and CSRF, like the rest of the desk.
 """
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -18,13 +20,19 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.engine import DealError
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError, deal_record
-from tournament.roles import scorer_required
+from tournament.access import Permission, permission_required
+from tournament.lifecycle import Locked
+from tournament.safe_json import JSONTooDeep, loads_bounded
+
+BODY_KEYS = {"version", "deal"}
+MAX_BODY_BYTES = 16_384  # a deal is a few hundred bytes
 
 
 def _sheet_state(sheet: ScoreSheet) -> dict:
     return {
         "sheet": sheet.pk,
         "version": sheet.version,
+        "status": sheet.status,
         "players": list(sheet.players.values_list("seat", "registration__player__last_name")),
         "deals": [
             {"number": number, "scores": scores}
@@ -33,30 +41,54 @@ def _sheet_state(sheet: ScoreSheet) -> dict:
     }
 
 
-@scorer_required
+def _bad(field: str | None, error: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"field": field, "error": error}, status=status)
+
+
+@permission_required(Permission.VIEW, "sheets__pk")
 @require_GET
 def sheet_state(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(_sheet_state(get_object_or_404(ScoreSheet, pk=pk)))
 
 
-@scorer_required
+def _parse(body: bytes) -> tuple[int, dict[str, Any]]:
+    """The body's version and deal, or DealError naming what is wrong with it."""
+    if len(body) > MAX_BODY_BYTES:
+        raise DealError("deal", _("Corps trop long."))
+    try:
+        payload = loads_bounded(body, max_depth=8)
+    except JSONTooDeep:
+        raise DealError("deal", _("Corps JSON trop imbriqué.")) from None
+    except ValueError:
+        raise DealError("deal", _('Corps JSON attendu : {"version": n, "deal": {…}}.')) from None
+    if not isinstance(payload, dict):
+        raise DealError("deal", _('Corps JSON attendu : {"version": n, "deal": {…}}.'))
+    for key in payload:
+        if key not in BODY_KEYS:
+            raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
+    version = payload.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
+    deal = payload.get("deal")
+    if not isinstance(deal, dict):
+        raise DealError("deal", _("Donne : un objet est attendu."))
+    return version, deal
+
+
+@permission_required(Permission.SCORE, "sheets__pk")
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> JsonResponse:
-    sheet = get_object_or_404(ScoreSheet, pk=pk)
+    sheet = get_object_or_404(ScoreSheet.objects.select_related("tournament"), pk=pk)
     try:
-        body = json.loads(request.body)
-        data = dict(body["deal"])
-        version = body.get("version")
-        version = None if version is None else int(version)
-    except (ValueError, KeyError, TypeError):
-        return JsonResponse(
-            {"field": None, "error": _('Corps JSON attendu : {"deal": {…}}.')}, status=400
-        )
-    data.setdefault("players", sheet.players.count())
-    try:
+        version, data = _parse(request.body)
         deal = deal_record(sheet=sheet, data=data, user=request.user, expected_version=version)
     except DealError as err:
-        return JsonResponse({"field": err.field, "error": _(err.template) % err.params}, status=400)
+        return _bad(err.field, _(err.template) % err.params)
+    except Locked as err:
+        return JsonResponse(
+            {"field": "sheet", "error": " ".join(err.messages), "version": sheet.version},
+            status=409,
+        )
     except StaleSheetError as err:
         return JsonResponse(
             {"field": "version", "error": str(err), "version": err.sheet.version}, status=409

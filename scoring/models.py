@@ -35,7 +35,9 @@ class ScoreSheet(models.Model):
     # Optimistic concurrency: every save bumps it; a save based on an older version is refused.
     version = models.PositiveIntegerField(_("version"), default=0)
     # Deals the arbiter allowed beyond the tournament's deals per table for this table size.
-    extra_deals = models.PositiveSmallIntegerField(_("donnes supplémentaires autorisées"), default=0)
+    extra_deals = models.PositiveSmallIntegerField(
+        _("donnes supplémentaires autorisées"), default=0
+    )
     # Bilans written on the paper sheet, by seat index, for the arbiter's cross-check.
     paper_bilans = models.JSONField(_("bilans de la feuille papier"), null=True, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)

@@ -12,15 +12,17 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Deal as EngineDeal
-from scoring.engine import score_deal
+from scoring.engine import DealError, score_deal
 from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
 from scoring.rules import RULE_SETS
-from tournament.models import DIRECTIONS, Registration, Table, Tournament
+from tournament.lifecycle import Locked, ensure_position_open, ensure_tournament_open
+from tournament.models import DIRECTIONS, Position, Registration, Table, Tournament
 
 # The engine's Deal fields are the contract: read them from it rather than listing them again.
 ENGINE_FIELDS = tuple(field.name for field in dataclasses.fields(EngineDeal))
@@ -99,6 +101,7 @@ def sheet_create_free(
     user=None,
 ) -> ScoreSheet:
     """A sheet without a seating plan: any 3 to 5 registered players (a club evening)."""
+    ensure_tournament_open(tournament)
     if not 3 <= len(registrations) <= 5:
         raise ValueError("a sheet needs 3 to 5 players")
     if len({r.pk for r in registrations}) != len(registrations):
@@ -140,15 +143,124 @@ def compute_scores(data: dict[str, Any], rule_set: str = "fft") -> list[int]:
     return list(result.scores)
 
 
-def _bump_version(sheet: ScoreSheet, expected: int | None) -> None:
-    """Compare-and-swap on the sheet's version; raises StaleSheetError when it moved."""
+def _bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = False) -> None:
+    """Compare-and-swap on the sheet's version, refused on a locked sheet.
+
+    One UPDATE both checks the version and that nothing locks the sheet (validated, position
+    closed, tournament finished), so a lock set meanwhile can't be slipped past. Raises Locked
+    or StaleSheetError; `validating` lets the arbiter's (un)validation through a validated sheet.
+    """
     rows = ScoreSheet.objects.filter(pk=sheet.pk)
     if expected is not None:
         rows = rows.filter(version=expected)
+    rows = rows.exclude(table__position__status=Position.Status.CLOSED).exclude(
+        tournament__status=Tournament.Status.FINISHED
+    )
+    if not validating:
+        rows = rows.exclude(status=ScoreSheet.Status.VALIDATED)
     if rows.update(version=F("version") + 1) != 1:
-        sheet.refresh_from_db(fields=["version"])
+        sheet.refresh_from_db(fields=["version", "status"])
+        ensure_sheet_writable(sheet, validating=validating)
         raise StaleSheetError(sheet, expected)
     sheet.version = (expected if expected is not None else sheet.version) + 1
+
+
+def ensure_sheet_writable(sheet: ScoreSheet, *, validating: bool = False) -> None:
+    """Raise Locked when the sheet, its position or its tournament refuses changes."""
+    tournament = Tournament.objects.get(pk=sheet.tournament_id)
+    ensure_tournament_open(tournament)
+    if sheet.table_id is not None:
+        position = Position.objects.select_related("tournament").get(tables__pk=sheet.table_id)
+        ensure_position_open(position)
+    if not validating and sheet.status == ScoreSheet.Status.VALIDATED:
+        raise Locked(
+            _("Cette feuille est validée : un arbitre doit la dévalider avant toute modification."),
+            code="validated",
+        )
+
+
+# Desk fields of a deal besides the engine's; any other key is refused.
+DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called")
+MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(DESK_FIELDS)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
+    """The desk's checks on a deal's input before the engine's: shape, types, the sheet's seats.
+
+    The number of players always comes from the sheet. Raises DealError naming the field; the
+    form, the API and the restore all pass here, then through the engine.
+    """
+    if not isinstance(data, dict):
+        raise DealError("deal", _("Donne : un objet est attendu."))
+    for key in data:
+        if key not in ENGINE_FIELDS and key not in DESK_FIELDS:
+            raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
+    players = sheet_players_count(sheet)
+    given = data.get("players", players)
+    if not _is_int(given) or given != players:
+        raise DealError(
+            "players",
+            _("Cette feuille compte %(players)s joueurs."),
+            {"players": players},
+        )
+    for key in ("passed", "cancelled", "arbiter_called"):
+        if key in data and not isinstance(data[key], bool):
+            raise DealError(key, _("%(name)s : vrai ou faux attendu."), {"name": key})
+    dealer = data.get("dealer")
+    if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < players):
+        raise DealError(
+            "dealer",
+            _("Le donneur doit être une place de la table (0 à %(last)s)."),
+            {"last": players - 1},
+        )
+    clean = dict(data, players=players)
+    game = _table_game(sheet)
+    if game == Table.Game.FIVE_DEAD:
+        # The dealer sits out: the mort is the dealer, whatever the body says.
+        if dealer is None:
+            raise DealError("dealer", _("À une table de 5 avec un mort, indiquez le donneur."))
+        clean["dead"] = dealer
+    elif data.get("dead") is not None:
+        raise DealError("dead", _("Il n'y a pas de mort à cette table."))
+    return clean
+
+
+def sheet_players_count(sheet: ScoreSheet) -> int:
+    count = getattr(sheet, "_players_count", None)
+    if count is None:
+        count = sheet.players.count()
+        sheet._players_count = count
+    return count
+
+
+def _table_game(sheet: ScoreSheet) -> str | None:
+    if sheet.table_id is None:
+        return None
+    return Table.objects.filter(pk=sheet.table_id).values_list("game", flat=True).first()
+
+
+def _check_room(sheet: ScoreSheet) -> None:
+    """A table's sheet holds its deals per table, plus the extras the arbiter allowed."""
+    if sheet.table_id is None:
+        return
+    row = ScoreSheet.objects.filter(pk=sheet.pk).values("extra_deals").first() or {}
+    tournament = Tournament.objects.get(pk=sheet.tournament_id)
+    allowed = tournament.deals_for_table_size(sheet_players_count(sheet)) + row.get(
+        "extra_deals", 0
+    )
+    if sheet.deals.count() >= allowed:
+        raise DealError(
+            "number",
+            _(
+                "Cette feuille a déjà ses %(allowed)s donnes. Un arbitre peut autoriser une "
+                "donne supplémentaire."
+            ),
+            {"allowed": allowed},
+        )
 
 
 def _apply_inputs(deal: Deal, data: dict[str, Any]) -> None:
@@ -212,9 +324,11 @@ def deal_record(
 ) -> Deal:
     """Score and append a deal to a sheet."""
     rule_set = rule_set or sheet.tournament.rule_set
+    data = deal_input_check(data, sheet)
     scores = compute_scores(data, rule_set)
     with transaction.atomic():
         _bump_version(sheet, expected_version)
+        _check_room(sheet)
         last = sheet.deals.order_by("-number").values_list("number", flat=True).first()
         deal = Deal(sheet=sheet, number=(last or 0) + 1, rule_set=rule_set, created_by=user)
         _apply_inputs(deal, data)
@@ -230,6 +344,7 @@ def deal_update(
     *, deal: Deal, data: dict[str, Any], user=None, expected_version: int | None = None
 ) -> Deal:
     """Correct a deal's inputs; its score is recomputed and the change recorded."""
+    data = deal_input_check(data, deal.sheet)
     scores = compute_scores(data, deal.rule_set)
     with transaction.atomic():
         _bump_version(deal.sheet, expected_version)
@@ -396,6 +511,10 @@ def incident_record(
     """Record a fault; default penalty from the organiser's settings; a petit sec cancels."""
     from scoring.models import Incident
 
+    if sheet is not None:
+        ensure_sheet_writable(sheet)
+    else:
+        ensure_tournament_open(tournament)
     if penalty_points is None:
         penalty_points = int((tournament.penalty_defaults or {}).get(kind, 0) or 0)
     with transaction.atomic():
@@ -425,7 +544,9 @@ def incident_record(
             user=user,
         )
         if kind == Incident.Kind.PETIT_SEC and deal is not None and not deal.cancelled:
-            data = {**deal_snapshot(deal), "cancelled": True}
+            kept = (*ENGINE_FIELDS, *DESK_FIELDS)
+            data = {k: v for k, v in deal_snapshot(deal).items() if k in kept}
+            data["cancelled"] = True
             deal_update(deal=deal, data=data, user=user)
         elif sheet is not None:
             # Penalties change the sheet's totals: editors holding the old page must reload.
@@ -449,6 +570,7 @@ def penalty_defaults_set(
     *, tournament: Tournament, defaults: dict[str, int], share: bool, user=None
 ) -> Tournament:
     """The organiser's default penalty per incident type, and whether penalties are shared."""
+    ensure_tournament_open(tournament)
     with transaction.atomic():
         before = {
             "penalty_defaults": tournament.penalty_defaults,
@@ -531,27 +653,84 @@ def lost_by_margin_scores(deal: Deal, margin: int) -> list[int]:
 
 
 def sheet_validate(
-    *, sheet: ScoreSheet, validated: bool = True, user=None, expected_version: int | None = None
+    *,
+    sheet: ScoreSheet,
+    validated: bool = True,
+    reason: str = "",
+    user=None,
+    expected_version: int | None = None,
 ) -> ScoreSheet:
-    """The arbiter accepts the sheet (or takes the acceptance back); recorded in the history.
+    """The arbiter accepts the sheet, or takes the acceptance back (with a reason, logged).
 
-    When the organiser publishes only validated sheets, this is what puts them on the public
-    standings.
+    A validated sheet refuses every change until it is un-validated. When the organiser
+    publishes only validated sheets, validating is what puts them on the public standings.
     """
     status = ScoreSheet.Status.VALIDATED if validated else ScoreSheet.Status.IN_PROGRESS
+    reason = (reason or "").strip()[:500]
+    if not validated and not reason:
+        raise ValidationError({"reason": _("Indiquez pourquoi vous dévalidez la feuille.")})
     with transaction.atomic():
-        _bump_version(sheet, expected_version)
+        _bump_version(sheet, expected_version, validating=True)
         before = sheet.status
         sheet.status = status
         ScoreSheet.objects.filter(pk=sheet.pk).update(status=status)
+        after: dict[str, Any] = {"status": status}
+        if reason:
+            after["reason"] = reason
+        reopening = not validated and before == ScoreSheet.Status.VALIDATED
         ChangeLog.objects.create(
             tournament_id=sheet.tournament_id,
             sheet=sheet,
             object_type="sheet_status",
             object_id=sheet.pk,
-            action=ChangeLog.Action.UPDATE,
+            action=ChangeLog.Action.REOPEN if reopening else ChangeLog.Action.UPDATE,
             before={"status": before},
-            after={"status": status},
+            after=after,
             user=user,
         )
     return sheet
+
+
+def sheet_allow_extra_deal(
+    *, sheet: ScoreSheet, user=None, expected_version: int | None = None
+) -> ScoreSheet:
+    """The arbiter lets a table's sheet hold one deal more than the tournament's count."""
+    with transaction.atomic():
+        _bump_version(sheet, expected_version)
+        before = ScoreSheet.objects.values_list("extra_deals", flat=True).get(pk=sheet.pk)
+        sheet.extra_deals = before + 1
+        ScoreSheet.objects.filter(pk=sheet.pk).update(extra_deals=sheet.extra_deals)
+        ChangeLog.objects.create(
+            tournament_id=sheet.tournament_id,
+            sheet=sheet,
+            object_type="sheet_extra_deals",
+            object_id=sheet.pk,
+            action=ChangeLog.Action.UPDATE,
+            before={"extra_deals": before},
+            after={"extra_deals": sheet.extra_deals},
+            user=user,
+        )
+    return sheet
+
+
+def sheet_lock_message(sheet: ScoreSheet) -> str:
+    """Why the sheet refuses changes, or "" (from the loaded objects: no query)."""
+    try:
+        ensure_tournament_open(sheet.tournament)
+        if sheet.table_id is not None:
+            position = sheet.table.position
+            position.tournament = sheet.tournament
+            ensure_position_open(position)
+    except Locked as err:
+        return " ".join(err.messages)
+    if sheet.status == ScoreSheet.Status.VALIDATED:
+        return str(_("Feuille validée : elle ne peut plus changer tant qu'un arbitre ne l'a pas "
+                     "dévalidée."))  # fmt: skip
+    return ""
+
+
+def sheet_is_full(view) -> bool:
+    """A table's sheet holding all its deals (and the extras the arbiter allowed)."""
+    if view.sheet.table_id is None:
+        return False
+    return len(view.lines) >= view.expected_deals + view.sheet.extra_deals

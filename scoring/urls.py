@@ -18,6 +18,11 @@ urlpatterns = [
     path("feuilles/<int:pk>/controle/", views.sheet_crosscheck, name="sheet-crosscheck"),
     path("feuilles/<int:pk>/historique/", views.sheet_history, name="sheet-history"),
     path("feuilles/<int:pk>/validation/", views.sheet_validate, name="sheet-validate"),
+    path(
+        "feuilles/<int:pk>/donne-supplementaire/",
+        views.sheet_extra_deal,
+        name="sheet-extra-deal",
+    ),
     path("donnes/<int:pk>/modifier/", views.deal_edit, name="deal-edit"),
     path("donnes/<int:pk>/supprimer/", views.deal_delete, name="deal-delete"),
     path("donnes/<int:pk>/score-arbitral/", views.deal_adjust, name="deal-adjust"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
@@ -24,8 +25,13 @@ from scoring.forms import (
 )
 from scoring.models import ChangeLog, Deal, Incident, ScoreSheet
 from scoring.services import StaleSheetError
-from tournament.models import Position, Registration, Table, Tournament
-from tournament.roles import arbiter_required, is_arbiter, scorer_required
+from tournament.access import Permission, capabilities, permission_required
+from tournament.lifecycle import Locked
+from tournament.models import Position, Registration, Table
+
+SHEET = "sheets__pk"
+DEAL = "sheets__deals__pk"
+TABLE = "positions__tables__pk"
 
 
 def _sheet(pk: int) -> ScoreSheet:
@@ -90,6 +96,7 @@ def _render_sheet(
     conflict: str = "",
     crosscheck: CrossCheckForm | None = None,
 ) -> HttpResponse:
+    tournament = view.sheet.tournament
     labels = [view.seats.labels[c.seat] for c in view.columns]
     if crosscheck is None:
         initial = {"version": view.sheet.version}
@@ -97,16 +104,18 @@ def _render_sheet(
             initial[f"bilan_{column.seat}"] = value
         crosscheck = CrossCheckForm(initial=initial, labels=view.seats.labels)
     context = {
-        "tournament": view.sheet.tournament,
+        "tournament": tournament,
         "tab": "desk",
         "view": view,
+        "lock": services.sheet_lock_message(view.sheet),
+        "full": services.sheet_is_full(view),
         "sheet": view.sheet,
         "form": form,
         "editing": editing,
         "conflict": conflict,
         "crosscheck": crosscheck,
         "column_labels": labels,
-        "perms_arbiter": is_arbiter(request.user),
+        "perms_arbiter": capabilities(request.user, view.sheet.tournament)["manage"],
     }
     template = "scoring/_sheet_body.html" if request.htmx else "scoring/sheet_detail.html"
     return render(request, template, context)
@@ -131,7 +140,7 @@ def _int_or_none(value: str | None) -> int | None:
 # --- the sheet ------------------------------------------------------------------------------
 
 
-@scorer_required
+@permission_required(Permission.SCORE, SHEET)
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The entry page; a POST appends the typed deal (htmx swaps the sheet and a fresh row)."""
     sheet = _sheet(pk)
@@ -149,9 +158,24 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_deal_error(err)
         except StaleSheetError:
             return _conflict(request, sheet, form, expected)
+        except Locked as err:
+            return _refused(request, sheet, err, form=form)
         else:
             return _done(request, sheet)
     return _render_sheet(request, view, form)
+
+
+def _refused(request: HttpRequest, sheet: ScoreSheet, err: Locked, **kwargs) -> HttpResponse:
+    """A write on a locked sheet: nothing written, what was typed kept, the reason shown."""
+    sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+    view = load_sheet_view(sheet)
+    form = kwargs.pop("form", None)
+    if form is not None:
+        form = DealForm(_with_version(request.POST, sheet.version), seats=view.seats)
+        form.is_valid()
+    else:
+        form = _entry_form(view)
+    return _render_sheet(request, view, form, conflict=" ".join(err.messages), **kwargs)
 
 
 def _conflict(
@@ -167,7 +191,7 @@ def _conflict(
     return _render_sheet(request, view, kept, editing=editing, conflict=_conflict_message(sheet))
 
 
-@scorer_required
+@permission_required(Permission.SCORE, SHEET)
 @require_POST
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The row the typed deal would add, computed by the engine, before anything is saved."""
@@ -185,7 +209,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/_preview.html", {"form": form, "cells": cells, "view": view})
 
 
-@scorer_required
+@permission_required(Permission.SCORE, DEAL)
 def deal_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a deal: the form takes its values; saving recomputes everything after it."""
     deal = _deal(pk)
@@ -204,19 +228,26 @@ def deal_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_deal_error(err)
         except StaleSheetError:
             return _conflict(request, sheet, form, expected, editing=deal)
+        except Locked as err:
+            return _refused(request, sheet, err, form=form, editing=deal)
         else:
             return _done(request, sheet)
     return _render_sheet(request, view, form, editing=deal)
 
 
-@scorer_required
+@permission_required(Permission.SCORE, DEAL)
 @require_POST
 def deal_delete(request: HttpRequest, pk: int) -> HttpResponse:
     deal = _deal(pk)
     sheet = deal.sheet
     expected = _int_or_none(request.POST.get("version"))
     try:
+        if expected is None:
+            # A write without the version it was based on can't be checked for conflicts.
+            raise StaleSheetError(sheet, None)
         services.deal_delete(deal=deal, user=request.user, expected_version=expected)
+    except Locked as err:
+        return _refused(request, sheet, err)
     except StaleSheetError:
         services.conflict_record(
             sheet=sheet,
@@ -230,7 +261,7 @@ def deal_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return _done(request, sheet)
 
 
-@scorer_required
+@permission_required(Permission.MANAGE, DEAL)
 def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
     """An arbiter's score for a deal (with a reason), or the taker's choice after a revoke."""
     deal = _deal(pk)
@@ -246,6 +277,8 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
         action = request.POST.get("action", "adjust")
         expected = _int_or_none(request.POST.get("version"))
         try:
+            if expected is None:
+                raise StaleSheetError(sheet, None)
             if action == "clear":
                 services.deal_adjust(
                     deal=deal, scores=None, reason="", user=request.user, expected_version=expected
@@ -292,6 +325,9 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
             sheet.refresh_from_db(fields=["version"])
             form = AdjustForm(_with_version(request.POST, sheet.version), labels=view.seats.labels)
             form.is_valid()
+        except Locked as err:
+            messages.error(request, " ".join(err.messages))
+            return redirect("sheet-detail", sheet.pk)
         except ValueError as err:
             form.add_error("margin", str(err))
     has_revoke = any(i.kind == Incident.Kind.RENONCE_DEFENCE for i in _line_incidents(view, deal))
@@ -321,7 +357,7 @@ def _line_incidents(view: SheetView, deal: Deal) -> list[Incident]:
     return [i for i in view.incidents if i.deal_number == deal.number]
 
 
-@scorer_required
+@permission_required(Permission.SCORE, SHEET)
 @require_POST
 def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
     """Store the bilans written on the paper sheet; differences are flagged on the sheet."""
@@ -334,6 +370,8 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
             services.sheet_set_paper_bilans(
                 sheet=sheet, bilans=form.bilans(), user=request.user, expected_version=expected
             )
+        except Locked as err:
+            return _refused(request, sheet, err)
         except StaleSheetError:
             services.conflict_record(
                 sheet=sheet,
@@ -358,22 +396,24 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_sheet(request, view, _entry_form(view), crosscheck=form)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE, SHEET)
 @require_POST
 def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
-    """The arbiter accepts a sheet; only accepted sheets go public when the organiser says so."""
+    """The arbiter accepts a sheet (then it is locked), or un-validates it with a reason."""
     sheet = _sheet(pk)
+    version = _int_or_none(request.POST.get("version"))
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
+        if version is None:
+            raise StaleSheetError(sheet, None)
         services.sheet_validate(
             sheet=sheet,
             validated=request.POST.get("validated") == "1",
+            reason=request.POST.get("reason", ""),
             user=request.user,
             expected_version=version,
         )
+    except ValidationError as err:
+        return _refused(request, sheet, Locked(err.messages))
     except StaleSheetError:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
         view = load_sheet_view(sheet)
@@ -381,7 +421,26 @@ def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
     return _done(request, sheet)
 
 
-@scorer_required
+@permission_required(Permission.MANAGE, SHEET)
+@require_POST
+def sheet_extra_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The arbiter lets a full sheet take one deal more (a replayed deal, a decision)."""
+    sheet = _sheet(pk)
+    version = _int_or_none(request.POST.get("version"))
+    try:
+        if version is None:
+            raise StaleSheetError(sheet, None)
+        services.sheet_allow_extra_deal(sheet=sheet, user=request.user, expected_version=version)
+    except Locked as err:
+        return _refused(request, sheet, err)
+    except StaleSheetError:
+        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+        view = load_sheet_view(sheet)
+        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
+    return _done(request, sheet)
+
+
+@permission_required(Permission.VIEW, SHEET)
 def sheet_history(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = _sheet(pk)
     changes = ChangeLog.objects.filter(sheet=sheet).select_related("user")
@@ -404,31 +463,49 @@ def sheet_history(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@scorer_required
+@permission_required(Permission.SCORE, TABLE)
 def sheet_for_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """Open a table's sheet, creating it with the seated players on first use."""
-    table = get_object_or_404(Table.objects.select_related("position"), pk=pk)
+    """Open a table's sheet; a POST creates it with the seated players on first use (GET never
+    writes: it opens an existing sheet or offers the button that creates it)."""
+    table = get_object_or_404(Table.objects.select_related("position__tournament"), pk=pk)
+    sheet = ScoreSheet.objects.filter(table=table).first()
+    if sheet is not None:
+        return redirect("sheet-detail", sheet.pk)
     if not table.seats.exists():
         messages.error(request, gettext("Cette table n'a pas encore de joueurs placés."))
         return redirect("desk-overview", table.position.tournament_id, table.position.number)
-    sheet = services.sheet_for_table(table=table)
-    return redirect("sheet-detail", sheet.pk)
+    if request.method == "POST":
+        try:
+            sheet = services.sheet_for_table(table=table)
+        except Locked as err:
+            messages.error(request, " ".join(err.messages))
+            return redirect("desk-overview", table.position.tournament_id, table.position.number)
+        return redirect("sheet-detail", sheet.pk)
+    return render(
+        request,
+        "scoring/sheet_open.html",
+        {"tournament": table.position.tournament, "tab": "desk", "table": table},
+    )
 
 
-@scorer_required
+@permission_required(Permission.SCORE)
 def sheet_free_create(request: HttpRequest, pk: int) -> HttpResponse:
     """A sheet without a seating plan: pick 3 to 5 registered players (a club evening)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     registrations = Registration.objects.filter(tournament=tournament).select_related("player")
     form = FreeSheetForm(request.POST or None, registrations=registrations)
     if request.method == "POST" and form.is_valid():
-        sheet = services.sheet_create_free(
-            tournament=tournament,
-            registrations=form.players(),
-            title=form.cleaned_data["title"],
-            user=request.user,
-        )
-        return redirect("sheet-detail", sheet.pk)
+        try:
+            sheet = services.sheet_create_free(
+                tournament=tournament,
+                registrations=form.players(),
+                title=form.cleaned_data["title"],
+                user=request.user,
+            )
+        except Locked as err:
+            form.add_error(None, err)
+        else:
+            return redirect("sheet-detail", sheet.pk)
     return render(
         request,
         "scoring/sheet_free_form.html",
@@ -439,10 +516,10 @@ def sheet_free_create(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the overview ---------------------------------------------------------------------------
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
     """Every table of a position and its sheet's state: what is still missing at a glance."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
     if number is not None:
         position = get_object_or_404(Position, tournament=tournament, number=number)
@@ -470,10 +547,10 @@ def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> H
 # --- incidents and penalties ----------------------------------------------------------------
 
 
-@scorer_required
+@permission_required(Permission.MANAGE)
 def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a fault on a sheet (optionally a deal) or on the tournament."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     sheet_id = _int_or_none(request.GET.get("sheet") or request.POST.get("sheet"))
     sheet = None
     registrations = Registration.objects.filter(tournament=tournament).select_related("player")
@@ -486,21 +563,26 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = IncidentForm(request.POST or None, registrations=registrations, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        services.incident_record(
-            tournament=tournament,
-            kind=data["kind"],
-            registration=data["registration"],
-            sheet=sheet,
-            deal_number=data.get("deal_number"),
-            decision=data.get("decision", ""),
-            note=data.get("note", ""),
-            penalty_points=data.get("penalty_points"),
-            user=request.user,
-        )
-        messages.success(request, gettext("Incident enregistré."))
-        if sheet is not None:
-            return redirect("sheet-detail", sheet.pk)
-        return redirect("incident-list", tournament.pk)
+        try:
+            services.incident_record(
+                tournament=tournament,
+                kind=data["kind"],
+                registration=data["registration"],
+                sheet=sheet,
+                deal_number=data.get("deal_number"),
+                decision=data.get("decision", ""),
+                note=data.get("note", ""),
+                penalty_points=data.get("penalty_points"),
+                user=request.user,
+            )
+        except (Locked, DealError) as err:
+            # A locked sheet, or a petit sec cancelling a deal the sheet can't change.
+            form.add_error(None, " ".join(getattr(err, "messages", [str(err)])))
+        else:
+            messages.success(request, gettext("Incident enregistré."))
+            if sheet is not None:
+                return redirect("sheet-detail", sheet.pk)
+            return redirect("incident-list", tournament.pk)
     return render(
         request,
         "scoring/incident_form.html",
@@ -514,10 +596,10 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def incident_list(request: HttpRequest, pk: int) -> HttpResponse:
     """The tournament's incident log, filterable by type, position, table and player."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     incidents = Incident.objects.filter(tournament=tournament).select_related(
         "registration__player", "sheet__table__position", "created_by"
     )
@@ -548,33 +630,31 @@ def incident_list(request: HttpRequest, pk: int) -> HttpResponse:
             "registrations": Registration.objects.filter(tournament=tournament).select_related(
                 "player"
             ),
-            "is_arbiter": _is_arbiter(request),
+            "is_arbiter": capabilities(request.user, tournament)["manage"],
         },
     )
 
 
-def _is_arbiter(request: HttpRequest) -> bool:
-    from tournament.roles import is_arbiter
-
-    return is_arbiter(request.user)
-
-
-@arbiter_required
+@permission_required(Permission.MANAGE)
 def penalty_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's default penalty per incident type (arbiters only)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     initial = {f"kind_{k}": v for k, v in (tournament.penalty_defaults or {}).items()}
     initial["share_penalties"] = tournament.share_penalties
     form = PenaltyDefaultsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        services.penalty_defaults_set(
-            tournament=tournament,
-            defaults=form.defaults(),
-            share=form.cleaned_data["share_penalties"],
-            user=request.user,
-        )
-        messages.success(request, gettext("Pénalités par défaut enregistrées."))
-        return redirect("incident-list", tournament.pk)
+        try:
+            services.penalty_defaults_set(
+                tournament=tournament,
+                defaults=form.defaults(),
+                share=form.cleaned_data["share_penalties"],
+                user=request.user,
+            )
+        except Locked as err:
+            form.add_error(None, err)
+        else:
+            messages.success(request, gettext("Pénalités par défaut enregistrées."))
+            return redirect("incident-list", tournament.pk)
     return render(
         request,
         "scoring/penalty_settings.html",

@@ -17,11 +17,11 @@ from scoring.printing.ranking_pdf import KINDS, ranking_pdf
 from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
+from tournament.access import Permission, permission_required
 from tournament.models import Position, Tournament
-from tournament.roles import scorer_required
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def print_index(request: HttpRequest, pk: int) -> HttpResponse:
     """The "Impressions" tab: every printable document of the tournament, by position."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -51,7 +51,7 @@ def _position(pk: int, number: int) -> Position:
     )
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     pdf = blank_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
@@ -60,14 +60,14 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def position_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     pdf = position_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
     return pdf_response(pdf, pdf_filename("feuilles", position.tournament.name, f"p{number}"))
 
 
-@scorer_required
+@permission_required(Permission.VIEW, "sheets__pk")
 def one_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = get_object_or_404(
         ScoreSheet.objects.select_related("tournament", "table__position"), pk=pk
@@ -91,7 +91,7 @@ def _suffix(number: int | None) -> str:
     return f"p{number}" if number is not None else ""
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def table_plan(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     pdf = table_plan_pdf(
@@ -103,7 +103,7 @@ def table_plan(request: HttpRequest, pk: int, number: int | None = None) -> Http
     return pdf_response(pdf, pdf_filename("plan-des-tables", tournament.name, _suffix(number)))
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def who_sits_where(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     pdf = who_sits_where_pdf(
@@ -112,14 +112,14 @@ def who_sits_where(request: HttpRequest, pk: int, number: int | None = None) -> 
     return pdf_response(pdf, pdf_filename("qui-est-ou", tournament.name, _suffix(number)))
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def itineraries(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     pdf = itinerary_cards_pdf(tournament, base_url=request.build_absolute_uri("/"))
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     """?kind=individual|team|position, and &position=n for a position's results."""
     tournament = get_object_or_404(Tournament, pk=pk)

@@ -10,15 +10,17 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.standings import standings_fingerprint
 from scoring.views_reports import player_context, ranking_context
+from tournament.access import Permission, may
 from tournament.models import Registration, Tournament
 
 # How often the public page asks for fresh standings while the tournament runs.
 POLL_SECONDS = 5
 
 
-def public_tournament_or_404(pk: int) -> Tournament:
+def public_tournament_or_404(request: HttpRequest, pk: int) -> Tournament:
+    """Anyone reads a tournament whose standings are public; its staff may preview it."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not tournament.is_public:
+    if not may(request.user, Permission.VIEW_PUBLIC, tournament):
         raise Http404
     return tournament
 
@@ -46,7 +48,7 @@ def _revalidate(response: HttpResponse) -> HttpResponse:
 
 @require_safe
 def public_tournament(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = public_tournament_or_404(pk)
+    tournament = public_tournament_or_404(request, pk)
     response = render(
         request, "scoring/public_tournament.html", _public_context(request, tournament)
     )
@@ -56,7 +58,7 @@ def public_tournament(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @condition(etag_func=_etag)
 def public_standings_partial(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = public_tournament_or_404(pk)
+    tournament = public_tournament_or_404(request, pk)
     response = render(
         request, "scoring/_public_standings.html", _public_context(request, tournament)
     )
@@ -65,7 +67,7 @@ def public_standings_partial(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def public_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
-    tournament = public_tournament_or_404(pk)
+    tournament = public_tournament_or_404(request, pk)
     entry = get_object_or_404(
         Registration.objects.select_related("player", "team"),
         pk=registration,

@@ -12,8 +12,8 @@ from django_tables2 import RequestConfig
 from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
 from scoring.standings import player_deals, standings_for
+from tournament.access import Permission, permission_required
 from tournament.models import Registration, Tournament
-from tournament.roles import scorer_required
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 VIEWS = ("individuel", "position", "equipes", "clubs")
@@ -62,7 +62,7 @@ def ranking_context(request: HttpRequest, tournament: Tournament, *, public: boo
     }
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 @require_safe
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -71,7 +71,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/ranking.html", context)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 @require_safe
 def ranking_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -96,7 +96,7 @@ def player_context(tournament: Tournament, entry: Registration, public: bool) ->
     }
 
 
-@scorer_required
+@permission_required(Permission.EXPORT)
 @require_safe
 def export_ranking_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -104,7 +104,7 @@ def export_ranking_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
     return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
 
 
-@scorer_required
+@permission_required(Permission.EXPORT)
 @require_safe
 def export_deals_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -112,7 +112,7 @@ def export_deals_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
     return _download(content, XLSX, f"{_slug(tournament)}-donnes.xlsx")
 
 
-@scorer_required
+@permission_required(Permission.EXPORT)
 @require_safe
 def export_deals_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)

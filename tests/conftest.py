@@ -8,18 +8,47 @@ from django.contrib.auth.models import Group
 from tournament.roles import ARBITER, SCORER
 
 
+def _staff_of_new_tournaments(user, role: str | None):
+    """Make `user` the owner (role None) or a scorer of every tournament the test creates.
+
+    Roles are per tournament: the feature tests act as *the* arbiter or scorer of the
+    tournaments they build. The access tests build their own users and roles instead.
+    """
+    from django.db.models.signals import post_save
+
+    from tournament.models import Tournament, TournamentRole
+
+    def grant(sender, instance, created, **kwargs):
+        if not created:
+            return
+        if role is None and instance.owner_id is None:
+            Tournament.objects.filter(pk=instance.pk).update(owner=user)
+            instance.owner = user
+        elif role is not None:
+            TournamentRole.objects.get_or_create(tournament=instance, user=user, role=role)
+
+    post_save.connect(grant, sender=Tournament, weak=False, dispatch_uid=f"staff-{user.pk}")
+    return lambda: post_save.disconnect(sender=Tournament, dispatch_uid=f"staff-{user.pk}")
+
+
 @pytest.fixture
 def arbiter(db, django_user_model):
+    """An arbiter who owns every tournament the test creates without an owner."""
     user = django_user_model.objects.create_user("arbitre-test", password="pw-arbitre-1")
     user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
-    return user
+    undo = _staff_of_new_tournaments(user, None)
+    yield user
+    undo()
 
 
 @pytest.fixture
 def scorer(db, django_user_model):
+    """A scorer assigned to every tournament the test creates."""
     user = django_user_model.objects.create_user("marqueur-test", password="pw-marqueur-1")
     user.groups.add(Group.objects.get_or_create(name=SCORER)[0])
-    return user
+    undo = _staff_of_new_tournaments(user, "scorer")
+    yield user
+    undo()
 
 
 @pytest.fixture

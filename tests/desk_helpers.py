@@ -46,7 +46,7 @@ def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=No
 
 def table_sheet(client, position, number: int = 1) -> ScoreSheet:
     table = position.tables.get(number=number)
-    response = client.get(reverse("sheet-for-table", args=[table.pk]))
+    response = client.post(reverse("sheet-for-table", args=[table.pk]))
     assert response.status_code == 302
     return ScoreSheet.objects.get(table=table)
 

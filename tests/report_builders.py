@@ -44,6 +44,8 @@ def build_tournament(**options) -> dict:
     """Create the tournament, seat everybody, record every deal; returns handy objects."""
     from tournament.models import Team
 
+    # The status comes last: a finished tournament refuses the deals recorded below.
+    status = options.pop("status", None)
     tournament = Tournament.objects.create(
         name="Tournoi test", date=datetime.date(2025, 3, 1), positions_count=2, **options
     )
@@ -79,6 +81,9 @@ def build_tournament(**options) -> dict:
                     data["partner"] = None  # the taker called himself: alone against four
                 deal_record(sheet=sheet, data=data)
             sheets[(position_number, table_number)] = sheet
+    if status is not None:
+        Tournament.objects.filter(pk=tournament.pk).update(status=status)
+        tournament.status = status
     return {
         "tournament": tournament,
         "registrations": registrations,

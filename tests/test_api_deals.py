@@ -43,7 +43,7 @@ def test_a_deal_is_scored_and_the_version_moves(client, scorer, sheet):
 
 def test_an_impossible_deal_names_the_field(client, scorer, sheet):
     client.force_login(scorer)
-    response = post(client, sheet, {"deal": {**GARDE, "oudlers": 4}})
+    response = post(client, sheet, {"version": 0, "deal": {**GARDE, "oudlers": 4}})
     assert response.status_code == 400
     assert response.json()["field"] == "oudlers"
     assert sheet.deals.count() == 0

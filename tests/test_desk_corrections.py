@@ -46,7 +46,7 @@ def test_editing_a_deal_recomputes_the_totals_and_logs_before_and_after(arbiter,
     deal.refresh_from_db()
     assert deal.scores == [-60, -60, 180, -60]
     html = response.content.decode()
-    assert "Donne 6" in html  # back to a fresh row for the next deal
+    assert 'id="sheet-full"' in html  # the sheet has its five deals: no sixth row offered
     change = ChangeLog.objects.filter(object_id=deal.pk, action="update").get()
     assert change.user == arbiter
     assert change.before["points"] == 44 and change.after["points"] == 56

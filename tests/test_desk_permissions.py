@@ -5,6 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
+from tournament.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,7 @@ def test_a_user_without_a_role_is_refused(sheet, django_user_model):
 
 
 def test_a_scorer_enters_and_corrects_deals(sheet, scorer):
+    TournamentRole.objects.create(tournament=sheet.tournament, user=scorer, role="scorer")
     client = Client()
     client.force_login(scorer)
     assert deal_post(client, sheet, DEALS_004[0]).status_code == 200

@@ -69,7 +69,7 @@ def test_withdrawal_stops_after_the_last_published_position_and_is_logged(
     assert entry.status == Registration.Status.WITHDRAWN
     assert entry.withdrawn_after == 2
     assert entry.plays_position(2) and not entry.plays_position(3)
-    log = ChangeLog.objects.get(object_type="registration", object_id=entry.pk)
+    log = ChangeLog.objects.get(object_type="registration", object_id=entry.pk, action="update")
     assert log.after == {"status": "withdrawn", "withdrawn_after": 2}
 
 

@@ -1,24 +1,30 @@
-"""Every URL that changes data requires the right role, and every POST needs a CSRF token.
+"""Every URL checks who may do what on *which* tournament, and every POST needs a CSRF token.
 
 The test walks the whole URL configuration (the admin aside, which Django guards itself), so a
-new view is checked the day it is added.
+new view is checked the day it is added: it must ask tournament.access (its decorator leaves
+the permission it asks on the view) or be listed here as public or global.
 """
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core import serializers
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Incident
 from scoring.services import deal_record, sheet_for_table
+from tournament.access import Permission
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 
 # Pages anybody may open (they show only what is published and change nothing).
 PUBLIC = {"home", "login", "logout", "set_language"}
 PUBLIC_PREFIXES = ("public-",)
-# What a scorer may do besides reading: enter and correct sheets, record incidents.
+# Pages about no tournament in particular: they show or create only the user's own.
+GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
+# What a scorer of the tournament may do besides reading: enter and correct sheets.
 SCORER_WRITES = {
     "sheet-free-create",
     "sheet-for-table",
@@ -27,8 +33,6 @@ SCORER_WRITES = {
     "sheet-crosscheck",
     "deal-edit",
     "deal-delete",
-    "deal-adjust",
-    "incident-create",
     "api-deal-create",
 }
 
@@ -47,12 +51,15 @@ def is_public(name: str) -> bool:
     return name in PUBLIC or name.startswith(PUBLIC_PREFIXES)
 
 
-@pytest.fixture
-def world():
-    tournament = Tournament.objects.create(name="Open", date="2026-11-21", is_public=True)
+def tournament_with_a_sheet(name: str, owner) -> dict:
+    tournament = Tournament.objects.create(
+        name=name, date="2026-11-21", is_public=True, owner=owner
+    )
     registrations = [
         Registration.objects.create(
-            tournament=tournament, player=Player.objects.create(last_name=f"P{i}"), number=i + 1
+            tournament=tournament,
+            player=Player.objects.create(last_name=f"{name}{i}"),
+            number=i + 1,
         )
         for i in range(4)
     ]
@@ -75,7 +82,42 @@ def world():
         "deal": deal.pk,
         "registration": registrations[0].pk,
         "number": 1,
+        "role": 1,
     }
+
+
+def account(django_user_model, name: str, *, arbiter: bool = False):
+    user = django_user_model.objects.create_user(name, password=f"pw-{name}-1")
+    if arbiter:
+        user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    return user
+
+
+@pytest.fixture
+def people(django_user_model):
+    """Owner A of tournament X, owner B of Y, scorer S of X, scorer T of Y."""
+    return {
+        "owner": account(django_user_model, "proprio", arbiter=True),
+        "other_owner": account(django_user_model, "voisin", arbiter=True),
+        "scorer": account(django_user_model, "marqueur-x"),
+        "other_scorer": account(django_user_model, "marqueur-y"),
+    }
+
+
+@pytest.fixture
+def world(people):
+    from tournament.models import TournamentRole
+
+    world = tournament_with_a_sheet("Open", people["owner"])
+    other = tournament_with_a_sheet("Voisin", people["other_owner"])
+    role = TournamentRole.objects.create(
+        tournament_id=world["tournament"], user=people["scorer"], role="scorer"
+    )
+    TournamentRole.objects.create(
+        tournament_id=other["tournament"], user=people["other_scorer"], role="scorer"
+    )
+    world["role"] = role.pk
+    return world
 
 
 def url_for(route: str, pattern: URLPattern, world) -> str:
@@ -113,9 +155,27 @@ def guarded_urls(world):
             yield pattern.name, url_for(route, pattern, world)
 
 
-def test_every_url_is_known_to_this_test(world):
-    names = [pattern.name for _route, pattern in walk(get_resolver().url_patterns)]
-    assert len(names) > 30  # the walk sees the whole site, not just the root
+def tournament_urls(world):
+    for name, url in guarded_urls(world):
+        if name not in GLOBAL:
+            yield name, url
+
+
+def test_every_view_asks_the_access_module(world):
+    """A view that forgets to ask tournament.access fails here the day it is added."""
+    unchecked = []
+    for _route, pattern in walk(get_resolver().url_patterns):
+        if is_public(pattern.name) or pattern.name in {"tournament-list"}:
+            continue
+        if not isinstance(getattr(pattern.callback, "permission", None), Permission):
+            unchecked.append(pattern.name)
+    assert unchecked == []
+    publics = [
+        pattern.name
+        for _route, pattern in walk(get_resolver().url_patterns)
+        if pattern.name.startswith(PUBLIC_PREFIXES)
+    ]
+    assert sorted(publics) == ["public-player", "public-standings-partial", "public-tournament"]
 
 
 def test_anonymous_visitors_are_sent_to_the_login_and_change_nothing(client, world):
@@ -133,26 +193,70 @@ def test_logged_in_players_without_a_role_are_refused(client, world, django_user
     client.force_login(django_user_model.objects.create_user("joueur", password="pw-joueur-1"))
     before = snapshot()
     for name, url in guarded_urls(world):
+        if name == "tournament-list":
+            continue  # their own list, empty
         for method in (client.get, client.post):
             response = method(url)
-            assert response.status_code in (403, 405), (name, url, response.status_code)
+            assert response.status_code in (403, 404, 405), (name, url, response.status_code)
     assert snapshot() == before
 
 
-def test_scorers_cannot_change_what_only_arbiters_may(client, world, scorer):
-    client.force_login(scorer)
+@pytest.mark.parametrize("who", ["other_owner", "other_scorer"])
+def test_people_of_another_tournament_can_neither_read_nor_change_this_one(
+    client, world, people, who
+):
+    """Arbiter B (owner of Y) and a scorer of Y, on tournament X: every GET of its non-public
+    data and every POST is refused, and nothing changes in the database."""
+    client.force_login(people[who])
     before = snapshot()
-    for name, url in guarded_urls(world):
+    for name, url in tournament_urls(world):
+        for method in (client.get, client.post):
+            response = method(url)
+            assert response.status_code in (403, 404, 405), (name, url, response.status_code)
+        api = client.post(url, "{}", content_type="application/json")
+        assert api.status_code in (403, 404, 405), (name, url, api.status_code)
+    # The global pages answer, but show and create nothing of X.
+    listing = client.get(reverse("tournament-list")).content.decode()
+    assert "Open" not in listing
+    assert (
+        client.get(reverse("home")).context["tournaments"].filter(pk=world["tournament"]).count()
+        == 0
+    )
+    for name in ("tournament-create", "tournament-restore"):
+        client.post(reverse(name))
+    assert snapshot() == before
+
+
+def test_scorers_cannot_change_what_only_arbiters_may(client, world, people):
+    client.force_login(people["scorer"])
+    before = snapshot()
+    for name, url in tournament_urls(world):
         if name in SCORER_WRITES:
             continue
         response = client.post(url)
+        # Refused, or a page the scorer may read that ignores the POST.
         assert response.status_code in (403, 405) or snapshot() == before, (name, url)
+    for name in ("export-ranking-xlsx", "export-deals-xlsx", "export-deals-csv"):
+        url = reverse(name, args=[world["tournament"]])
+        assert client.get(url).status_code == 403, name
+    assert client.get(reverse("tournament-backup", args=[world["tournament"]])).status_code == 403
     assert snapshot() == before
 
 
-def test_every_post_needs_a_csrf_token(world, arbiter):
+def test_the_scorer_of_this_tournament_enters_deals(client, world, people):
+    client.force_login(people["scorer"])
+    assert client.get(reverse("sheet-detail", args=[world["sheet"]])).status_code == 200
+    response = client.post(
+        reverse("api-deal-create", args=[world["sheet"]]),
+        {"version": 1, "deal": {"passed": True, "dealer": 1}},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+
+
+def test_every_post_needs_a_csrf_token(world, people):
     client = Client(enforce_csrf_checks=True)
-    client.force_login(arbiter)
+    client.force_login(people["owner"])
     before = snapshot()
     for name, url in guarded_urls(world):
         response = client.post(url)

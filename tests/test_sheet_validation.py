@@ -5,10 +5,16 @@ import pytest
 from scoring.models import ChangeLog, ScoreSheet
 from scoring.services import deal_record, sheet_for_table
 from scoring.standings import standings_for
-from tests.test_roles_every_url import world  # noqa: F401  (a published table with a deal)
+from tests.test_roles_every_url import tournament_with_a_sheet
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(arbiter):
+    """A published table with a deal, run by the `arbiter` fixture."""
+    return tournament_with_a_sheet("Open", arbiter)
 
 
 def public_total(tournament_pk: int) -> int:
@@ -16,7 +22,7 @@ def public_total(tournament_pk: int) -> int:
     return sum(abs(ranked.row.total) for ranked in standings.players)
 
 
-def test_validation_puts_a_sheet_on_the_public_standings(arbiter_client, world):  # noqa: F811
+def test_validation_puts_a_sheet_on_the_public_standings(arbiter_client, world):
     tournament = Tournament.objects.get(pk=world["tournament"])
     tournament.public_requires_validation = True
     tournament.save()
@@ -34,7 +40,7 @@ def test_validation_puts_a_sheet_on_the_public_standings(arbiter_client, world):
     assert "Validée par l'arbitre" in page.text
 
 
-def test_validation_of_a_stale_sheet_is_refused(arbiter_client, world):  # noqa: F811
+def test_validation_of_a_stale_sheet_is_refused(arbiter_client, world):
     sheet = ScoreSheet.objects.get(pk=world["sheet"])
     old = sheet.version
     deal_record(
@@ -49,14 +55,14 @@ def test_validation_of_a_stale_sheet_is_refused(arbiter_client, world):  # noqa:
     assert sheet.status != ScoreSheet.Status.VALIDATED
 
 
-def test_scorers_cannot_validate(client, scorer, world):  # noqa: F811
+def test_scorers_cannot_validate(client, scorer, world):
     client.force_login(scorer)
     sheet = ScoreSheet.objects.get(pk=world["sheet"])
     response = client.post(f"/feuilles/{sheet.pk}/validation/", {"validated": "1"})
     assert response.status_code == 403
 
 
-def test_tournament_form_sets_tie_breaks_and_validation_policy(arbiter_client, world):  # noqa: F811
+def test_tournament_form_sets_tie_breaks_and_validation_policy(arbiter_client, world):
     tournament = Tournament.objects.get(pk=world["tournament"])
     form = arbiter_client.get(f"/tournois/{tournament.pk}/modifier/").context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None and k != "tie_breaks"}

@@ -127,12 +127,10 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
 
 
-def refuse(request: HttpRequest, tournament: Tournament | None):
-    """Anonymous users are sent to log in; others learn nothing about tournaments not theirs."""
+def refuse(request: HttpRequest):
+    """Anonymous users are sent to log in; logged-in users get a 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if tournament is not None and not may(request.user, Permission.VIEW_PUBLIC, tournament):
-        raise Http404
     raise PermissionDenied
 
 
@@ -153,7 +151,7 @@ def permission_required(permission: Permission, lookup: str | None = "pk", kwarg
                 if tournament is None:
                     raise Http404
             if not may(request.user, permission, tournament):
-                return refuse(request, tournament)
+                return refuse(request)
             request.tournament = tournament
             return view(request, *args, **kwargs)
 

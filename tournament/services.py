@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from . import seating
 from .importing import ImportPreview, ImportRow, normalise
+from .lifecycle import ensure_position_open, ensure_tournament_open
 from .models import DIRECTIONS, Player, Position, Registration, Seat, Table, Team, Tournament
 
 # The settings an arbiter edits: the settings form shows exactly these.
@@ -53,7 +54,9 @@ def tournament_create(*, data: dict[str, Any], owner=None) -> Tournament:
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, data: dict[str, Any]) -> Tournament:
+def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None) -> Tournament:
+    ensure_tournament_open(tournament)
+    before = {key: _json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
     played = last_played_position(tournament)
     if data.get("positions_count", tournament.positions_count) < played:
         raise ValidationError(
@@ -69,16 +72,35 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any]) -> Tourna
         raise ValidationError(
             {"format": _("Des équipes existent déjà : supprimez-les avant de changer de formule.")}
         )
+    new_count = data.get("positions_count", tournament.positions_count)
+    if new_count < tournament.positions_count:
+        # Lowering the count deletes the drafts beyond it: never with typed sheets.
+        refuse_typed_drafts(tournament, new_count + 1)
     for key in TOURNAMENT_FIELDS:
         if key in data:
             setattr(tournament, key, data[key])
     tournament.full_clean()
     tournament.save()
+    after = {key: _json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
+    changed = [key for key in TOURNAMENT_FIELDS if before[key] != after[key]]
+    if changed:
+        _log(
+            tournament,
+            tournament,
+            "update",
+            {k: before[k] for k in changed},
+            {k: after[k] for k in changed},
+            user,
+        )
     # Drafts beyond the new count are not part of the tournament any more.
     tournament.positions.filter(
         number__gt=tournament.positions_count, status=Position.Status.DRAFT
     ).delete()
     return tournament
+
+
+def _json_value(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def last_played_position(tournament: Tournament) -> int:
@@ -134,6 +156,7 @@ def player_register(
 
     Once positions have been published, the player joins at the first position still to play.
     """
+    ensure_tournament_open(tournament)
     if player is None:
         licence = (licence or "").replace(" ", "")
         other = _licence_taken(licence)
@@ -160,15 +183,14 @@ def player_register(
         number=_next_number(tournament),
         first_position=last_played_position(tournament) + 1,
     )
-    if registration.first_position > 1:
-        _log(
-            tournament,
-            registration,
-            "create",
-            None,
-            {"player": player.full_name, "first_position": registration.first_position},
-            user,
-        )
+    _log(
+        tournament,
+        registration,
+        "create",
+        None,
+        {"player": player.full_name, "first_position": registration.first_position},
+        user,
+    )
     return registration
 
 
@@ -182,6 +204,7 @@ def registration_add_late(
 @transaction.atomic
 def registration_withdraw(*, registration: Registration, user=None) -> Registration:
     """The player stops after the last published position; drafts must then be re-planned."""
+    ensure_tournament_open(registration.tournament)
     if registration.status == Registration.Status.WITHDRAWN:
         raise ValidationError(_("Ce joueur a déjà déclaré forfait."))
     before = {"status": registration.status, "withdrawn_after": registration.withdrawn_after}
@@ -202,6 +225,7 @@ def registration_withdraw(*, registration: Registration, user=None) -> Registrat
 @transaction.atomic
 def registration_reinstate(*, registration: Registration, user=None) -> Registration:
     """Undo a withdrawal recorded by mistake."""
+    ensure_tournament_open(registration.tournament)
     before = {"status": registration.status, "withdrawn_after": registration.withdrawn_after}
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None
@@ -236,9 +260,10 @@ def _check_team_room(team: Team, *, adding: int, already: int | None = None) -> 
 
 @transaction.atomic
 def team_assign(
-    *, tournament: Tournament, name: str, registrations: Sequence[Registration]
+    *, tournament: Tournament, name: str, registrations: Sequence[Registration], user=None
 ) -> Team:
     """Create the team (or complete an existing one of that name) with the given players."""
+    ensure_tournament_open(tournament)
     size = tournament.team_size
     if size is None:
         raise ValidationError(_("Ce tournoi est individuel : il n'y a pas d'équipes."))
@@ -258,12 +283,23 @@ def team_assign(
         )
     _check_team_room(team, adding=len(joining))
     Registration.objects.filter(pk__in=[r.pk for r in joining]).update(team=team)
+    _log(tournament, team, "update", None, {"members": [r.number for r in joining]}, user)
     return team
 
 
 @transaction.atomic
-def team_remove_member(*, registration: Registration) -> None:
+def team_remove_member(*, registration: Registration, user=None) -> None:
+    ensure_tournament_open(registration.tournament)
     team = registration.team
+    if team is not None:
+        _log(
+            registration.tournament,
+            registration,
+            "update",
+            {"team": team.name},
+            {"team": None},
+            user,
+        )
     registration.team = None
     registration.save(update_fields=["team"])
     if team is not None and not team.members.exists():
@@ -349,6 +385,7 @@ def import_apply(
     *, tournament: Tournament, rows: Iterable[ImportRow], user=None
 ) -> list[Registration]:
     """Create players, registrations and teams for every row, or nothing at all."""
+    ensure_tournament_open(tournament)
     preview = import_check(tournament=tournament, preview=ImportPreview(rows=list(rows)))
     if preview.errors:
         raise ValidationError(
@@ -543,36 +580,8 @@ def _store_tables(position: Position, tables: Sequence[Sequence[int]]) -> None:
         )
 
 
-@transaction.atomic
-def position_generate(
-    *,
-    tournament: Tournament,
-    seed: int | None = None,
-    start: int | None = None,
-    keep_close: bool = True,
-    user=None,
-) -> list[Position]:
-    """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
-
-    By default `start` is the first position not yet published, which makes this the re-plan
-    after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
-    point, so that the new plan moves as few players as possible.
-    """
-    # Lock the tournament row: two arbiters generating at once would interleave tables.
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
-    played = last_played_position(tournament)
-    start = played + 1 if start is None else start
-    if start <= played:
-        raise ValidationError(
-            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
-            % {"number": start}
-        )
-    if start > tournament.positions_count:
-        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
-    if any(n not in existing for n in range(1, start)):
-        raise ValidationError(_("Générez d'abord les positions précédentes."))
-    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
+def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
+    """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
     from scoring.models import Deal
 
     typed = (
@@ -592,6 +601,40 @@ def position_generate(
             )
             % {"number": typed}
         )
+
+
+@transaction.atomic
+def position_generate(
+    *,
+    tournament: Tournament,
+    seed: int | None = None,
+    start: int | None = None,
+    keep_close: bool = True,
+    user=None,
+) -> list[Position]:
+    """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
+
+    By default `start` is the first position not yet published, which makes this the re-plan
+    after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
+    point, so that the new plan moves as few players as possible.
+    """
+    # Lock the tournament row: two arbiters generating at once would interleave tables.
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    ensure_tournament_open(tournament)
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    played = last_played_position(tournament)
+    start = played + 1 if start is None else start
+    if start <= played:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": start}
+        )
+    if start > tournament.positions_count:
+        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
+    if any(n not in existing for n in range(1, start)):
+        raise ValidationError(_("Générez d'abord les positions précédentes."))
+    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
+    refuse_typed_drafts(tournament, start)
 
     fixed = [_tables_of(existing[n]) for n in range(1, start)]
     last = tournament.positions_count
@@ -673,6 +716,7 @@ def position_publish(*, position: Position, user=None) -> Position:
     """Draft → published: players and scorers may now see it; it is never regenerated again."""
     position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
     tournament = position.tournament
+    ensure_tournament_open(tournament)
     if position.status != Position.Status.DRAFT:
         raise ValidationError(_("Cette position est déjà publiée."))
     if tournament.positions.filter(
@@ -732,8 +776,7 @@ def _swap_seats(position: Position, first: Registration, second: Registration):
                 _("%(player)s n'est pas placé à cette position.")
                 % {"player": registration.player.full_name}
             )
-    if position.status == Position.Status.CLOSED:
-        raise ValidationError(_("Cette position est close : ses places ne changent plus."))
+    ensure_position_open(position)
     from scoring.models import ScoreSheet
 
     table_ids = [seats[first.pk].table_id, seats[second.pk].table_id]

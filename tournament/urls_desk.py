@@ -3,12 +3,43 @@
 from django.urls import path
 
 from . import views_desk as views
+from . import views_lifecycle
 
 urlpatterns = [
     path("tournois/", views.tournament_list, name="tournament-list"),
     path("tournois/nouveau/", views.tournament_create, name="tournament-create"),
     path("tournois/<int:pk>/", views.tournament_detail, name="tournament-detail"),
     path("tournois/<int:pk>/modifier/", views.tournament_edit, name="tournament-edit"),
+    path(
+        "tournois/<int:pk>/terminer/",
+        views_lifecycle.tournament_finish,
+        name="tournament-finish",
+    ),
+    path(
+        "tournois/<int:pk>/rouvrir/",
+        views_lifecycle.tournament_reopen,
+        name="tournament-reopen",
+    ),
+    path(
+        "tournois/<int:pk>/equipe-arbitrale/",
+        views_lifecycle.tournament_staff,
+        name="tournament-staff",
+    ),
+    path(
+        "tournois/<int:pk>/equipe-arbitrale/<int:role>/retirer/",
+        views_lifecycle.tournament_staff_remove,
+        name="tournament-staff-remove",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/clore/",
+        views_lifecycle.position_close,
+        name="position-close",
+    ),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/rouvrir/",
+        views_lifecycle.position_reopen,
+        name="position-reopen",
+    ),
     path("tournois/<int:pk>/joueurs/", views.player_list, name="player-list"),
     path("tournois/<int:pk>/joueurs/inscrire/", views.player_register, name="player-register"),
     path("tournois/<int:pk>/joueurs/import/", views.player_import, name="player-import"),

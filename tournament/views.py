@@ -3,19 +3,17 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from .access import Permission, may, visible_tournaments
 from .models import Tournament
-from .roles import is_arbiter, is_scorer
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        tournaments = Tournament.objects.all()
-    else:
-        tournaments = Tournament.objects.filter(is_public=True)
+    mine = visible_tournaments(request.user)
     context = {
-        "tournaments": tournaments,
-        # The desk's people open a tournament's desk; everyone else its public standings.
-        "desk": is_scorer(request.user),
-        "can_edit": is_arbiter(request.user),
+        # The desk's people open their tournaments' desks; everyone reads public standings.
+        "tournaments": mine,
+        "public": Tournament.objects.filter(is_public=True).exclude(pk__in=mine.values("pk")),
+        "desk": mine.exists(),
+        "can_edit": may(request.user, Permission.CREATE),
     }
     return render(request, "home.html", context)

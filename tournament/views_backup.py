@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from .access import Permission, permission_required
 from .backup import BackupError, tournament_export_json, tournament_import
 from .models import Tournament
-from .roles import arbiter_required
 
 MAX_BACKUP_BYTES = 50 * 1024 * 1024
 
@@ -18,7 +18,7 @@ class RestoreForm(forms.Form):
     file = forms.FileField(label=_("Fichier de sauvegarde (.json)"))
 
 
-@arbiter_required
+@permission_required(Permission.EXPORT)
 def backup_download(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     response = HttpResponse(
@@ -29,7 +29,7 @@ def backup_download(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@arbiter_required
+@permission_required(Permission.CREATE, None)
 def backup_restore(request: HttpRequest) -> HttpResponse:
     form = RestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

@@ -1,12 +1,14 @@
 """The arbiter's desk: tournaments, players, teams and positions.
 
-Scorers may read plans and lists (they need them at the tables); only arbiters change anything.
-Views stay thin: look up, check the role, call one service, respond.
+Every view asks tournament.access on the tournament it works on: scorers of a tournament may
+read its plans and lists (they need them at the tables); only its arbiters change anything.
+Views stay thin: look up, check the permission, call one service, respond.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,19 +16,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import services
+from .access import Permission, capabilities, may, permission_required, visible_tournaments
 from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
 from .importing import ImportPreview, ImportRow, parse_upload
 from .models import Player, Position, Registration, Tournament
-from .roles import arbiter_required, is_arbiter, scorer_required
 from .tables import ItineraryTable, RegistrationTable, TournamentTable, WhoSitsWhereTable
 
 
-def _tournament(pk: int) -> Tournament:
-    return get_object_or_404(Tournament, pk=pk)
+def _tournament(request: HttpRequest) -> Tournament:
+    """The tournament the permission check found (tournament.access left it on the request)."""
+    return request.tournament
 
 
 def _context(request: HttpRequest, tournament: Tournament, tab: str, **extra) -> dict:
-    return {"tournament": tournament, "tab": tab, "can_edit": is_arbiter(request.user), **extra}
+    can = capabilities(request.user, tournament)
+    return {"tournament": tournament, "tab": tab, "can_edit": can["manage"], "can": can, **extra}
 
 
 def _form_errors(form, error: ValidationError) -> None:
@@ -41,17 +45,18 @@ def _form_errors(form, error: ValidationError) -> None:
 # --- tournaments -----------------------------------------------------------------------------
 
 
-@scorer_required
+@login_required
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    table = TournamentTable(Tournament.objects.all())
+    """The tournaments the user works on, and only those."""
+    table = TournamentTable(visible_tournaments(request.user))
     return render(
         request,
         "tournament/tournament_list.html",
-        {"table": table, "can_edit": is_arbiter(request.user)},
+        {"table": table, "can_edit": may(request.user, Permission.CREATE)},
     )
 
 
-@arbiter_required
+@permission_required(Permission.CREATE, None)
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -65,9 +70,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/tournament_form.html", {"form": form})
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     registrations = tournament.registrations.all()
     context = _context(
         request,
@@ -81,14 +86,16 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournament/tournament_detail.html", context)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     # The form gets its own copy: validating it changes the instance, the page header must not.
-    form = TournamentForm(request.POST or None, instance=_tournament(pk))
+    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
     if request.method == "POST" and form.is_valid():
         try:
-            services.tournament_update(tournament=tournament, data=form.cleaned_data)
+            services.tournament_update(
+                tournament=tournament, data=form.cleaned_data, user=request.user
+            )
         except ValidationError as error:
             _form_errors(form, error)
         else:
@@ -108,7 +115,7 @@ def _player_list_page(request, tournament, form=None, status=200) -> HttpRespons
     registrations = tournament.registrations.select_related("player", "team")
     table = RegistrationTable(
         registrations,
-        can_edit=is_arbiter(request.user),
+        can_edit=capabilities(request.user, tournament)["manage"],
         start_labels=services.start_labels(tournament),
     )
     context = _context(
@@ -122,15 +129,15 @@ def _player_list_page(request, tournament, form=None, status=200) -> HttpRespons
     return render(request, "tournament/player_list.html", context, status=status)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def player_list(request: HttpRequest, pk: int) -> HttpResponse:
-    return _player_list_page(request, _tournament(pk))
+    return _player_list_page(request, _tournament(request))
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def player_register(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     form = PlayerForm(request.POST)
     try:
         if request.POST.get("player"):
@@ -174,13 +181,15 @@ def player_register(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("player-list", pk)
 
 
-@arbiter_required
+@permission_required(Permission.ROSTER, None)
 def player_search(request: HttpRequest) -> HttpResponse:
     """Roster search as you type; returns a partial for htmx, a page otherwise."""
     query = request.GET.get("q", "").strip()
     tournament = None
     if request.GET.get("tournoi", "").isdigit():
         tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
+        if tournament is not None and not may(request.user, Permission.VIEW, tournament):
+            tournament = None
     players = services.player_search(query=query)
     registered = set()
     if tournament is not None:
@@ -197,7 +206,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def registration_withdraw(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
@@ -217,22 +226,28 @@ def registration_withdraw(request: HttpRequest, pk: int, registration: int) -> H
     return redirect("player-list", pk)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def registration_reinstate(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    services.registration_reinstate(registration=entry, user=request.user)
-    messages.success(request, _("%(player)s est de nouveau présent.") % {"player": entry.player})
+    try:
+        services.registration_reinstate(registration=entry, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(
+            request, _("%(player)s est de nouveau présent.") % {"player": entry.player}
+        )
     return redirect("player-list", pk)
 
 
 IMPORT_SESSION_KEY = "import-rows-%s"
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 def player_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Upload → preview (kept in the session) → confirm: all rows are created, or none."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     key = IMPORT_SESSION_KEY % pk
     form = ImportForm()
     preview = None
@@ -289,15 +304,15 @@ def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
     return render(request, "tournament/team_list.html", context, status=status)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def team_list(request: HttpRequest, pk: int) -> HttpResponse:
-    return _team_page(request, _tournament(pk))
+    return _team_page(request, _tournament(request))
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     form = TeamForm(request.POST, tournament=tournament)
     if form.is_valid():
         try:
@@ -305,6 +320,7 @@ def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
                 tournament=tournament,
                 name=form.cleaned_data["name"],
                 registrations=list(form.cleaned_data["members"]),
+                user=request.user,
             )
         except ValidationError as error:
             _form_errors(form, error)
@@ -314,11 +330,14 @@ def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
     return _team_page(request, tournament, form, status=400)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def team_member_remove(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    services.team_remove_member(registration=entry)
+    try:
+        services.team_remove_member(registration=entry, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
     return redirect("team-list", pk)
 
 
@@ -339,9 +358,9 @@ def _seated(position: Position):
     )
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def position_list(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     context = _context(
         request,
         tournament,
@@ -352,7 +371,7 @@ def position_list(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournament/position_list.html", context)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The table plan: each table with its players in seat order."""
     position = _position(pk, number)
@@ -368,7 +387,7 @@ def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "tournament/position_detail.html", context)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def position_who_sits_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     table = WhoSitsWhereTable(services.who_sits_where(position))
@@ -376,7 +395,7 @@ def position_who_sits_where(request: HttpRequest, pk: int, number: int) -> HttpR
     return render(request, "tournament/position_who_sits_where.html", context)
 
 
-@scorer_required
+@permission_required(Permission.VIEW)
 def player_itinerary(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(
         Registration.objects.select_related("player", "team", "tournament"),
@@ -393,11 +412,11 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
         messages.error(request, message)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def position_generate(request: HttpRequest, pk: int) -> HttpResponse:
     """Plan every position not yet published; also the re-plan after withdrawals and arrivals."""
-    tournament = _tournament(pk)
+    tournament = _tournament(request)
     form = GenerateForm(request.POST)
     seed = form.cleaned_data["seed"] if form.is_valid() else None
     try:
@@ -417,7 +436,7 @@ def position_generate(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("position-list", pk)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
@@ -430,7 +449,7 @@ def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpRespo
     return redirect("position-detail", pk, number)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 @require_POST
 def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
@@ -443,7 +462,7 @@ def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse
     return redirect("position-detail", pk, number)
 
 
-@arbiter_required
+@permission_required(Permission.MANAGE)
 def seat_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """GET shows what the swap changes (E before and after); POST with confirm applies it."""
     position = _position(pk, number)

@@ -46,7 +46,11 @@
     event.preventDefault();
     var urls = JSON.parse(form.dataset.urls || "{}");
     var number = form.querySelector("[name=table]").value.trim();
-    if (urls[number]) window.location.href = urls[number];
+    // POST: opening a table's sheet may create it, and a GET never writes.
+    if (urls[number]) {
+      form.action = urls[number];
+      form.submit();
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -1,0 +1,120 @@
+"""Results lifecycle: what is finished or closed refuses writes until an arbiter reopens it.
+
+Every write service asks these gates, so the desk, the API, imports and restores all meet the
+same refusal. Finishing, closing and reopening are logged with who, when and why.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .models import Position, Tournament
+
+
+class Locked(ValidationError):
+    """A write on something finished, closed or validated; an arbiter must reopen it first."""
+
+
+def ensure_tournament_open(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Locked(
+            _("Le tournoi est terminé : rouvrez-le (arbitre) avant de le modifier."),
+            code="finished",
+        )
+
+
+def ensure_position_open(position: Position) -> None:
+    ensure_tournament_open(position.tournament)
+    if position.status == Position.Status.CLOSED:
+        raise Locked(
+            _("La position %(number)s est close : rouvrez-la (arbitre) avant de la modifier.")
+            % {"number": position.number},
+            code="closed",
+        )
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Indiquez pourquoi vous rouvrez.")})
+    return reason[:500]
+
+
+def _log(tournament: Tournament, obj, action: str, before, after, user) -> None:
+    from .services import _log as log
+
+    log(tournament, obj, action, before, after, user)
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
+    """Running → finished: results, players and positions are frozen."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    ensure_tournament_open(tournament)
+    before = tournament.status
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status", "updated_at"])
+    # A finished tournament has no open position left.
+    tournament.positions.filter(status=Position.Status.PUBLISHED).update(
+        status=Position.Status.CLOSED
+    )
+    _log(tournament, tournament, "update", {"status": before}, {"status": "finished"}, user)
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
+    """Finished → running, with the reason in the history (positions stay closed)."""
+    reason = _reason(reason)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ValidationError(_("Le tournoi n'est pas terminé."))
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status", "updated_at"])
+    _log(
+        tournament,
+        tournament,
+        "reopen",
+        {"status": "finished"},
+        {"status": "running", "reason": reason},
+        user,
+    )
+    return tournament
+
+
+@transaction.atomic
+def position_close(*, position: Position, user=None) -> Position:
+    """Published → closed: its sheets are frozen."""
+    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    ensure_position_open(position)
+    if position.status != Position.Status.PUBLISHED:
+        raise ValidationError(_("Seule une position publiée peut être close."))
+    position.status = Position.Status.CLOSED
+    position.save(update_fields=["status"])
+    _log(
+        position.tournament, position, "update", {"status": "published"}, {"status": "closed"}, user
+    )
+    return position
+
+
+@transaction.atomic
+def position_reopen(*, position: Position, reason: str, user=None) -> Position:
+    """Closed → published, with the reason in the history."""
+    reason = _reason(reason)
+    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    ensure_tournament_open(position.tournament)
+    if position.status != Position.Status.CLOSED:
+        raise ValidationError(_("Cette position n'est pas close."))
+    position.status = Position.Status.PUBLISHED
+    position.save(update_fields=["status"])
+    _log(
+        position.tournament,
+        position,
+        "reopen",
+        {"status": "closed"},
+        {"status": "published", "reason": reason},
+        user,
+    )
+    return position

@@ -1,0 +1,49 @@
+"""The people who work on a tournament besides its owner: co-arbiters and scorers."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .models import Tournament, TournamentRole
+from .services import _log
+
+
+@transaction.atomic
+def staff_add(*, tournament: Tournament, username: str, role: str, user=None) -> TournamentRole:
+    """Give an existing account a role on this tournament (or change the role it has)."""
+    if role not in TournamentRole.Role.values:
+        raise ValidationError({"role": _("Rôle inconnu.")})
+    username = (username or "").strip()
+    account = get_user_model().objects.filter(username=username, is_active=True).first()
+    if account is None:
+        raise ValidationError(
+            {"username": _("Aucun compte actif ne s'appelle « %(name)s ».") % {"name": username}}
+        )
+    if account.pk == tournament.owner_id:
+        raise ValidationError(
+            {"username": _("%(name)s organise déjà ce tournoi.") % {"name": username}}
+        )
+    existing = TournamentRole.objects.filter(tournament=tournament, user=account).first()
+    before = {"user": username, "role": existing.role} if existing else None
+    entry, _created = TournamentRole.objects.update_or_create(
+        tournament=tournament, user=account, defaults={"role": role}
+    )
+    _log(
+        tournament,
+        entry,
+        "update" if existing else "create",
+        before,
+        {"user": username, "role": role},
+        user,
+    )
+    return entry
+
+
+@transaction.atomic
+def staff_remove(*, entry: TournamentRole, user=None) -> None:
+    before = {"user": entry.user.get_username(), "role": entry.role}
+    _log(entry.tournament, entry, "delete", before, None, user)
+    entry.delete()

@@ -1,0 +1,127 @@
+"""Finishing, closing and reopening (logged, with a reason) and naming a tournament's staff."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import lifecycle, staff
+from .access import Permission, capabilities, permission_required
+from .models import Position, TournamentRole
+
+
+def _errors(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        lifecycle.tournament_finish(tournament=request.tournament, user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Tournoi terminé : les résultats sont verrouillés."))
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        lifecycle.tournament_reopen(
+            tournament=request.tournament,
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Tournoi rouvert."))
+    return redirect("tournament-detail", pk)
+
+
+def _position(pk: int, number: int) -> Position:
+    return get_object_or_404(
+        Position.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    try:
+        lifecycle.position_close(position=_position(pk, number), user=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Position %(number)s close.") % {"number": number})
+    return redirect("position-detail", pk, number)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    try:
+        lifecycle.position_reopen(
+            position=_position(pk, number),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Position %(number)s rouverte.") % {"number": number})
+    return redirect("position-detail", pk, number)
+
+
+@permission_required(Permission.ADMINISTER)
+def tournament_staff(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner names co-arbiters and scorers (existing accounts), or removes them."""
+    tournament = request.tournament
+    typed = {"username": "", "role": TournamentRole.Role.SCORER}
+    status = 200
+    if request.method == "POST":
+        typed = {
+            "username": request.POST.get("username", "")[:150],
+            "role": request.POST.get("role", ""),
+        }
+        try:
+            staff.staff_add(tournament=tournament, user=request.user, **typed)
+        except ValidationError as error:
+            _errors(request, error)
+            status = 400
+        else:
+            messages.success(request, _("%(name)s ajouté.") % {"name": typed["username"]})
+            return redirect("tournament-staff", pk)
+    return render(
+        request,
+        "tournament/staff.html",
+        {
+            "tournament": tournament,
+            "tab": "staff",
+            "can": capabilities(request.user, tournament),
+            "can_edit": True,
+            "entries": tournament.roles.select_related("user"),
+            "roles": TournamentRole.Role.choices,
+            "typed": typed,
+        },
+        status=status,
+    )
+
+
+@permission_required(Permission.ADMINISTER)
+@require_POST
+def tournament_staff_remove(request: HttpRequest, pk: int, role: int) -> HttpResponse:
+    entry = get_object_or_404(
+        TournamentRole.objects.select_related("user", "tournament"), pk=role, tournament_id=pk
+    )
+    staff.staff_remove(entry=entry, user=request.user)
+    messages.success(request, _("%(name)s retiré.") % {"name": entry.user.get_username()})
+    return redirect("tournament-staff", pk)
