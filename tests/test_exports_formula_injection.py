@@ -174,3 +174,20 @@ def test_xlsx_cell_helper_never_yields_a_formula():
     for value in (LINK, "#N/A", "#DIV/0!"):
         cell = safe_cell_value(worksheet, value)
         assert (cell.value, cell.data_type) == (value, "s")
+
+
+def test_control_characters_in_names_never_break_the_workbooks():
+    from io import BytesIO
+
+    from openpyxl import Workbook, load_workbook
+
+    from scoring.exports.common import append_row
+
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet()
+    append_row(sheet, ["DUPONT\x01\x0b Jean", "=1+1\x02", 12])
+    append_row(sheet, ["Titre\x07"], font=None)
+    buffer = BytesIO()
+    workbook.save(buffer)
+    rows = list(load_workbook(BytesIO(buffer.getvalue())).active.values)
+    assert rows == [("DUPONT Jean", "=1+1", 12), ("Titre", None, None)]

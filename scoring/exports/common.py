@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ERROR_CODES, Cell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -60,8 +60,12 @@ def safe_cell_value(worksheet, value: Any) -> Any:
     that text becomes a string cell. Anything else is returned as is (numbers stay numbers,
     ordinary text is already a string cell), so the common case costs no cell object.
     """
-    if isinstance(value, str) and (value.startswith("=") or value in ERROR_CODES):
-        return _cell(worksheet, value)
+    if isinstance(value, str):
+        if ILLEGAL_CHARACTERS_RE.search(value):
+            # Control characters can't be stored in XLSX (openpyxl raises): drop them.
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        if value.startswith("=") or value in ERROR_CODES:
+            return _cell(worksheet, value)
     return value
 
 
@@ -75,7 +79,8 @@ def append_row(worksheet, values: Sequence[Any], font: Font | None = None) -> No
         worksheet.append(
             [
                 safe_cell_value(worksheet, value)
-                if isinstance(value, str) and value[:1] in _UNSAFE_FIRST
+                if isinstance(value, str)
+                and (value[:1] in _UNSAFE_FIRST or ILLEGAL_CHARACTERS_RE.search(value))
                 else value
                 for value in values
             ]
@@ -85,6 +90,8 @@ def append_row(worksheet, values: Sequence[Any], font: Font | None = None) -> No
 
 
 def _cell(worksheet, value: Any, font: Font | None = None) -> Cell:
+    if isinstance(value, str):
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)
     cell = WriteOnlyCell(worksheet, value=value)
     if isinstance(value, str):
         cell.data_type = "s"
