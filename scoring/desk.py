@@ -32,12 +32,16 @@ class State:
     IN_PROGRESS = "in_progress"
     COMPLETE = "complete"
     CHECKED = "checked"
+    WAITING = "waiting"
+    DISAGREEMENT = "disagreement"
 
     LABELS = {
         MISSING: _("Manquante"),
         IN_PROGRESS: _("En cours"),
         COMPLETE: _("Complète"),
         CHECKED: _("Vérifiée"),
+        WAITING: _("À confirmer"),
+        DISAGREEMENT: _("Désaccord papier / téléphones"),
     }
 
 
@@ -150,7 +154,13 @@ def expected_deals(sheet: ScoreSheet, players: int) -> int:
     return sheet.tournament.deals_for_table_size(players)
 
 
-def sheet_state(played: int, expected: int, paper_ok: bool | None) -> str:
+def sheet_state(
+    played: int, expected: int, paper_ok: bool | None, *, pending: int = 0, disagree: bool = False
+) -> str:
+    if disagree:
+        return State.DISAGREEMENT
+    if pending:
+        return State.WAITING
     if played == 0:
         return State.MISSING
     if played < expected:
@@ -183,7 +193,11 @@ def barred_seats(
 def load_sheet_view(sheet: ScoreSheet) -> SheetView:
     """The whole sheet for display (sheet must come with tournament and table__position)."""
     players = list(SheetPlayer.objects.filter(sheet=sheet).select_related("registration__player"))
-    deals = list(Deal.objects.filter(sheet=sheet).order_by("number"))
+    deals = list(
+        Deal.objects.filter(sheet=sheet)
+        .select_related("entered_by_player__player", "confirmed_by_player__player", "confirmed_by")
+        .order_by("number")
+    )
     incidents = list(
         Incident.objects.filter(sheet=sheet)
         .select_related("registration__player")
@@ -270,7 +284,13 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         zero_sum=sum(bilans) == 0 and all(sum(d.scores) == 0 for d in deals),
     )
     paper_ok = paper is not None and all(p is not None for p in paper) and not any(paper_diffs)
-    view.state = sheet_state(played, expected, paper_ok)
+    view.state = sheet_state(
+        played,
+        expected,
+        paper_ok,
+        pending=sum(1 for d in deals if d.pending),
+        disagree=view.crosscheck_failed and sheet.tournament.entry_mode == "both",
+    )
     view.flags = _flags(view.crosscheck_failed, any(d.adjusted for d in deals), incidents)
     return view
 
@@ -325,6 +345,7 @@ class TableRow:
     expected: int
     zero_sum: bool
     flags: list[str]
+    pending: int = 0
 
     @property
     def state_label(self) -> str:
@@ -347,10 +368,12 @@ def position_overview(position: Position) -> list[TableRow]:
     }
     sheet_ids = [s.pk for s in sheets.values()]
     deals_by_sheet: dict[int, list[tuple[list[int], bool]]] = defaultdict(list)
-    for sheet_id, scores, cancelled in Deal.objects.filter(sheet_id__in=sheet_ids).values_list(
-        "sheet_id", "scores", "cancelled"
-    ):
+    pending: dict[int, int] = defaultdict(int)
+    for sheet_id, scores, cancelled, waiting in Deal.objects.filter(
+        sheet_id__in=sheet_ids
+    ).values_list("sheet_id", "scores", "cancelled", "pending"):
         deals_by_sheet[sheet_id].append((scores, cancelled))
+        pending[sheet_id] += waiting
     incident_counts = dict(
         Incident.objects.filter(sheet_id__in=sheet_ids)
         .values_list("sheet_id")
@@ -402,11 +425,18 @@ def position_overview(position: Position) -> list[TableRow]:
                 table=table,
                 sheet=sheet,
                 players=players,
-                state=sheet_state(played, expected, paper_ok),
+                state=sheet_state(
+                    played,
+                    expected,
+                    paper_ok,
+                    pending=pending.get(sheet.pk, 0) if sheet else 0,
+                    disagree=paper_failed and tournament.entry_mode == "both",
+                ),
                 played=played,
                 expected=expected,
                 zero_sum=zero_sum and sum(bilans) == 0,
                 flags=flags,
+                pending=pending.get(sheet.pk, 0) if sheet else 0,
             )
         )
     return rows

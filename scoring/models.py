@@ -86,6 +86,28 @@ class SheetPlayer(models.Model):
         return f"{self.seat}: {self.registration.player}"
 
 
+class TableLink(models.Model):
+    """A table's own entry page: a secret link (QR code) and a short code to type instead."""
+
+    table = models.OneToOneField(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="link"
+    )
+    token = models.CharField(_("jeton"), max_length=64, unique=True)
+    code = models.CharField(_("code de table"), max_length=12, unique=True)
+    revoked = models.BooleanField(_("révoqué"), default=False)
+    # Wrong confirmation codes typed at this table, and until when it is throttled.
+    failures = models.PositiveSmallIntegerField(_("codes erronés"), default=0)
+    locked_until = models.DateTimeField(_("bloqué jusqu'à"), null=True, blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("lien de table")
+        verbose_name_plural = _("liens de table")
+
+    def __str__(self) -> str:
+        return self.code
+
+
 class Deal(models.Model):
     """One deal: the engine's inputs and the per-seat result stored when it was saved."""
 
@@ -138,6 +160,37 @@ class Deal(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # Deals entered at the table on a phone: the id the phone made (a resend is recognised),
+    # who entered it, and who of the other side confirmed it (or which arbiter did).
+    client_id = models.CharField(
+        _("identifiant du téléphone"), max_length=64, null=True, blank=True
+    )
+    pending = models.BooleanField(_("à confirmer"), default=False)
+    entered_by_player = models.ForeignKey(
+        Registration,
+        verbose_name=_("saisie par le joueur"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_by_player = models.ForeignKey(
+        Registration,
+        verbose_name=_("confirmée par le joueur"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmée par l'arbitre"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmée le"), null=True, blank=True)
     created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
@@ -146,7 +199,12 @@ class Deal(models.Model):
         verbose_name_plural = _("donnes")
         ordering = ["sheet", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["sheet", "number"], name="unique_deal_number")
+            models.UniqueConstraint(fields=["sheet", "number"], name="unique_deal_number"),
+            models.UniqueConstraint(
+                fields=["sheet", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="unique_deal_client_id",
+            ),
         ]
 
     def __str__(self) -> str:

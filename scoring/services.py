@@ -54,6 +54,12 @@ def deal_snapshot(deal: Deal) -> dict[str, Any]:
         adjustment_reason=deal.adjustment_reason,
         score_not_recorded=deal.score_not_recorded,
     )
+    if deal.client_id:
+        data.update(
+            pending=deal.pending,
+            entered_by_player=deal.entered_by_player_id,
+            confirmed_by_player=deal.confirmed_by_player_id,
+        )
     return data
 
 
@@ -321,8 +327,13 @@ def deal_record(
     user=None,
     expected_version: int | None = None,
     rule_set: str | None = None,
+    entered_at_table: dict[str, Any] | None = None,
 ) -> Deal:
-    """Score and append a deal to a sheet."""
+    """Score and append a deal to a sheet.
+
+    `entered_at_table` (client_id, entered_by_player) marks a deal typed on a player's phone:
+    it waits for an opponent's confirmation before it counts publicly.
+    """
     rule_set = rule_set or sheet.tournament.rule_set
     data = deal_input_check(data, sheet)
     scores = compute_scores(data, rule_set)
@@ -331,6 +342,10 @@ def deal_record(
         _check_room(sheet)
         last = sheet.deals.order_by("-number").values_list("number", flat=True).first()
         deal = Deal(sheet=sheet, number=(last or 0) + 1, rule_set=rule_set, created_by=user)
+        if entered_at_table:
+            deal.pending = True
+            deal.client_id = entered_at_table["client_id"]
+            deal.entered_by_player = entered_at_table["entered_by_player"]
         _apply_inputs(deal, data)
         deal.scores = scores
         deal.computed_scores = scores

@@ -73,6 +73,13 @@ def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> Q
     )
 
 
+def counted_scores(sheets: QuerySet[ScoreSheet], *, public: bool) -> QuerySet[DealScore]:
+    """The per-player scores that count: deals entered at a table and not yet confirmed by an
+    opponent (or an arbiter) count nowhere public."""
+    scores = DealScore.objects.filter(deal__sheet__in=sheets)
+    return scores.filter(deal__pending=False) if public else scores
+
+
 def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
     """Rank every registered player, team and club of the tournament (five queries)."""
     sheets = visible_sheets(tournament, public=public)
@@ -91,7 +98,7 @@ def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
         seats[sheet_id].append(registration_id)
     bilans: dict[tuple[int, int], tuple[int, int]] = {
         (row["deal__sheet_id"], row["registration_id"]): (row["points"], row["deals"])
-        for row in DealScore.objects.filter(deal__sheet__in=sheets)
+        for row in counted_scores(sheets, public=public)
         .values("deal__sheet_id", "registration_id")
         .annotate(points=Sum("points"), deals=Count("id"))
         .order_by()
@@ -286,7 +293,8 @@ def player_deals(tournament: Tournament, registration: Registration, *, public: 
     """Every deal a player played, by position, with the running total and their penalties."""
     sheets = visible_sheets(tournament, public=public)
     scores = list(
-        DealScore.objects.filter(registration=registration, deal__sheet__in=sheets)
+        counted_scores(sheets, public=public)
+        .filter(registration=registration)
         .select_related("deal__sheet__table__position")
         .order_by("deal__sheet__table__position__number", "deal__sheet_id", "deal__number")
     )

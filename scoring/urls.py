@@ -25,6 +25,13 @@ urlpatterns = [
     ),
     path("donnes/<int:pk>/modifier/", views.deal_edit, name="deal-edit"),
     path("donnes/<int:pk>/supprimer/", views.deal_delete, name="deal-delete"),
+    path("donnes/<int:pk>/confirmer/", views.deal_confirm, name="deal-confirm"),
+    path(
+        "tournois/<int:pk>/saisie/position/<int:number>/codes/",
+        views.table_links_create,
+        name="desk-table-links",
+    ),
+    path("tables/<int:pk>/nouveau-code/", views.table_link_revoke, name="desk-table-link-revoke"),
     path("donnes/<int:pk>/score-arbitral/", views.deal_adjust, name="deal-adjust"),
     path("tournois/<int:pk>/incidents/", views.incident_list, name="incident-list"),
     path("tournois/<int:pk>/incidents/nouveau/", views.incident_create, name="incident-create"),

@@ -6,12 +6,13 @@ import json
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring import services
+from scoring import services, table_entry
 from scoring.desk import SheetView, barred_seats, load_sheet_view, position_overview
 from scoring.engine import DealError
 from scoring.forms import (
@@ -23,7 +24,7 @@ from scoring.forms import (
     PenaltyDefaultsForm,
     deal_initial,
 )
-from scoring.models import ChangeLog, Deal, Incident, ScoreSheet
+from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, TableLink
 from scoring.services import StaleSheetError
 from tournament.access import Permission, capabilities, permission_required
 from tournament.lifecycle import Locked
@@ -79,6 +80,15 @@ def _conflict_message(sheet: ScoreSheet) -> str:
         "la feuille ci-dessous est la version enregistrée, et votre saisie est conservée dans "
         "le formulaire (et dans l'historique). Vérifiez puis validez à nouveau."
     ) % {"who": who}
+
+
+def _as_typed(data: QueryDict) -> dict[str, str]:
+    """What was posted, kept in the history; NUL (refused in PostgreSQL's JSON) shown as �."""
+    return {
+        key.replace("\x00", "\ufffd"): value.replace("\x00", "\ufffd")
+        for key, value in data.items()
+        if key != "csrfmiddlewaretoken"
+    }
 
 
 def _with_version(data: QueryDict, version: int) -> QueryDict:
@@ -181,7 +191,7 @@ def _refused(request: HttpRequest, sheet: ScoreSheet, err: Locked, **kwargs) -> 
 def _conflict(
     request: HttpRequest, sheet: ScoreSheet, form, expected: int | None, editing=None
 ) -> HttpResponse:
-    data = getattr(form, "deal_data", None) or dict(request.POST.items())
+    data = getattr(form, "deal_data", None) or _as_typed(request.POST)
     data = {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"}
     services.conflict_record(sheet=sheet, data=data, expected_version=expected, user=request.user)
     sheet.refresh_from_db(fields=["version", "paper_bilans"])
@@ -317,7 +327,7 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
         except StaleSheetError:
             services.conflict_record(
                 sheet=sheet,
-                data={k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"},
+                data=_as_typed(request.POST),
                 expected_version=expected,
                 user=request.user,
             )
@@ -405,10 +415,13 @@ def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if version is None:
             raise StaleSheetError(sheet, None)
+        reason = request.POST.get("reason", "")
+        if "\x00" in reason:  # PostgreSQL refuses NUL in the history's JSON: as the forms do
+            raise ValidationError(ProhibitNullCharactersValidator.message)
         services.sheet_validate(
             sheet=sheet,
             validated=request.POST.get("validated") == "1",
-            reason=request.POST.get("reason", ""),
+            reason=reason,
             user=request.user,
             expected_version=version,
         )
@@ -419,6 +432,51 @@ def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
         view = load_sheet_view(sheet)
         return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
     return _done(request, sheet)
+
+
+@permission_required(Permission.MANAGE, DEAL)
+@require_POST
+def deal_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """The arbiter accepts a deal entered at the table (rejecting it is deleting it)."""
+    deal = _deal(pk)
+    sheet = deal.sheet
+    version = _int_or_none(request.POST.get("version"))
+    try:
+        if version is None:
+            raise StaleSheetError(sheet, None)
+        table_entry.deal_confirm_by_arbiter(deal=deal, user=request.user, expected_version=version)
+    except Locked as err:
+        return _refused(request, sheet, err)
+    except StaleSheetError:
+        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+        view = load_sheet_view(sheet)
+        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
+    return _done(request, sheet)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def table_links_create(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Codes for the tables of a position published before the links existed."""
+    position = get_object_or_404(
+        Position, tournament_id=pk, number=number, status=Position.Status.PUBLISHED
+    )
+    table_entry.links_for_position(position)
+    return redirect("desk-overview", pk, number)
+
+
+@permission_required(Permission.MANAGE, "positions__tables__pk")
+@require_POST
+def table_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """A leaked or lost code: the table gets a new link and code; the old ones stop working."""
+    link = get_object_or_404(TableLink.objects.select_related("table__position"), table_id=pk)
+    new = table_entry.link_revoke(link=link, user=request.user)
+    messages.success(
+        request,
+        gettext("Table %(number)s : nouveau code %(code)s.")
+        % {"number": new.table.number, "code": new.code},
+    )
+    return redirect("desk-overview", new.table.position.tournament_id, new.table.position.number)
 
 
 @permission_required(Permission.MANAGE, SHEET)
@@ -528,20 +586,24 @@ def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> H
         published = [p for p in positions if p.status != Position.Status.DRAFT]
         position = (published or positions or [None])[-1]
     rows = position_overview(position) if position else []
-    free_sheets = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
-    return render(
-        request,
-        "scoring/desk_overview.html",
-        {
-            "tournament": tournament,
-            "tab": "desk",
-            "positions": positions,
-            "position": position,
-            "rows": rows,
-            "missing": sum(1 for r in rows if r.state == "missing"),
-            "free_sheets": free_sheets,
-        },
-    )
+    links = {link.table_id: link for link in TableLink.objects.filter(table__position=position)}
+    for row in rows:
+        row.link = links.get(row.table.pk)
+    context = {
+        "tournament": tournament,
+        "tab": "desk",
+        "positions": positions,
+        "position": position,
+        "rows": rows,
+        "links": links,
+        "can_manage": capabilities(request.user, tournament)["manage"],
+        "missing": sum(1 for r in rows if r.state == "missing"),
+    }
+    if request.htmx and request.htmx.target == "overview-live":
+        # The live overview refreshes its table every few seconds.
+        return render(request, "scoring/_overview_live.html", context)
+    context["free_sheets"] = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
+    return render(request, "scoring/desk_overview.html", context)
 
 
 # --- incidents and penalties ----------------------------------------------------------------

@@ -22,6 +22,9 @@ pytestmark = pytest.mark.django_db
 # Pages anybody may open (they show only what is published and change nothing).
 PUBLIC = {"home", "login", "logout", "set_language"}
 PUBLIC_PREFIXES = ("public-",)
+# A table's phone pages: the secret link in the URL is the credential (tested on their own in
+# test_table_entry_security.py); a wrong token opens nothing.
+TABLE_LINK_PREFIXES = ("table-",)
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
@@ -48,7 +51,7 @@ def walk(patterns, prefix=""):
 
 
 def is_public(name: str) -> bool:
-    return name in PUBLIC or name.startswith(PUBLIC_PREFIXES)
+    return name in PUBLIC or name.startswith(PUBLIC_PREFIXES + TABLE_LINK_PREFIXES)
 
 
 def tournament_with_a_sheet(name: str, owner) -> dict:

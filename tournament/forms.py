@@ -38,6 +38,15 @@ class TournamentForm(forms.ModelForm):
             "remainder": forms.RadioSelect,
         }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Left out (an older form, a script), the entry mode stays what it was.
+        self.fields["entry_mode"].required = False
+
+    def clean_entry_mode(self) -> str:
+        value = self.cleaned_data.get("entry_mode")
+        return value or self.instance.entry_mode or Tournament.EntryMode.PAPER
+
     def clean_positions_count(self) -> int:
         value = self.cleaned_data["positions_count"]
         if not 1 <= value <= 30:

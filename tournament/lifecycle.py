@@ -7,6 +7,7 @@ same refusal. Finishing, closing and reopening are logged with who, when and why
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -39,6 +40,8 @@ def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Indiquez pourquoi vous rouvrez.")})
+    if "\x00" in reason:  # PostgreSQL refuses NUL in text and JSON: as the forms do
+        raise ValidationError({"reason": ProhibitNullCharactersValidator.message})
     return reason[:500]
 
 

@@ -61,6 +61,13 @@ class Player(models.Model):
         return f"{self.last_name.upper()} {self.first_name}".strip()
 
 
+def new_pin() -> str:
+    """A player's personal 4-digit confirmation code, printed on their itinerary card."""
+    import secrets
+
+    return f"{secrets.randbelow(10_000):04d}"
+
+
 class Tournament(models.Model):
     """A tournament in donnes libres, with the organiser's settings."""
 
@@ -73,6 +80,11 @@ class Tournament(models.Model):
         FIVE = "five", _("Tables de 5 (jeu à 5, roi appelé)")
         FIVE_DEAD = "five_dead", _("Tables de 5 avec un mort tournant")
         THREE = "three", _("Tables de 3")
+
+    class EntryMode(models.TextChoices):
+        PAPER = "paper", _("Feuilles papier saisies par l'arbitre")
+        PHONES = "phones", _("Saisie par les joueurs sur leur téléphone")
+        BOTH = "both", _("Téléphones et feuilles papier (contrôle des bilans)")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("En préparation")
@@ -105,6 +117,16 @@ class Tournament(models.Model):
         _("classement public"),
         default=False,
         help_text=_("Les joueurs peuvent suivre le classement en direct."),
+    )
+    entry_mode = models.CharField(
+        _("saisie des donnes"),
+        max_length=8,
+        choices=EntryMode.choices,
+        default=EntryMode.PAPER,
+        help_text=_(
+            "Avec les téléphones, chaque table saisit ses donnes par son QR code ; un adversaire "
+            "les confirme avec son code personnel."
+        ),
     )
     public_requires_validation = models.BooleanField(
         _("publier seulement les feuilles validées"), default=False
@@ -237,6 +259,8 @@ class Registration(models.Model):
     withdrawn_after = models.PositiveSmallIntegerField(
         _("forfait après la position"), null=True, blank=True
     )
+    # Confirms the opponents' deals at the table (printed on the itinerary card).
+    pin = models.CharField(_("code de confirmation"), max_length=4, default=new_pin)
 
     class Meta:
         verbose_name = _("inscription")

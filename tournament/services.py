@@ -37,6 +37,7 @@ TOURNAMENT_FIELDS = (
     "remainder",
     "rule_set",
     "is_public",
+    "entry_mode",
     "public_requires_validation",
     "normalise_tables",
     "tie_breaks",

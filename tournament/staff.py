@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -17,6 +18,8 @@ def staff_add(*, tournament: Tournament, username: str, role: str, user=None) ->
     if role not in TournamentRole.Role.values:
         raise ValidationError({"role": _("Rôle inconnu.")})
     username = (username or "").strip()
+    if "\x00" in username:  # typed, not from a form: PostgreSQL refuses NUL in a query
+        raise ValidationError({"username": ProhibitNullCharactersValidator.message})
     account = get_user_model().objects.filter(username=username, is_active=True).first()
     if account is None:
         raise ValidationError(

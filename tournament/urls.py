@@ -20,6 +20,7 @@ urlpatterns = [
     ),
     path("tournois/restaurer/", views_backup.backup_restore, name="tournament-restore"),
     path("", include("scoring.urls_api")),
+    path("", include("scoring.urls_table")),
     path("", include("scoring.urls_print")),
     path("", include("scoring.urls_reports")),
     path("", include("scoring.urls")),

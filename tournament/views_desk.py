@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -142,6 +142,8 @@ def player_register(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if request.POST.get("player"):
             # Chosen from the roster search: the player exists already.
+            if not request.POST["player"].isdecimal():
+                raise Http404  # not an id at all (the ORM would raise ValueError: a 500)
             player = get_object_or_404(Player, pk=request.POST["player"])
             registration = services.player_register(
                 tournament=tournament, player=player, user=request.user
@@ -458,6 +460,10 @@ def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse
     except ValidationError as error:
         _errors(request, error)
     else:
+        from scoring.table_entry import links_for_position
+
+        # Every table gets its link and code now: printed on its sheet, scanned by players.
+        links_for_position(position)
         messages.success(request, _("Position %(number)s publiée.") % {"number": number})
     return redirect("position-detail", pk, number)
 

@@ -1,0 +1,249 @@
+"""A table's own page on the players' phones: no account, a secret link scoped to one table.
+
+The link's token is the only credential: each view resolves it to its one table (refused once
+the position is closed, the tournament finished or the arbiter revoked it) and reads or writes
+nothing else. Writes answer JSON so that the phone can queue them offline and resend them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import table_entry
+from scoring.desk import load_sheet_view
+from scoring.engine import DealError
+from scoring.models import ScoreSheet, TableLink
+from scoring.services import StaleSheetError, compute_scores, deal_input_check
+from tournament.lifecycle import Locked
+from tournament.safe_json import JSONTooDeep, loads_bounded
+
+MAX_BODY_BYTES = 16_384
+# Guessing table codes: attempts allowed per client address and window.
+CODE_ATTEMPTS = 20
+CODE_WINDOW = 600  # seconds
+
+
+def _closed(request: HttpRequest) -> HttpResponse:
+    return render(request, "scoring/table_closed.html", status=404)
+
+
+def _json_error(field: str | None, error: str, status: int = 400, **extra) -> JsonResponse:
+    return JsonResponse({"field": field, "error": error, **extra}, status=status)
+
+
+def _body(request: HttpRequest) -> dict:
+    if len(request.body) > MAX_BODY_BYTES:
+        raise DealError("body", _("Corps trop long."))
+    try:
+        payload = loads_bounded(request.body, max_depth=8)
+    except JSONTooDeep:
+        raise DealError("body", _("Corps JSON trop imbriqué.")) from None
+    except ValueError:
+        raise DealError("body", _("Corps JSON illisible.")) from None
+    if not isinstance(payload, dict):
+        raise DealError("body", _("Corps JSON illisible."))
+    return payload
+
+
+def _client_address(request: HttpRequest) -> str:
+    # The same address as the login throttle sees (the trusted proxy setting applies).
+    return settings.AXES_CLIENT_IP_CALLABLE(request) or "?"
+
+
+@never_cache
+def table_code(request: HttpRequest) -> HttpResponse:
+    """Type the code printed on the table's sheet instead of scanning its QR code."""
+    error = ""
+    code = ""
+    if request.method == "POST":
+        key = f"table-code:{_client_address(request)}"
+        attempts = cache.get_or_set(key, 0, CODE_WINDOW)
+        code = table_entry.normalise_code(request.POST.get("code", ""))
+        if attempts >= CODE_ATTEMPTS:
+            error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
+        else:
+            link = TableLink.objects.filter(code=code).first() if code else None
+            if link is not None:
+                return redirect("table-entry", link.token)
+            cache.set(key, attempts + 1, CODE_WINDOW)
+            error = _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
+    status = 400 if error else 200
+    return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)
+
+
+def _sheet_context(link: TableLink) -> dict:
+    """The running sheet as the phone shows it (rows, totals, bilans, who deals, who waits)."""
+    table = link.table
+    sheet = table_entry.table_sheet(link)
+    seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+    names = [seat.registration.player.full_name for seat in seats]
+    context = {
+        "link": link,
+        "table": table,
+        "position": table.position,
+        "tournament": table.position.tournament,
+        "names": names,
+        "sheet": sheet,
+        "view": None,
+        "version": 0,
+        "next_number": 1,
+        "next_dealer": 0,
+        "called_king": table.game == "five",
+        "dead_is_dealer": table.game == "five_dead",
+    }
+    if sheet is not None:
+        view = load_sheet_view(sheet)
+        totals = [0] * len(names)
+        for line in view.lines:
+            for seat, points in enumerate(line.deal.scores[: len(names)]):
+                totals[seat] += points
+        context.update(
+            totals=totals,
+            view=view,
+            version=sheet.version,
+            next_number=view.next_number,
+            next_dealer=view.next_dealer,
+            pending=[line for line in view.lines if line.deal.pending],
+            full=len(view.lines) >= view.expected_deals + sheet.extra_deals,
+        )
+    context["dealer_name"] = names[context["next_dealer"]] if names else ""
+    return context
+
+
+@never_cache
+@require_safe
+def table_entry_page(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        link = table_entry.link_for(token)
+    except table_entry.TableClosed:
+        return _closed(request)
+    return render(request, "scoring/table_entry.html", _sheet_context(link))
+
+
+@never_cache
+@require_safe
+def table_sheet_partial(request: HttpRequest, token: str) -> HttpResponse:
+    """The running sheet, refreshed by the phone after each save and every few seconds."""
+    try:
+        link = table_entry.link_for(token)
+    except table_entry.TableClosed:
+        return _closed(request)
+    return render(request, "scoring/_table_sheet.html", _sheet_context(link))
+
+
+@require_POST
+def table_preview(request: HttpRequest, token: str) -> JsonResponse:
+    """The row the deal would add, computed by the engine, before anything is saved."""
+    try:
+        link = table_entry.link_for(token)
+    except table_entry.TableClosed:
+        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+    try:
+        payload = _body(request)
+        sheet = table_entry.table_sheet(link) or ScoreSheet(
+            tournament=link.table.position.tournament, table=link.table
+        )
+        if sheet.pk is None:
+            sheet._players_count = link.table.seats.count()
+        data = deal_input_check(payload.get("deal"), sheet)
+        scores = compute_scores(data, link.table.position.tournament.rule_set)
+    except DealError as err:
+        return _json_error(err.field, _(err.template) % err.params)
+    return JsonResponse({"scores": scores})
+
+
+@require_POST
+def table_deal_create(request: HttpRequest, token: str) -> JsonResponse:
+    """Record a deal typed at the table; a resend of the same client id answers the original."""
+    try:
+        link = table_entry.link_for(token)
+    except table_entry.TableClosed:
+        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+    try:
+        payload = _body(request)
+        deal, replayed = table_entry.phone_deal_record(
+            link=link,
+            client_id=payload.get("client_id"),
+            data=payload.get("deal"),
+            entered_by=payload.get("entered_by"),
+            version=payload.get("version"),
+        )
+    except DealError as err:
+        return _json_error(err.field, _(err.template) % err.params)
+    except StaleSheetError as err:
+        return _json_error(
+            "version",
+            _(
+                "La feuille a changé sur un autre téléphone (donne ajoutée ou confirmée). "
+                "Vérifiez la feuille puis renvoyez."
+            ),
+            409,
+            version=err.sheet.version,
+        )
+    except Locked as err:
+        return _json_error("sheet", " ".join(err.messages), 409)
+    sheet_version = ScoreSheet.objects.values_list("version", flat=True).get(pk=deal.sheet_id)
+    return JsonResponse(
+        {
+            "deal": deal.pk,
+            "number": deal.number,
+            "scores": deal.scores,
+            "pending": deal.pending,
+            "version": sheet_version,
+            "replayed": replayed,
+        },
+        status=200 if replayed else 201,
+    )
+
+
+@require_POST
+def table_confirm(request: HttpRequest, token: str) -> JsonResponse:
+    """A player of the other side confirms the waiting deals with their personal code."""
+    return _with_code(request, token, finish=False)
+
+
+@require_POST
+def table_finish(request: HttpRequest, token: str) -> JsonResponse:
+    """The table says its sheet is complete (the arbiter still validates it)."""
+    return _with_code(request, token, finish=True)
+
+
+def _with_code(request: HttpRequest, token: str, *, finish: bool) -> JsonResponse:
+    try:
+        link = table_entry.link_for(token)
+    except table_entry.TableClosed:
+        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+    try:
+        payload = _body(request)
+        if finish:
+            table_entry.sheet_finish_at_table(
+                link=link, seat=payload.get("seat"), pin=payload.get("pin")
+            )
+            return JsonResponse({"status": "complete"})
+        deals = table_entry.deals_confirm(
+            link=link, seat=payload.get("seat"), pin=payload.get("pin")
+        )
+    except DealError as err:
+        return _json_error(err.field, _(err.template) % err.params)
+    except table_entry.ConfirmationRefused as err:
+        return _json_error("pin", str(err), 429 if err.throttled else 403)
+    except Locked as err:
+        return _json_error("sheet", " ".join(err.messages), 409)
+    return JsonResponse({"confirmed": [deal.number for deal in deals]})
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Keeps the table page on the phone so that a reload without Wi-Fi still opens it."""
+    script = render(request, "scoring/table_sw.js", {"partial": reverse("table-code")})
+    response = HttpResponse(script.content, content_type="application/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/table/"
+    return response

@@ -1,0 +1,324 @@
+// The table's phone page: tap a deal in, see its row, save it even without Wi-Fi.
+// Deals wait in the phone's storage until the server has them; each carries an id made here,
+// so a resend after a lost answer or a double tap is recognised by the server, never doubled.
+(function () {
+  "use strict";
+  var app = document.getElementById("table-app");
+  if (!app) return;
+  var token = app.dataset.token;
+  var players = parseInt(app.dataset.players, 10);
+  var calledKing = app.dataset.calledKing === "1";
+  var QUEUE_KEY = "tarot-queue-" + token;
+  var WHO_KEY = "tarot-who-" + token;
+  var form = document.getElementById("deal-entry");
+  var flushing = false;
+  var blocked = false; // a refused or conflicting deal waits for the player's decision
+
+  function $(id) { return document.getElementById(id); }
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    var field = document.querySelector("[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function newId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function readQueue() {
+    try { return JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { return []; }
+  }
+
+  function writeQueue(queue) {
+    localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+    showState();
+  }
+
+  function sheetData() {
+    var sheet = $("table-sheet");
+    return {
+      version: parseInt(sheet.dataset.version, 10) || 0,
+      nextNumber: parseInt(sheet.dataset.nextNumber, 10) || 1,
+      nextDealer: parseInt(sheet.dataset.nextDealer, 10) || 0,
+    };
+  }
+
+  function names() {
+    return Array.prototype.map.call(document.querySelectorAll("#takers input[name=taker]"), function (input) {
+      return input.parentNode.textContent.trim();
+    });
+  }
+
+  // The next deal's number and dealer count the deals still waiting on the phone.
+  function nextDeal() {
+    var data = sheetData();
+    var queue = readQueue();
+    var dealer = data.nextDealer;
+    for (var i = 0; i < queue.length; i++) dealer = (dealer - 1 + players) % players;
+    return { number: data.nextNumber + queue.length, dealer: dealer };
+  }
+
+  function setStatus(online) {
+    var badge = $("net-status");
+    badge.textContent = online ? "En ligne" : "Hors ligne";
+    badge.className = "badge " + (online ? "ok" : "err");
+  }
+
+  function showState() {
+    var next = nextDeal();
+    $("deal-number").textContent = next.number;
+    $("dealer-name").textContent = names()[next.dealer] || "";
+    var queue = readQueue();
+    var status = $("queue-status");
+    if (queue.length) {
+      status.hidden = false;
+      status.textContent = queue.length === 1
+        ? "1 donne en attente d'envoi (gardée sur ce téléphone)"
+        : queue.length + " donnes en attente d'envoi (gardées sur ce téléphone)";
+    } else {
+      status.hidden = true;
+    }
+  }
+
+  function value(name) {
+    var checked = form.querySelector("[name=" + name + "]:checked");
+    if (checked) return checked.value;
+    var field = form.querySelector("select[name=" + name + "], input[type=text][name=" + name + "]");
+    return field ? field.value : "";
+  }
+
+  // The engine's input, as the JSON API names it; null with a message when incomplete.
+  function buildDeal() {
+    var next = nextDeal();
+    var taker = value("taker");
+    if (taker === "") return { error: "Indiquez le preneur (ou Tous passent)." };
+    if (taker === "passed") return { deal: { passed: true, dealer: next.dealer } };
+    var deal = { taker: parseInt(taker, 10), dealer: next.dealer };
+    deal.contract = value("contract");
+    if (!deal.contract) return { error: "Indiquez le contrat." };
+    if (calledKing) {
+      var partner = value("partner");
+      if (partner === "") return { error: "Indiquez le partenaire appelé (ou seul, ou roi au chien)." };
+      deal.partner = (partner === "alone" || partner === "dog") ? null : parseInt(partner, 10);
+    }
+    var oudlers = value("oudlers");
+    if (oudlers === "") return { error: "Indiquez le nombre de bouts." };
+    deal.oudlers = parseInt(oudlers, 10);
+    var raw = value("points").replace(",", ".").trim();
+    if (!/^\d{1,2}(\.5)?$/.test(raw)) return { error: "Indiquez les points (0 à 91)." };
+    var points = parseFloat(raw);
+    deal.points = value("side") === "defense" ? 91 - points : points;
+    if (deal.points === Math.floor(deal.points)) deal.points = Math.floor(deal.points);
+    deal.poignees = [];
+    ["1", "2"].forEach(function (row) {
+      var size = value("poignee_size_" + row);
+      var seat = value("poignee_seat_" + row);
+      if (size && seat !== "") deal.poignees.push([parseInt(seat, 10), size]);
+    });
+    var petit = value("petit_au_bout");
+    deal.petit_au_bout = petit || null;
+    var chelem = value("chelem");
+    deal.chelem_announced = chelem === "announced_made" || chelem === "announced_failed";
+    deal.chelem = chelem === "announced_made" || chelem === "made" ? "attack"
+      : chelem === "defense" ? "defense" : null;
+    return { deal: deal };
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { status: response.status, data: data };
+      });
+    });
+  }
+
+  var previewTimer = null;
+  function preview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(function () {
+      var built = buildDeal();
+      var box = $("preview");
+      if (built.error) { box.textContent = ""; return; }
+      if (!navigator.onLine) { box.textContent = "Hors ligne : le score sera calculé à l'envoi."; return; }
+      post(app.dataset.urlPreview, { deal: built.deal }).then(function (answer) {
+        if (answer.status === 200) {
+          var list = names();
+          box.textContent = answer.data.scores.map(function (points, seat) {
+            return list[seat] + " " + (points > 0 ? "+" : "") + points;
+          }).join(" · ");
+          box.className = "preview ok";
+        } else {
+          box.textContent = answer.data.error || "Donne impossible.";
+          box.className = "preview err";
+        }
+      }).catch(function () { box.textContent = ""; });
+    }, 200);
+  }
+
+  function refreshSheet() {
+    if (flushing) return Promise.resolve();
+    return fetch(app.dataset.urlSheet, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("sheet " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        $("sheet-holder").innerHTML = html;
+        setStatus(true);
+        showState();
+      })
+      .catch(function () { setStatus(navigator.onLine); });
+  }
+
+  function conflict(message, item, allowResend) {
+    blocked = true;
+    $("conflict-text").textContent = message;
+    $("conflict-resend").hidden = !allowResend;
+    $("conflict-box").hidden = false;
+    $("conflict-box").dataset.clientId = item.client_id;
+  }
+
+  function flush() {
+    if (flushing || blocked) return;
+    var queue = readQueue();
+    if (!queue.length) return;
+    flushing = true;
+    var item = queue[0];
+    var body = {
+      client_id: item.client_id,
+      version: item.version !== undefined ? item.version : sheetData().version,
+      entered_by: item.entered_by,
+      deal: item.deal,
+    };
+    post(app.dataset.urlDeal, body).then(function (answer) {
+      flushing = false;
+      setStatus(true);
+      if (answer.status === 201 || answer.status === 200) {
+        var rest = readQueue().filter(function (q) { return q.client_id !== item.client_id; });
+        $("table-sheet").dataset.version = answer.data.version;
+        writeQueue(rest);
+        if (rest.length) flush(); else refreshSheet();
+      } else if (answer.status === 409 && answer.data.field === "version") {
+        $("table-sheet").dataset.version = answer.data.version;
+        refreshSheet();
+        conflict(answer.data.error, item, true);
+      } else {
+        conflict((answer.data && answer.data.error) || "Donne refusée.", item, false);
+      }
+    }).catch(function () {
+      // No answer (Wi-Fi down, server away): the deal stays on the phone and goes later.
+      flushing = false;
+      setStatus(false);
+    });
+  }
+
+  function resetForm() {
+    var who = value("who");
+    form.reset();
+    $("preview").textContent = "";
+    $("entry-error").textContent = "";
+    $("played-fields").hidden = false;
+    $("bonuses").open = false;
+    if (who !== "") restoreWho(who);
+  }
+
+  function restoreWho(seat) {
+    var input = document.querySelector("#who input[value='" + seat + "']");
+    if (input) input.checked = true;
+  }
+
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "taker") {
+      $("played-fields").hidden = event.target.value === "passed";
+    }
+    preview();
+  });
+  form.addEventListener("input", preview);
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var who = document.querySelector("#who input:checked");
+    if (!who) { $("entry-error").textContent = "Indiquez d'abord qui saisit (votre nom, en haut)."; return; }
+    var built = buildDeal();
+    if (built.error) { $("entry-error").textContent = built.error; return; }
+    var queue = readQueue();
+    queue.push({ client_id: newId(), entered_by: parseInt(who.value, 10), deal: built.deal });
+    writeQueue(queue);
+    resetForm();
+    flush();
+  });
+
+  document.getElementById("who").addEventListener("change", function (event) {
+    localStorage.setItem(WHO_KEY, event.target.value);
+  });
+
+  $("conflict-resend").addEventListener("click", function () {
+    $("conflict-box").hidden = true;
+    blocked = false;
+    flush();
+  });
+  $("conflict-drop").addEventListener("click", function () {
+    var id = $("conflict-box").dataset.clientId;
+    writeQueue(readQueue().filter(function (q) { return q.client_id !== id; }));
+    $("conflict-box").hidden = true;
+    blocked = false;
+    refreshSheet().then(flush);
+  });
+
+  function withCode(url, done) {
+    var seat = $("confirm-seat").value;
+    var pin = $("confirm-pin").value;
+    var message = $("confirm-message");
+    if (seat === "" || !/^\d{4}$/.test(pin)) { message.textContent = "Choisissez votre nom et tapez votre code à 4 chiffres."; return; }
+    post(url, { seat: parseInt(seat, 10), pin: pin }).then(function (answer) {
+      $("confirm-pin").value = "";
+      message.textContent = answer.status === 200 ? done(answer.data) : (answer.data.error || "Refusé.");
+      message.className = answer.status === 200 ? "ok" : "errorlist";
+      refreshSheet();
+    }).catch(function () { message.textContent = "Hors ligne : réessayez quand le Wi-Fi revient."; });
+  }
+
+  $("confirm-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    withCode(app.dataset.urlConfirm, function (data) {
+      return data.confirmed.length === 1 ? "Donne " + data.confirmed[0] + " confirmée."
+        : "Donnes " + data.confirmed.join(", ") + " confirmées.";
+    });
+  });
+  $("finish-button").addEventListener("click", function () {
+    withCode(app.dataset.urlFinish, function () { return "Feuille terminée : l'arbitre la valide."; });
+  });
+
+  window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });
+  window.addEventListener("offline", function () { setStatus(false); });
+  setInterval(function () { flush(); if (!readQueue().length) refreshSheet(); }, 5000);
+
+  var saved = localStorage.getItem(WHO_KEY);
+  if (saved !== null) restoreWho(saved);
+  setStatus(navigator.onLine);
+  showState();
+  flush();
+
+  // Keep this page on the phone: a reload without Wi-Fi still opens it with its waiting deals.
+  if ("serviceWorker" in navigator && window.caches) {
+    navigator.serviceWorker.register(app.dataset.urlSw, { scope: "/table/" }).then(function () {
+      return caches.open("tarot-table-v1").then(function (cache) {
+        var assets = Array.prototype.map.call(
+          document.querySelectorAll("link[rel=stylesheet], script[src]"),
+          function (node) { return node.href || node.src; });
+        return cache.addAll([location.href].concat(assets));
+      });
+    }).catch(function () { /* no offline copy: entering still works online */ });
+  }
+})();
