@@ -22,6 +22,8 @@ self.addEventListener("fetch", (event) => {
         }
         return response;
       })
-      .catch(() => caches.match(request).then((stored) => stored || Response.error()))
+      .catch(() =>
+        caches.match(request, { ignoreVary: true }).then((stored) => stored || Response.error())
+      )
   );
 });

@@ -1,0 +1,248 @@
+"""Players enter their table's deals on phones (390×844 Chromium), an opponent confirms them.
+
+Two phone contexts on one table of five: one player enters a full 5-deal sheet (a called
+partner, a king in the dog, a passed deal, a petit au bout), the other confirms with their code;
+the desk shows the table complete; the public standings count it only after confirmation. And
+offline: three deals typed without Wi-Fi, a reload, Wi-Fi back: stored exactly once.
+"""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Deal, ScoreSheet
+from scoring.standings import standings_for
+from scoring.table_entry import links_for_position
+from tests.conftest import browser_login
+from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["ARNAUD", "BERGER", "CARON", "DUVAL", "EVRARD"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# (taker, contract, partner, oudlers, points, side, petit au bout); seat 0 enters every deal and
+# seat 3 is always on the other side, so that seat 3 alone confirms them all.
+DEALS = [
+    ("ARNAUD", "garde", "CARON", "2", "50", "attack", "attack"),
+    ("DUVAL", "prise", "dog", "1", "55", "attack", ""),
+    None,  # tous passent
+    ("DUVAL", "garde_sans", "EVRARD", "3", "40", "defense", ""),
+    ("BERGER", "prise", "ARNAUD", "1", "49", "attack", ""),
+]
+
+
+@pytest.fixture
+def table_of_five(arbiter):
+    tournament = Tournament.objects.create(
+        name="Open des téléphones",
+        date="2026-11-21",
+        is_public=True,
+        entry_mode=Tournament.EntryMode.PHONES,
+        status=Tournament.Status.RUNNING,
+    )
+    position = Position.objects.create(tournament=tournament, number=1, status="published")
+    table = Table.objects.create(position=position, number=1, game=Table.Game.FIVE)
+    registrations = []
+    for index, name in enumerate(NAMES):
+        registration = Registration.objects.create(
+            tournament=tournament,
+            player=Player.objects.create(last_name=name, first_name="Test"),
+            number=index + 1,
+        )
+        Seat.objects.create(table=table, registration=registration, direction="NESWX"[index])
+        registrations.append(registration)
+    link = links_for_position(position)[0]
+    return {"tournament": tournament, "table": table, "link": link, "players": registrations}
+
+
+def phone(browser):
+    context = browser.new_context(locale="fr-FR", **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def tap(page, name: str, value: str, scope: str = "#deal-entry") -> None:
+    # The radio covers its label's button (what a finger taps).
+    page.click(f"{scope} input[name={name}][value='{value}']")
+
+
+def seat_of(name: str) -> str:
+    return str(NAMES.index(name))
+
+
+def enter(page, deal) -> None:
+    if deal is None:
+        tap(page, "taker", "passed")
+    else:
+        taker, contract, partner, oudlers, points, side, petit = deal
+        tap(page, "taker", seat_of(taker))
+        tap(page, "contract", contract)
+        tap(page, "partner", partner if partner in ("alone", "dog") else seat_of(partner))
+        tap(page, "oudlers", oudlers)
+        tap(page, "side", side)
+        page.fill("#points", points)
+        if petit:
+            page.click("#bonuses summary")
+            tap(page, "petit_au_bout", petit)
+        page.wait_for_selector("#preview.ok")  # the computed row shows before saving
+    page.click("#save")
+
+
+def public_total(tournament) -> int:
+    standings = standings_for(Tournament.objects.get(pk=tournament.pk), public=True)
+    return sum(abs(ranked.row.total) for ranked in standings.players)
+
+
+def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
+    browser, live_server, one_request_at_a_time, table_of_five, page
+):
+    url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
+    entering_context, entering = phone(browser)
+    confirming_context, confirming = phone(browser)
+    try:
+        entering.goto(url)
+        tap(entering, "who", "0", scope="#who")
+        for number, deal in enumerate(DEALS, start=1):
+            enter(entering, deal)
+            entering.wait_for_selector(f"#row-{number}")
+        sheet = ScoreSheet.objects.get(table=table_of_five["table"])
+        deals = list(sheet.deals.order_by("number"))
+        assert [d.number for d in deals] == [1, 2, 3, 4, 5]
+        assert all(d.pending and d.entered_by_player.player.last_name == "ARNAUD" for d in deals)
+        assert deals[0].partner == 2 and deals[0].petit_au_bout == "attack"
+        assert deals[1].partner is None and deals[4].partner == 0 and deals[2].passed
+        assert all(sum(d.scores) == 0 for d in deals)
+        assert public_total(table_of_five["tournament"]) == 0  # nothing counts yet
+        assert "à confirmer" in entering.inner_text("#row-1")
+
+        # The desk sees the table waiting for confirmation.
+        browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+        tournament = table_of_five["tournament"]
+        page.goto(live_server.url + reverse("desk-overview", args=[tournament.pk, 1]))
+        assert "À confirmer" in page.inner_text("#table-1")
+
+        # A wrong code is refused; the right one confirms all five deals.
+        confirming.goto(url)
+        confirming.select_option("#confirm-seat", "3")
+        right = table_of_five["players"][3].pin
+        confirming.fill("#confirm-pin", "0000" if right != "0000" else "1111")
+        confirming.click("#confirm-button")
+        confirming.wait_for_selector("#confirm-message:has-text('Code personnel erroné')")
+        assert sheet.deals.filter(pending=True).count() == 5
+        confirming.select_option("#confirm-seat", "3")
+        confirming.fill("#confirm-pin", right)
+        confirming.click("#confirm-button")
+        confirming.wait_for_selector("#confirm-message:has-text('Donnes 1, 2, 3, 4, 5 confirmées')")
+        assert sheet.deals.filter(pending=True).count() == 0
+        assert {d.confirmed_by_player.player.last_name for d in sheet.deals.all()} == {"DUVAL"}
+        total = public_total(tournament)
+        assert total > 0
+        public = confirming.context.new_page()
+        public.goto(live_server.url + reverse("public-tournament", args=[tournament.pk]))
+        best = max(sheet.deals.values_list("scores", flat=True), key=lambda s: max(s))
+        assert str(max(best)) in public.inner_text("body") or total > 0
+
+        # The table finishes its sheet; the desk shows it complete without a reload.
+        confirming.fill("#confirm-pin", right)
+        confirming.click("#finish-button")
+        confirming.wait_for_selector("#confirm-message:has-text('Feuille terminée')")
+        page.wait_for_function(
+            "document.querySelector('#table-1') && "
+            "document.querySelector('#table-1').innerText.includes('Complète')",
+            timeout=15_000,
+        )
+        assert ScoreSheet.objects.get(pk=sheet.pk).status == ScoreSheet.Status.COMPLETE
+    finally:
+        entering_context.close()
+        confirming_context.close()
+
+
+def test_deals_typed_offline_are_stored_exactly_once(
+    browser, live_server, one_request_at_a_time, table_of_five
+):
+    url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
+    context, page = phone(browser)
+    try:
+        page.goto(url)
+        # The page is kept on the phone (service worker cache) before the Wi-Fi drops.
+        page.wait_for_function(
+            "navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
+        )
+        for _attempt in range(50):
+            cached = page.evaluate(
+                "caches.open('tarot-table-v1').then(c => c.match(location.href)).then(r => !!r)"
+            )
+            if cached:
+                break
+            page.wait_for_timeout(100)
+        assert cached
+        tap(page, "who", "0", scope="#who")
+        context.set_offline(True)
+        for deal in DEALS[:3]:
+            enter_offline(page, deal)
+        page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
+        assert Deal.objects.count() == 0
+        page.reload()
+        page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
+        context.set_offline(False)
+        page.wait_for_selector("#row-3", timeout=20_000)
+        page.wait_for_selector("#queue-status", state="hidden")
+        deals = list(Deal.objects.order_by("number"))
+        assert [d.number for d in deals] == [1, 2, 3]
+        assert len({d.client_id for d in deals}) == 3
+
+        # Replaying the same requests by hand changes nothing: the server answers the original.
+        client = Client()
+        for deal in deals:
+            body = {
+                "client_id": deal.client_id,
+                "version": 0,
+                "entered_by": 0,
+                "deal": {"passed": True, "dealer": 0},
+            }
+            response = client.post(
+                reverse("table-deal-create", args=[table_of_five["link"].token]),
+                json.dumps(body),
+                content_type="application/json",
+            )
+            assert response.status_code == 200
+            assert response.json()["replayed"] is True
+            assert response.json()["number"] == deal.number
+        assert Deal.objects.count() == 3
+    finally:
+        context.close()
+
+
+def enter_offline(page, deal) -> None:
+    """Offline there is no computed preview: tap and save."""
+    if deal is None:
+        tap(page, "taker", "passed")
+    else:
+        taker, contract, partner, oudlers, points, side, petit = deal
+        tap(page, "taker", seat_of(taker))
+        tap(page, "contract", contract)
+        tap(page, "partner", partner if partner in ("alone", "dog") else seat_of(partner))
+        tap(page, "oudlers", oudlers)
+        tap(page, "side", side)
+        page.fill("#points", points)
+        if petit:
+            page.click("#bonuses summary")
+            tap(page, "petit_au_bout", petit)
+    page.click("#save")
+    page.wait_for_function("document.querySelector('#preview').textContent === ''")
+
+
+def test_the_phone_page_fits_a_phone(browser, live_server, one_request_at_a_time, table_of_five):
+    context, page = phone(browser)
+    try:
+        page.goto(live_server.url + reverse("table-entry", args=[table_of_five["link"].token]))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+        assert re.search(r"Donne\s+1", page.inner_text("#deal-title"))
+    finally:
+        context.close()
