@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import DealError
 from scoring.models import ChangeLog, Deal, ScoreSheet, SheetPlayer, TableLink
-from scoring.services import _bump_version, deal_record, sheet_for_table
+from scoring.services import StaleSheetError, _bump_version, deal_record, sheet_for_table
 from tournament.lifecycle import Locked
 from tournament.models import Position, Registration, Table, Tournament
 
@@ -155,17 +155,33 @@ def phone_deal_record(
         raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
     if sheet is None:
         sheet = sheet_for_table(table=table)
-    sheet = ScoreSheet.objects.select_related("tournament", "table__position").get(pk=sheet.pk)
-    enterer = _seat_registration(sheet, entered_by)
     try:
-        deal = deal_record(
-            sheet=sheet,
-            data=data,
-            expected_version=version,
-            entered_at_table={"client_id": client_id, "entered_by_player": enterer},
-        )
-    except IntegrityError:
-        # The same deal sent twice at once: the other request recorded it.
+        with transaction.atomic():
+            # One save per sheet at a time. On PostgreSQL the version check of _bump_version
+            # alone lets two saves of the same version through when they overlap (its condition
+            # sits in a subquery read before the row lock is awaited): two phones would both
+            # record their deal, and a double tap on the last deal would be refused as one too
+            # many. Under this lock the second request sees the first one's deal (a resend: the
+            # original is answered) or its version (409). SQLite's IMMEDIATE transactions
+            # already serialise writers; the lock is a no-op there.
+            list(ScoreSheet.objects.select_for_update().filter(pk=sheet.pk).order_by().values("pk"))
+            earlier = Deal.objects.filter(sheet=sheet, client_id=client_id).first()
+            if earlier is not None:
+                return earlier, True
+            sheet = ScoreSheet.objects.select_related("tournament", "table__position").get(
+                pk=sheet.pk
+            )
+            enterer = _seat_registration(sheet, entered_by)
+            deal = deal_record(
+                sheet=sheet,
+                data=data,
+                expected_version=version,
+                entered_at_table={"client_id": client_id, "entered_by_player": enterer},
+            )
+    except (IntegrityError, StaleSheetError):
+        # The same deal sent twice at once (a double tap, a resend while the first one is still
+        # being saved): the other request recorded it, and its version bump made this one stale.
+        # Answer the original, as for any resend; a really stale sheet still answers 409.
         earlier = Deal.objects.filter(sheet=sheet, client_id=client_id).first()
         if earlier is None:
             raise
