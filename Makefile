@@ -63,6 +63,7 @@ bench: deps
 load: deps debs-test
 	$(PY) bench/load.py --clients 50 --seconds 60 --db both
 	$(PY) bench/load.py --clients 50 --seconds 60 --db both --crash
+	$(PY) bench/table_entry.py --tables 50 --seconds 60 --db both
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles
