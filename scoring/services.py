@@ -152,22 +152,24 @@ def compute_scores(data: dict[str, Any], rule_set: str = "fft") -> list[int]:
 def _bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = False) -> None:
     """Compare-and-swap on the sheet's version, refused on a locked sheet.
 
-    One UPDATE both checks the version and that nothing locks the sheet (validated, position
-    closed, tournament finished), so a lock set meanwhile can't be slipped past. Raises Locked
-    or StaleSheetError; `validating` lets the arbiter's (un)validation through a validated sheet.
+    The UPDATE's conditions are on the sheet row itself (version, status), so that a database
+    re-checks them after waiting for a concurrent writer's row lock (PostgreSQL does not
+    re-check a subquery). Closing a position or finishing a tournament bumps the versions of
+    their sheets, so a save racing with them fails the version check; the position and
+    tournament are then read under this row lock. Raises Locked or StaleSheetError;
+    `validating` lets the arbiter's (un)validation through a validated sheet.
     """
     rows = ScoreSheet.objects.filter(pk=sheet.pk)
     if expected is not None:
         rows = rows.filter(version=expected)
-    rows = rows.exclude(table__position__status=Position.Status.CLOSED).exclude(
-        tournament__status=Tournament.Status.FINISHED
-    )
     if not validating:
         rows = rows.exclude(status=ScoreSheet.Status.VALIDATED)
     if rows.update(version=F("version") + 1) != 1:
         sheet.refresh_from_db(fields=["version", "status"])
         ensure_sheet_writable(sheet, validating=validating)
         raise StaleSheetError(sheet, expected)
+    # Raises Locked inside the caller's transaction, which then rolls the bump back.
+    ensure_sheet_writable(sheet, validating=True)
     sheet.version = (expected if expected is not None else sheet.version) + 1
 
 

@@ -36,6 +36,17 @@ def ensure_position_open(position: Position) -> None:
         )
 
 
+def _bump_sheets(**where) -> None:
+    """Move the versions of the sheets being locked: a save racing with the lock then fails its
+    version check (it waits for these row locks, then sees the new version) instead of slipping
+    in after the lock."""
+    from django.apps import apps
+    from django.db.models import F
+
+    sheets = apps.get_model("scoring", "ScoreSheet").objects.filter(**where)
+    sheets.update(version=F("version") + 1)
+
+
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
@@ -63,6 +74,7 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     tournament.positions.filter(status=Position.Status.PUBLISHED).update(
         status=Position.Status.CLOSED
     )
+    _bump_sheets(tournament=tournament)
     _log(tournament, tournament, "update", {"status": before}, {"status": "finished"}, user)
     return tournament
 
@@ -96,6 +108,7 @@ def position_close(*, position: Position, user=None) -> Position:
         raise ValidationError(_("Seule une position publiée peut être close."))
     position.status = Position.Status.CLOSED
     position.save(update_fields=["status"])
+    _bump_sheets(table__position=position)
     _log(
         position.tournament, position, "update", {"status": "published"}, {"status": "closed"}, user
     )
