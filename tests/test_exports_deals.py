@@ -5,13 +5,22 @@ import io
 
 import openpyxl
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.exports import deals_csv, deals_xlsx
-from scoring.models import Deal, DealScore
+from scoring.exports import deal_log, deals_csv, deals_xlsx
+from scoring.models import Deal, DealScore, ScoreSheet
 from scoring.services import deal_adjust
+from scoring.table_entry import (
+    deal_confirm_by_arbiter,
+    deals_confirm,
+    links_for_position,
+    phone_deal_record,
+)
 from tests.report_builders import build_tournament
+from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +114,125 @@ def test_downloads_need_a_login(arbiter_client, built):
     assert text.count("\n") == 6
     response = arbiter_client.get(reverse("export-deals-xlsx", args=[pk]))
     assert xlsx_records(response.content)[1][0]["Preneur"] == "JOUEURA A"
+
+
+# Deals entered on phones --------------------------------------------------------------------
+
+ENTERED, CONFIRMED = "Saisie par", "Confirmée par"
+
+
+@pytest.fixture
+def phones(arbiter):
+    """Position 1, table 1 (A B C D) enters three more deals on a phone: A's confirmed by B with
+    B's code, B's confirmed by the arbiter, C's still waiting."""
+    built = build_tournament(entry_mode=Tournament.EntryMode.PHONES)
+    link = links_for_position(built["positions"][1])[0]
+    sheet = built["sheets"][(1, 1)]
+    pins = {p.seat: p.registration.pin for p in sheet.players.select_related("registration")}
+    for number, taker in enumerate((0, 1, 2), start=3):
+        deal, _replayed = phone_deal_record(
+            link=link,
+            client_id=f"deal-log-{number:04d}",
+            data=dict(players=4, taker=taker, contract="prise", oudlers=1, points=45 + number),
+            entered_by=taker,
+            version=ScoreSheet.objects.get(pk=sheet.pk).version,
+        )
+        version = ScoreSheet.objects.get(pk=sheet.pk).version
+        if taker == 0:
+            deals_confirm(link=link, seat=1, pin=pins[1])
+        elif taker == 1:
+            deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=version)
+    built["arbiter"] = arbiter
+    return built
+
+
+def by_deal(records):
+    return {(r["Position"], r["Table"], r["Donne"]): r for r in records}
+
+
+def test_the_deal_log_says_who_entered_and_who_confirmed_phone_deals(phones):
+    _ws, records = xlsx_records(deals_xlsx.build(phones["tournament"]))
+    header = list(records[0].keys())
+    assert header[-2:] == [ENTERED, CONFIRMED]  # last: the other columns keep their places
+    deals = by_deal(records)
+    arbiter = phones["arbiter"].username
+    assert (deals[(1, 1, 3)][ENTERED], deals[(1, 1, 3)][CONFIRMED]) == (
+        "1 – JOUEURA A",
+        "2 – JOUEURB B",
+    )
+    assert (deals[(1, 1, 4)][ENTERED], deals[(1, 1, 4)][CONFIRMED]) == (
+        "2 – JOUEURB B",
+        f"arbitre {arbiter}",
+    )
+    assert (deals[(1, 1, 5)][ENTERED], deals[(1, 1, 5)][CONFIRMED]) == (
+        "3 – JOUEURC C",
+        "à confirmer",
+    )
+    # Deals typed at the desk: both blank; otherwise a phone deal is a row like any other.
+    for key in [(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 2, 1)]:
+        assert (deals[key][ENTERED], deals[key][CONFIRMED]) == (None, None)
+    phone = deals[(1, 1, 3)]
+    assert (phone["Preneur"], phone["Contrat"], phone["Points"]) == ("JOUEURA A", "Prise", 48)
+    assert sum(scores_of(phone).values()) == 0
+
+
+def test_the_csv_has_the_same_two_columns(phones):
+    text = deals_csv.build(phones["tournament"])
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
+    header, body = rows[0], rows[1:]
+    assert header[-2:] == [ENTERED, CONFIRMED]
+    records = {
+        (int(r["Position"]), int(r["Table"]), int(r["Donne"])): r
+        for r in (dict(zip(header, row, strict=True)) for row in body)
+    }
+    arbiter = phones["arbiter"].username
+    assert [records[(1, 1, n)][ENTERED] for n in (1, 2, 3, 4, 5)] == [
+        "",
+        "",
+        "1 – JOUEURA A",
+        "2 – JOUEURB B",
+        "3 – JOUEURC C",
+    ]
+    assert [records[(1, 1, n)][CONFIRMED] for n in (1, 2, 3, 4, 5)] == [
+        "",
+        "",
+        "2 – JOUEURB B",
+        f"arbitre {arbiter}",
+        "à confirmer",
+    ]
+    _ws, xlsx = xlsx_records(deals_xlsx.build(phones["tournament"]))
+    assert header == list(xlsx[0].keys())
+
+
+def test_names_in_the_new_columns_stay_inert(phones):
+    """A player or arbiter named like a formula is text in both files."""
+    registration = phones["registrations"]["A"]
+    registration.player.last_name = "=HYPERLINK(1)"
+    registration.player.save()
+    arbiter = phones["arbiter"]
+    arbiter.username = "=cmd"
+    arbiter.save()
+    _ws, records = xlsx_records(deals_xlsx.build(phones["tournament"]))
+    deals = by_deal(records)
+    assert deals[(1, 1, 3)][ENTERED] == "1 – =HYPERLINK(1) A"
+    assert deals[(1, 1, 4)][CONFIRMED] == "arbitre =cmd"
+    worksheet = openpyxl.load_workbook(io.BytesIO(deals_xlsx.build(phones["tournament"])))
+    assert not [
+        cell.coordinate
+        for row in worksheet["Donnes"].iter_rows()
+        for cell in row
+        if cell.data_type == "f"
+    ]
+
+
+def test_phone_deals_cost_no_extra_query(phones):
+    def queries(tournament) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            deals_xlsx.build(tournament)
+            deals_csv.build(tournament)
+            list(deal_log.rows(tournament))
+        return len(captured)
+
+    typed = build_tournament()
+    assert Deal.objects.filter(sheet__tournament=phones["tournament"]).count() == 8
+    assert queries(phones["tournament"]) == queries(typed["tournament"])

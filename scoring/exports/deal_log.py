@@ -1,5 +1,9 @@
 """The deal log's rows, shared by the XLSX and CSV documents: one row per deal, every input
-and each player's score, loaded with a fixed number of queries and streamed."""
+and each player's score, loaded with a fixed number of queries and streamed.
+
+A deal entered on a phone is a row like any other; its last two columns say who entered it and
+who confirmed it (a player, or an arbiter), and stay blank for a deal typed at the desk.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.models import Deal, SheetPlayer
+from scoring.printing.phone_entry import arbiter_label, player_label
 from scoring.standings import FREE_SHEETS
 from tournament.models import Tournament
 
@@ -40,6 +45,15 @@ FIELDS = (
     "adjustment_reason",
     "scores",
     "computed_scores",
+    # Deals entered on phones: who entered and who confirmed (joined in the same query).
+    "pending",
+    "entered_by_player__number",
+    "entered_by_player__player__last_name",
+    "entered_by_player__player__first_name",
+    "confirmed_by_player__number",
+    "confirmed_by_player__player__last_name",
+    "confirmed_by_player__player__first_name",
+    "confirmed_by__username",
 )
 
 
@@ -69,7 +83,33 @@ def header() -> list[str]:
     ]
     for seat in range(1, MAX_SEATS + 1):
         columns += [_("Joueur %(n)s") % {"n": seat}, _("Score %(n)s") % {"n": seat}]
+    # Last, so that the columns above keep their places in spreadsheets built on older logs.
+    columns += [_("Saisie par"), _("Confirmée par")]
     return columns
+
+
+def entered_by(deal: dict[str, Any]) -> str:
+    """The player who typed the deal on a phone; "" for a deal typed at the desk."""
+    if deal["entered_by_player__number"] is None:
+        return ""
+    return player_label(
+        deal["entered_by_player__number"],
+        deal["entered_by_player__player__last_name"] or "",
+        deal["entered_by_player__player__first_name"] or "",
+    )
+
+
+def confirmed_by(deal: dict[str, Any], waiting: str) -> str:
+    """The player or the arbiter who confirmed a phone-entered deal; `waiting` while pending."""
+    if deal["confirmed_by_player__number"] is not None:
+        return player_label(
+            deal["confirmed_by_player__number"],
+            deal["confirmed_by_player__player__last_name"] or "",
+            deal["confirmed_by_player__player__first_name"] or "",
+        )
+    if deal["confirmed_by__username"]:
+        return arbiter_label(deal["confirmed_by__username"])
+    return waiting if deal["pending"] else ""
 
 
 def seat_names(tournament: Tournament) -> dict[tuple[int, int], str]:
@@ -87,6 +127,7 @@ def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None
     contracts = dict(Deal.Contract.choices)
     sides = dict(Deal.Side.choices)
     yes = _("oui")
+    waiting = _("à confirmer")
     deals = (
         Deal.objects.filter(sheet__tournament=tournament)
         .order_by("sheet__table__position__number", "sheet__table__number", "sheet_id", "number")
@@ -130,6 +171,7 @@ def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None
                 row += [name(seat), scores[seat]]
             else:
                 row += ["", None]
+        row += [entered_by(deal), confirmed_by(deal, waiting)]
         # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
         yield [value if value != "" else None for value in row]
 

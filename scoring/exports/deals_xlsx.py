@@ -36,6 +36,9 @@ def build(tournament: Tournament) -> bytes:
     widths[11] = max(widths[11], longest_name + 12)  # poignées: name (size)
     widths[19] = max(widths[19], 30)  # adjustment reason
     widths[20] = max(widths[20], 18)  # computed scores
+    for title in (_("Saisie par"), _("Confirmée par")):  # "12 – NAME" or "arbitre <username>"
+        index = header.index(title)
+        widths[index] = max(widths[index], longest_name + 7)
     set_widths(worksheet, widths)
     worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
     append_row(worksheet, [title_line(tournament, _("Journal des donnes"))], BOLD)

@@ -1,9 +1,14 @@
-"""Blank feuilles de marque for a position: one landscape page per table, filled in by hand."""
+"""Blank feuilles de marque for a position: one landscape page per table, filled in by hand.
+
+When players may enter their deals on phones, each sheet also carries its table's code and a QR
+code of the table's entry page (read from the existing links: printing never creates one).
+"""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from scoring.printing.phone_entry import phone_entry, phones_enabled, usable_link
 from scoring.printing.render import render_pdf
 from scoring.printing.sheet_page import (
     SheetPage,
@@ -19,14 +24,19 @@ from tournament.models import Position, Table
 TEMPLATE = "print/sheets.html"
 
 
-def blank_sheet_pages(position: Position) -> list[SheetPage]:
+def blank_sheet_pages(position: Position, base_url: str | None = None) -> list[SheetPage]:
+    """One page per table; `base_url` (the site's root, absolute) makes the QR codes' links."""
     tournament = position.tournament
     labels = start_labels(tournament)
     tables = Table.objects.filter(position=position).prefetch_related("seats__registration__player")
+    phones = phones_enabled(tournament)
+    if phones:
+        tables = tables.select_related("link")
     pages = []
     for table in tables:
         seats = list(table.seats.all())
         players = players_at(table, seats)
+        link = usable_link(table) if phones else None
         pages.append(
             SheetPage(
                 tournament=tournament,
@@ -35,6 +45,7 @@ def blank_sheet_pages(position: Position) -> list[SheetPage]:
                 game_label=game_label(table, players),
                 columns=seated_columns(seats, labels),
                 rows=blank_rows(tournament.deals_for_table_size(players), players),
+                phone=phone_entry(link, base_url) if link else None,
             )
         )
     return pages
@@ -42,7 +53,7 @@ def blank_sheet_pages(position: Position) -> list[SheetPage]:
 
 def blank_sheets_pdf(position: Position, *, base_url: str | None = None) -> bytes:
     """All the blank sheets of a position in one PDF, one page per table."""
-    pages = blank_sheet_pages(position)
+    pages = blank_sheet_pages(position, base_url)
     return render_pdf(
         TEMPLATE,
         {

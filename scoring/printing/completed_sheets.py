@@ -1,5 +1,6 @@
 """Completed feuilles de marque for the archive: the rows as entered, bilans, adjusted rows,
-penalties and the arbiter's decisions, one landscape page per sheet."""
+penalties and the arbiter's decisions, one landscape page per sheet. A deal entered on a phone
+prints like any other, with a small line saying who entered and who confirmed it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring.desk import SheetView, load_sheet_view
 from scoring.models import ScoreSheet
+from scoring.printing.phone_entry import entry_mention
 from scoring.printing.render import render_pdf
 from scoring.printing.sheet_page import ColumnHead, RowView, SheetPage, row_heights, split
 from scoring.templatetags.print_tags import signed
@@ -47,6 +49,8 @@ def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
                 cells=tuple(split(cell.score) for cell in line.cells),
                 adjusted=deal.adjusted,
                 mark=mark,
+                # load_sheet_view loads who entered and confirmed with the deals: no query.
+                entry=entry_mention(deal),
             )
         )
     notes += incident_notes(view)

@@ -1,4 +1,8 @@
-"""Itinerary cards: for each player, the table and seat at every position, eight cards a page."""
+"""Itinerary cards: for each player, the table and seat at every position, eight cards a page.
+
+When players enter their deals on phones, each card also gives the player's personal code, with
+which they confirm the deals entered by the other side of their table.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from scoring.printing.phone_entry import phones_enabled
 from scoring.printing.render import render_pdf
 from tournament.importing import normalise
 from tournament.models import Registration, Seat, Tournament
@@ -27,6 +32,7 @@ class Card:
     number: int
     team: str
     stops: list[Stop]
+    pin: str = ""  # the personal code confirming deals on phones; "" for a paper tournament
 
 
 def itinerary_cards(tournament: Tournament) -> list[Card]:
@@ -45,6 +51,7 @@ def itinerary_cards(tournament: Tournament) -> list[Card]:
     numbers = set(tournament.positions.values_list("number", flat=True))
     # Positions not generated yet still get a line, for the arbiter to announce them.
     numbers |= set(range(1, tournament.positions_count + 1))
+    phones = phones_enabled(tournament)
     cards = []
     for registration in registrations:
         stops = []
@@ -60,6 +67,7 @@ def itinerary_cards(tournament: Tournament) -> list[Card]:
                 number=registration.number,
                 team=registration.team.name if registration.team else "",
                 stops=stops,
+                pin=registration.pin if phones else "",
             )
         )
     cards.sort(key=lambda card: (normalise(card.name), card.number))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from scoring.printing.phone_entry import PhoneEntry
 from tournament.models import (
     DIRECTIONS,
     SHORT_DIRECTIONS,
@@ -22,6 +23,10 @@ SHEET_ORDER = ("N", "S", "E", "W", "X")
 # Height left for the deal rows on a landscape A4 page once the header, the totals and the
 # signature boxes are drawn; rows shrink within these bounds so a sheet stays on one page.
 DEAL_ROWS_HEIGHT_MM = 80
+# What the phone-entry box (table code and QR code) takes from the deal rows on a blank sheet,
+# and how low its rows may then go (a sheet of 13 deals still fits one page).
+PHONE_BOX_MM = 10
+PHONE_ROW_MIN_MM = 4.0
 ROW_HEIGHT_MM = (4.5, 12.0)
 CELL_PADDING_MM = 1.4  # vertical padding and border around each row's height
 
@@ -50,6 +55,7 @@ class RowView:
     cells: tuple[CellView, ...] = ()
     adjusted: bool = False
     mark: str = ""  # refers to a note under the sheet
+    entry: str = ""  # who entered and who confirmed a deal typed on a phone
 
 
 @dataclass
@@ -71,6 +77,16 @@ class SheetPage:
     finals: list[int] | None = None
     notes: list[str] = field(default_factory=list)
     status_label: str = ""
+    phone: PhoneEntry | None = None  # the table's code and QR code, on a blank sheet
+
+    @property
+    def rows_class(self) -> str:
+        """The CSS class giving this page's deal rows their height (see row_heights)."""
+        return f"{len(self.rows)}{'p' if self.phone else ''}"
+
+    @property
+    def phone_entries(self) -> bool:
+        return any(row.entry for row in self.rows)
 
     @property
     def totals(self) -> list[tuple[int, int]]:
@@ -79,13 +95,16 @@ class SheetPage:
     @property
     def row_height(self) -> str:
         low, high = ROW_HEIGHT_MM
-        height = DEAL_ROWS_HEIGHT_MM / max(len(self.rows), 1) - CELL_PADDING_MM
+        available = DEAL_ROWS_HEIGHT_MM
+        if self.phone:
+            low, available = PHONE_ROW_MIN_MM, available - PHONE_BOX_MM
+        height = available / max(len(self.rows), 1) - CELL_PADDING_MM
         return f"{min(max(height, low), high):.1f}"
 
 
-def row_heights(pages: Iterable[SheetPage]) -> list[tuple[int, str]]:
+def row_heights(pages: Iterable[SheetPage]) -> list[tuple[str, str]]:
     """One CSS rule per distinct deal count rather than a style on every row (faster)."""
-    return sorted({len(page.rows): page.row_height for page in pages}.items())
+    return sorted({page.rows_class: page.row_height for page in pages}.items())
 
 
 def sheet_order_key(direction: str) -> int:

@@ -1,5 +1,6 @@
 """The table plan of a position: every table with who sits at each seat, and a QR code to the
-live standings, to pin up in the hall."""
+live standings, to pin up in the hall. When players enter their deals on phones, each table also
+shows its code (read from the existing links: printing never creates one)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
+from scoring.printing.phone_entry import codes_by_table, phones_enabled
 from scoring.printing.render import qr_svg, render_pdf
 from tournament.models import Position, Tournament
 from tournament.services import position_plan
@@ -22,7 +24,14 @@ def table_plan_pdf(
     base_url: str | None = None,
 ) -> bytes:
     """One section per position (each starting on a new page), tables in number order."""
-    plans = [{"position": position, "tables": position_plan(position)} for position in positions]
+    phones = phones_enabled(tournament)
+    plans = []
+    for position in positions:
+        tables = position_plan(position)
+        codes = codes_by_table(tables) if phones else {}
+        for table in tables:
+            table.entry_code = codes.get(table.pk, "")
+        plans.append({"position": position, "tables": tables})
     return render_pdf(
         TEMPLATE,
         {
