@@ -65,7 +65,9 @@ def _log(tournament: Tournament, obj, action: str, before, after, user) -> None:
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     """Running → finished: results, players and positions are frozen."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
     ensure_tournament_open(tournament)
     before = tournament.status
     tournament.status = Tournament.Status.FINISHED
@@ -83,7 +85,9 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
 def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
     """Finished → running, with the reason in the history (positions stay closed)."""
     reason = _reason(reason)
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError(_("Le tournoi n'est pas terminé."))
     tournament.status = Tournament.Status.RUNNING
@@ -102,7 +106,11 @@ def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tour
 @transaction.atomic
 def position_close(*, position: Position, user=None) -> Position:
     """Published → closed: its sheets are frozen."""
-    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    position = (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
     ensure_position_open(position)
     if position.status != Position.Status.PUBLISHED:
         raise ValidationError(_("Seule une position publiée peut être close."))
@@ -119,7 +127,11 @@ def position_close(*, position: Position, user=None) -> Position:
 def position_reopen(*, position: Position, reason: str, user=None) -> Position:
     """Closed → published, with the reason in the history."""
     reason = _reason(reason)
-    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    position = (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
     ensure_tournament_open(position.tournament)
     if position.status != Position.Status.CLOSED:
         raise ValidationError(_("Cette position n'est pas close."))

@@ -620,7 +620,9 @@ def position_generate(
     point, so that the new plan moves as few players as possible.
     """
     # Lock the tournament row: two arbiters generating at once would interleave tables.
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
     ensure_tournament_open(tournament)
     existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
     played = last_played_position(tournament)
@@ -715,7 +717,11 @@ def position_is_stale(position: Position) -> bool:
 @transaction.atomic
 def position_publish(*, position: Position, user=None) -> Position:
     """Draft → published: players and scorers may now see it; it is never regenerated again."""
-    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    position = (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
     tournament = position.tournament
     ensure_tournament_open(tournament)
     if position.status != Position.Status.DRAFT:
@@ -851,7 +857,11 @@ def seat_swap(
     *, position: Position, first: Registration, second: Registration, user=None
 ) -> SwapPreview:
     """Exchange two players' seats in one position; refused if it seats teammates together."""
-    position = Position.objects.select_for_update().select_related("tournament").get(pk=position.pk)
+    position = (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
     preview = seat_swap_preview(position=position, first=first, second=second)
     a, b = preview.first_seat, preview.second_seat
     before = {
