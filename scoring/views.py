@@ -586,7 +586,12 @@ def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> H
         published = [p for p in positions if p.status != Position.Status.DRAFT]
         position = (published or positions or [None])[-1]
     rows = position_overview(position) if position else []
-    links = {link.table_id: link for link in TableLink.objects.filter(table__position=position)}
+    # Table codes matter only when players enter deals on their phones.
+    links = (
+        {link.table_id: link for link in TableLink.objects.filter(table__position=position)}
+        if tournament.entry_mode != tournament.EntryMode.PAPER
+        else {}
+    )
     for row in rows:
         row.link = links.get(row.table.pk)
     context = {
