@@ -2,24 +2,44 @@
 
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.backup import BackupError, tournament_import
+from tournament.backup import MAX_BACKUP_BYTES, BackupError, tournament_import
 
 
 class Command(BaseCommand):
-    help = "Restore a tournament from a backup written by backup_tournament or the interface."
+    help = (
+        "Restore a tournament from a backup written by backup_tournament or the interface. "
+        "The file is checked entirely (every deal is scored again) before anything is written."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path")
+        parser.add_argument(
+            "--owner",
+            help="username of the account that owns the restored tournament (default: none; "
+            "the owner named in the file is never used)",
+        )
 
-    def handle(self, *args, path: str, **options):
+    def handle(self, *args, path: str, owner: str | None = None, **options):
+        user = None
+        if owner:
+            user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: owner})
+            user = user.first()
+            if user is None:
+                raise CommandError(f"No account named {owner!r}.")
         try:
+            size = Path(path).stat().st_size
+            if size > MAX_BACKUP_BYTES:
+                raise CommandError(
+                    f"{path} is {size} bytes; a backup is at most {MAX_BACKUP_BYTES} bytes."
+                )
             raw = Path(path).read_bytes()
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from exc
         try:
-            tournament = tournament_import(raw)
+            tournament = tournament_import(raw, user=user)
         except BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Restored '{tournament.name}' as id {tournament.pk}"))
