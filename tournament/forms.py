@@ -84,13 +84,31 @@ class ImportForm(forms.Form):
         return upload
 
 
+class RegistrationsField(forms.ModelMultipleChoiceField):
+    """Ids beyond 64 bits are unknown choices: SQLite would raise OverflowError on the query."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, list | tuple) else ():
+            try:
+                out_of_range = abs(int(pk)) >= 2**63
+            except (TypeError, ValueError):
+                continue  # Django answers these itself
+            if out_of_range:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super()._check_values(value)
+
+
 class TeamForm(forms.Form):
     name = forms.CharField(
         label=_("nom de l'équipe"),
         max_length=120,
         widget=forms.TextInput(attrs={"autofocus": True}),
     )
-    members = forms.ModelMultipleChoiceField(
+    members = RegistrationsField(
         label=_("joueurs"),
         queryset=Registration.objects.none(),
         widget=forms.CheckboxSelectMultiple,

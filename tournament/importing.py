@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from xml.parsers import expat
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -301,6 +302,9 @@ def _read_row(
     too_long = [n for n in FIELDS if len(getattr(row, n)) > MAX_LENGTHS[n]]
     if too_long:
         preview.error(number, _("Valeur trop longue."))
+        return
+    if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
+        preview.error(number, str(ProhibitNullCharactersValidator.message))
         return
     if row.licence and not LICENCE_RE.match(row.licence):
         preview.error(
