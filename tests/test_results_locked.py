@@ -395,3 +395,32 @@ def test_settings_changes_are_logged_with_before_and_after(owner):
     assert log.before == {"tie_breaks": []}
     assert log.after == {"tie_breaks": ["fewest_penalties"]}
     assert log.username == "arbitre-b"
+
+
+def test_the_owner_creates_a_scorer_account_for_the_evening(full_sheet, owner):
+    from django.contrib.auth import get_user_model
+
+    url = reverse("tournament-staff", args=[full_sheet.tournament_id])
+    weak = login(owner).post(url, {"username": "marqueuse", "role": "scorer", "password": "123"})
+    assert weak.status_code == 400
+    assert not get_user_model().objects.filter(username="marqueuse").exists()
+    response = login(owner).post(
+        url, {"username": "marqueuse", "role": "scorer", "password": "soiree-du-club-42"}
+    )
+    assert response.status_code == 302
+    account = get_user_model().objects.get(username="marqueuse")
+    assert not account.is_superuser and not account.groups.exists()
+    client = Client()
+    logged = client.post(
+        reverse("login"), {"username": "marqueuse", "password": "soiree-du-club-42"}
+    )
+    assert logged.status_code == 302
+    assert client.get(reverse("sheet-detail", args=[full_sheet.pk])).status_code == 200
+    assert (
+        client.get(reverse("tournament-edit", args=[full_sheet.tournament_id])).status_code == 403
+    )
+    # An existing account's password can't be set through this page.
+    again = login(owner).post(
+        url, {"username": "arbitre-b", "role": "scorer", "password": "autre-mot-de-passe-9"}
+    )
+    assert again.status_code == 400

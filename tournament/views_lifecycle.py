@@ -93,7 +93,12 @@ def tournament_staff(request: HttpRequest, pk: int) -> HttpResponse:
             "role": request.POST.get("role", ""),
         }
         try:
-            staff.staff_add(tournament=tournament, user=request.user, **typed)
+            staff.staff_add(
+                tournament=tournament,
+                user=request.user,
+                password=request.POST.get("password", "")[:128],
+                **typed,
+            )
         except ValidationError as error:
             _errors(request, error)
             status = 400
