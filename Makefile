@@ -53,6 +53,7 @@ test: deps debs-test lint
 
 messages: deps
 	$(PY) manage.py makemessages -l en --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py makemessages -d djangojs -l en --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles
 
 bench: deps
 	$(PY) bench/seating.py

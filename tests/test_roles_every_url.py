@@ -20,7 +20,7 @@ from tournament.roles import ARBITER
 pytestmark = pytest.mark.django_db
 
 # Pages anybody may open (they show only what is published and change nothing).
-PUBLIC = {"home", "login", "logout", "set_language"}
+PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog"}
 PUBLIC_PREFIXES = ("public-",)
 # A table's phone pages: the secret link in the URL is the credential (tested on their own in
 # test_table_entry_security.py); a wrong token opens nothing.

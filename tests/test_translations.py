@@ -129,3 +129,16 @@ def test_language_menu_switches_a_tournament_page_to_english(arbiter_client, eng
         assert text in english
     for text in ("Tableau de bord", "Donnes par position", "Modifier les réglages"):
         assert text not in english
+
+
+def test_the_phone_pages_script_catalogue_is_complete_and_served_in_english(client):
+    js = PO.with_name("djangojs.po")
+    entries = catalogue_entries(js)
+    assert len(entries) >= 15
+    assert [e["msgid"] for e in entries if not all(translations(e)) or "fuzzy" in e["flags"]] == []
+    client.cookies["django_language"] = "en"
+    english = client.get(reverse("javascript-catalog")).content.decode()
+    assert "Deals %(numbers)s confirmed." in english
+    client.cookies["django_language"] = "fr"
+    french = client.get(reverse("javascript-catalog")).content.decode()
+    assert "Deals %(numbers)s confirmed." not in french

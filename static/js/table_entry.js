@@ -5,6 +5,11 @@
   "use strict";
   var app = document.getElementById("table-app");
   if (!app) return;
+  // Django's JavaScript catalogue (French is the source); plain text if it failed to load.
+  var _ = window.gettext || function (text) { return text; };
+  var fill = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, key) { return values[key]; });
+  };
   var token = app.dataset.token;
   var players = parseInt(app.dataset.players, 10);
   var calledKing = app.dataset.calledKing === "1";
@@ -66,7 +71,7 @@
 
   function setStatus(online) {
     var badge = $("net-status");
-    badge.textContent = online ? "En ligne" : "Hors ligne";
+    badge.textContent = online ? _("En ligne") : _("Hors ligne");
     badge.className = "badge " + (online ? "ok" : "err");
   }
 
@@ -78,9 +83,13 @@
     var status = $("queue-status");
     if (queue.length) {
       status.hidden = false;
-      status.textContent = queue.length === 1
-        ? "1 donne en attente d'envoi (gardée sur ce téléphone)"
-        : queue.length + " donnes en attente d'envoi (gardées sur ce téléphone)";
+      var text = window.ngettext
+        ? ngettext(
+          "%(count)s donne en attente d'envoi (gardée sur ce téléphone)",
+          "%(count)s donnes en attente d'envoi (gardées sur ce téléphone)", queue.length)
+        : (queue.length === 1 ? "%(count)s donne en attente d'envoi (gardée sur ce téléphone)"
+          : "%(count)s donnes en attente d'envoi (gardées sur ce téléphone)");
+      status.textContent = fill(text, { count: queue.length }, true);
     } else {
       status.hidden = true;
     }
@@ -97,21 +106,21 @@
   function buildDeal() {
     var next = nextDeal();
     var taker = value("taker");
-    if (taker === "") return { error: "Indiquez le preneur (ou Tous passent)." };
+    if (taker === "") return { error: _("Indiquez le preneur (ou Tous passent).") };
     if (taker === "passed") return { deal: { passed: true, dealer: next.dealer } };
     var deal = { taker: parseInt(taker, 10), dealer: next.dealer };
     deal.contract = value("contract");
-    if (!deal.contract) return { error: "Indiquez le contrat." };
+    if (!deal.contract) return { error: _("Indiquez le contrat.") };
     if (calledKing) {
       var partner = value("partner");
-      if (partner === "") return { error: "Indiquez le partenaire appelé (ou seul, ou roi au chien)." };
+      if (partner === "") return { error: _("Indiquez le partenaire appelé (ou seul, ou roi au chien).") };
       deal.partner = (partner === "alone" || partner === "dog") ? null : parseInt(partner, 10);
     }
     var oudlers = value("oudlers");
-    if (oudlers === "") return { error: "Indiquez le nombre de bouts." };
+    if (oudlers === "") return { error: _("Indiquez le nombre de bouts.") };
     deal.oudlers = parseInt(oudlers, 10);
     var raw = value("points").replace(",", ".").trim();
-    if (!/^\d{1,2}(\.5)?$/.test(raw)) return { error: "Indiquez les points (0 à 91)." };
+    if (!/^\d{1,2}(\.5)?$/.test(raw)) return { error: _("Indiquez les points (0 à 91).") };
     var points = parseFloat(raw);
     deal.points = value("side") === "defense" ? 91 - points : points;
     if (deal.points === Math.floor(deal.points)) deal.points = Math.floor(deal.points);
@@ -150,7 +159,7 @@
       var built = buildDeal();
       var box = $("preview");
       if (built.error) { box.textContent = ""; return; }
-      if (!navigator.onLine) { box.textContent = "Hors ligne : le score sera calculé à l'envoi."; return; }
+      if (!navigator.onLine) { box.textContent = _("Hors ligne : le score sera calculé à l'envoi."); return; }
       post(app.dataset.urlPreview, { deal: built.deal }).then(function (answer) {
         if (answer.status === 200) {
           var list = names();
@@ -159,7 +168,7 @@
           }).join(" · ");
           box.className = "preview ok";
         } else {
-          box.textContent = answer.data.error || "Donne impossible.";
+          box.textContent = answer.data.error || _("Donne impossible.");
           box.className = "preview err";
         }
       }).catch(function () { box.textContent = ""; });
@@ -214,7 +223,7 @@
         refreshSheet();
         conflict(answer.data.error, item, true);
       } else {
-        conflict((answer.data && answer.data.error) || "Donne refusée.", item, false);
+        conflict((answer.data && answer.data.error) || _("Donne refusée."), item, false);
       }
     }).catch(function () {
       // No answer (Wi-Fi down, server away): the deal stays on the phone and goes later.
@@ -249,7 +258,7 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var who = document.querySelector("#who input:checked");
-    if (!who) { $("entry-error").textContent = "Indiquez d'abord qui saisit (votre nom, en haut)."; return; }
+    if (!who) { $("entry-error").textContent = _("Indiquez d'abord qui saisit (votre nom, en haut)."); return; }
     var built = buildDeal();
     if (built.error) { $("entry-error").textContent = built.error; return; }
     var queue = readQueue();
@@ -280,24 +289,24 @@
     var seat = $("confirm-seat").value;
     var pin = $("confirm-pin").value;
     var message = $("confirm-message");
-    if (seat === "" || !/^\d{4}$/.test(pin)) { message.textContent = "Choisissez votre nom et tapez votre code à 4 chiffres."; return; }
+    if (seat === "" || !/^\d{4}$/.test(pin)) { message.textContent = _("Choisissez votre nom et tapez votre code à 4 chiffres."); return; }
     post(url, { seat: parseInt(seat, 10), pin: pin }).then(function (answer) {
       $("confirm-pin").value = "";
-      message.textContent = answer.status === 200 ? done(answer.data) : (answer.data.error || "Refusé.");
+      message.textContent = answer.status === 200 ? done(answer.data) : (answer.data.error || _("Refusé."));
       message.className = answer.status === 200 ? "ok" : "errorlist";
       refreshSheet();
-    }).catch(function () { message.textContent = "Hors ligne : réessayez quand le Wi-Fi revient."; });
+    }).catch(function () { message.textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   }
 
   $("confirm-form").addEventListener("submit", function (event) {
     event.preventDefault();
     withCode(app.dataset.urlConfirm, function (data) {
-      return data.confirmed.length === 1 ? "Donne " + data.confirmed[0] + " confirmée."
-        : "Donnes " + data.confirmed.join(", ") + " confirmées.";
+      return fill(data.confirmed.length === 1 ? _("Donne %(numbers)s confirmée.")
+        : _("Donnes %(numbers)s confirmées."), { numbers: data.confirmed.join(", ") }, true);
     });
   });
   $("finish-button").addEventListener("click", function () {
-    withCode(app.dataset.urlFinish, function () { return "Feuille terminée : l'arbitre la valide."; });
+    withCode(app.dataset.urlFinish, function () { return _("Feuille terminée : l'arbitre la valide."); });
   });
 
   window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });

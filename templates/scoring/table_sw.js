@@ -11,7 +11,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   const page = request.mode === "navigate" && url.pathname.startsWith("/table/");
-  const asset = url.pathname.startsWith("/static/");
+  const asset = url.pathname.startsWith("/static/") || url.pathname.startsWith("/jsi18n/");
   if (!page && !asset) return;
   event.respondWith(
     fetch(request)
