@@ -240,7 +240,7 @@ class DealForm(forms.Form):
         if not value:
             self.add_error("oudlers", gettext("Indiquez le nombre de bouts (0 à 3)."))
             return None
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             self.add_error(
                 "oudlers", gettext("%(value)s n'est pas un nombre de bouts.") % {"value": value}
             )

@@ -78,3 +78,13 @@ def test_errors_are_shown_in_english_when_the_user_reads_english(arbiter_client,
     response = deal_post(arbiter_client, sheet, fields)
     assert response.status_code == 200
     assert field_errors(response.content.decode(), "points")
+
+
+def test_superscript_digits_are_not_a_number_of_oudlers(arbiter_client):
+    """'²'.isdigit() is true in Python but int('²') fails: it must be a form error, not a 500."""
+    _tournament, position = make_tournament()
+    sheet = table_sheet(arbiter_client, position)
+    response = deal_post(arbiter_client, sheet, {**DEALS_004[0], "oudlers": "²"})
+    assert response.status_code == 200
+    assert "n'est pas un nombre de bouts" in response.content.decode().replace("&#x27;", "'")
+    assert sheet.deals.count() == 0

@@ -424,3 +424,15 @@ def test_the_owner_creates_a_scorer_account_for_the_evening(full_sheet, owner):
         url, {"username": "arbitre-b", "role": "scorer", "password": "autre-mot-de-passe-9"}
     )
     assert again.status_code == 400
+
+
+def test_a_nul_character_in_a_query_string_is_a_400_naming_the_parameter(full_sheet, owner):
+    client = login(owner)
+    for url in (
+        reverse("player-search") + "?q=DU%00PONT",
+        reverse("incident-list", args=[full_sheet.tournament_id]) + "?kind=%00",
+        reverse("public-tournament", args=[full_sheet.tournament_id]) + "?q=a%00",
+    ):
+        response = client.get(url)
+        assert response.status_code == 400, url
+        assert "caractère nul interdit" in response.content.decode()

@@ -7,6 +7,8 @@ Views stay thin: look up, check the permission, call one service, respond.
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -188,7 +190,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
     """Roster search as you type; returns a partial for htmx, a page otherwise."""
     query = request.GET.get("q", "").strip()
     tournament = None
-    if request.GET.get("tournoi", "").isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", request.GET.get("tournoi", "")):
         tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
         if tournament is not None and not may(request.user, Permission.VIEW, tournament):
             tournament = None
