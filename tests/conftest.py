@@ -1,11 +1,19 @@
 """Shared fixtures: users with each role, the browser and the live server."""
 
+import os
 import threading
 
 import pytest
 from django.contrib.auth.models import Group
+from hypothesis import settings as hypothesis_settings
 
 from tournament.roles import ARBITER, SCORER
+
+# Property and fuzz tests draw the same examples on every run, so that CI can't fail on a draw
+# nobody saw locally; HYPOTHESIS_PROFILE=explore draws new ones (run it before a release).
+hypothesis_settings.register_profile("repeatable", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", max_examples=200)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def _staff_of_new_tournaments(user, role: str | None):
