@@ -6,7 +6,16 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.seating import Plan, SeatingPlayer, plan_problems, repeated_meetings
+from tournament.seating import (
+    Plan,
+    SeatingPlayer,
+    direction_spread,
+    generate,
+    numbered_field,
+    odd_table_counts,
+    plan_problems,
+    repeated_meetings,
+)
 
 
 def run(*args: str) -> str:
@@ -46,3 +55,24 @@ def test_text_is_a_readable_chart():
 def test_impossible_request_is_a_command_error_in_french():
     with pytest.raises(CommandError, match="coéquipiers"):
         run("--players", "8", "--positions", "3", "--teams", "4")
+
+
+def test_text_shows_the_odd_table_and_direction_spreads():
+    text = run("--players", "45", "--positions", "6", "--seed", "3")
+    plan = generate(numbered_field(45), 6, "five", seed=3)  # the same arguments, the same plan
+    counts = odd_table_counts(plan).values()
+    assert f"Écart des tables de 3 ou 5 : {max(counts) - min(counts)} (au mieux 1)" in text
+    assert max(counts) - min(counts) <= 1
+    assert f"Écart des directions : {direction_spread(plan)} (au mieux 1)" in text
+
+
+def test_json_keeps_its_shape_and_puts_the_notes_beside_it():
+    out, err = StringIO(), StringIO()
+    call_command(
+        "movement", "--players", "16", "--positions", "6", "--format", "json",
+        stdout=out, stderr=err,
+    )  # fmt: skip
+    data = json.loads(out.getvalue())
+    assert list(data) == ["positions"]
+    assert all(isinstance(p, int) for pos in data["positions"] for t in pos for p in t)
+    assert "Rencontres répétées : 24 (au moins 24 inévitables" in err.getvalue()

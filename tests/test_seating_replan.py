@@ -1,10 +1,15 @@
 """Re-plan after a withdrawal or a late arrival: played positions stay, guarantees still hold."""
 
+from collections import Counter
+
+import pytest
+
 from tournament.seating import (
     SeatingPlayer,
     direction_spread,
     generate,
     meeting_counts,
+    plan_figures,
     plan_problems,
     repeated_meetings,
 )
@@ -79,3 +84,52 @@ def test_32_players_over_10_positions_replan_after_position_4_without_repeats():
     assert replan.positions[:4] == plan.positions[:4]
     assert plan_problems(replan, now, first=4) == []
     assert repeated_meetings(replan) == 0
+
+
+def odd_spread_of(plan, players) -> int:
+    """Most minus fewest positions at a table of 3 or 5 over the players still playing."""
+    counts = Counter({p.id: 0 for p in players})
+    for position in plan.positions:
+        for table in position:
+            if len(table) != 4:
+                counts.update(p for p in table if p in counts)
+    return max(counts.values()) - min(counts.values())
+
+
+# The direction ceiling is 1 with tables of 5. Tables of 3 have no West seat: with 31 players
+# at 8 positions too few are left for everybody (the plan's own floor is 2), and with 25 players
+# one player's played positions (N 0, E 1, S 2, W 0) leave them only one West seat in three
+# positions: 2 apart at best (a search over the table orders, 200 restarts, finds no better).
+@pytest.mark.parametrize(
+    ("players", "positions", "played", "policy", "leaving", "arriving", "directions"),
+    [
+        (32, 10, 4, "five", [20], [], 1),  # 3 tables of 5 appear for the last 6 positions
+        (32, 8, 3, "three", [12], [], 2),
+        # A late arrival who missed the first 2 positions, in a dense field.
+        pytest.param(34, 7, 2, "five", [], [35], 1, marks=pytest.mark.slow),
+        (45, 6, 2, "five", [1], [50, 51], 1),
+        (26, 6, 3, "three", [3, 8], [40], 2),
+    ],
+)
+def test_replan_keeps_the_odd_tables_shared_within_one(
+    players, positions, played, policy, leaving, arriving, directions
+):
+    plan = generate(field(players), positions, policy, seed=6)
+    now = [p for p in field(players) if p.id not in leaving] + [SeatingPlayer(i) for i in arriving]
+    replan = generate(now, positions, policy, fixed=plan.positions[:played], seed=6, previous=plan)
+    assert replan.positions[:played] == plan.positions[:played]
+    assert plan_problems(replan, now, policy, first=played) == []
+    assert odd_spread_of(replan, now) <= 1
+    assert plan_figures(replan, now).direction_spread <= directions
+
+
+def test_replan_says_when_played_positions_pin_the_odd_table_spread():
+    # Two withdrawals leave 32 players: no table of 5 any more, so whoever played at them in
+    # the first 3 positions keeps that lead.
+    plan = generate(field(34), 6, "five", seed=2)
+    now = [p for p in field(34) if p.id not in (4, 9)]
+    replan = generate(now, 6, "five", fixed=plan.positions[:3], seed=2, previous=plan)
+    pinned = odd_spread_of(type(plan)(plan.positions[:3]), now)
+    assert odd_spread_of(replan, now) == pinned
+    if pinned > 1:
+        assert any("ne peuvent pas être mieux partagées" in note for note in replan.notes)

@@ -73,10 +73,15 @@ def _best_order(table: list[int], counts: list[list[int]], rng: random.Random) -
     return [table[i] for i in min(keyed)[2]]
 
 
-def _direction_score(counts: list[list[int]]) -> tuple[int, int]:
-    """(players whose directions are 2 or more apart, sum of squared counts): lower is fairer."""
-    spread = sum(1 for per in counts if max(per[:4]) - min(per[:4]) > 1)
-    return spread, sum(c * c for per in counts for c in per)
+def _direction_score(counts: list[list[int]]) -> tuple[int, int, int]:
+    """(widest N/E/S/W spread, players 2 or more apart, sum of squared counts): lower is fairer.
+
+    The widest spread comes first: where tables of 3 leave too few West seats for everybody,
+    some players must be 2 apart, and nobody should be 3 apart for it.
+    """
+    spreads = [max(per[:4]) - min(per[:4]) for per in counts]
+    uneven = sum(1 for s in spreads if s > 1)
+    return max(spreads, default=0), uneven, sum(c * c for per in counts for c in per)
 
 
 def _shake_directions(
@@ -94,7 +99,7 @@ def _shake_directions(
             return
         saved = ([[list(t) for t in order] for order in seated], [list(c) for c in counts])
         target = rng.choice(unfair)
-        spots = [(r, k) for r, k in places if target in seated[r][k] and len(seated[r][k]) == 4]
+        spots = [(r, k) for r, k in places if target in seated[r][k]]
         for r, k in rng.sample(spots, min(2, len(spots))):
             table = seated[r][k]
             for seat, p in enumerate(table):
@@ -104,7 +109,7 @@ def _shake_directions(
                 counts[p][seat] += 1
         _even_out(counts, seated)
         score = _direction_score(counts)
-        if score[0] <= best[0]:  # sideways moves too: plateaus are wide
+        if score[:2] <= best[:2]:  # sideways moves too: plateaus are wide
             best = score
         else:
             seated[:] = saved[0]
@@ -122,7 +127,8 @@ def _even_out(counts: list[list[int]], seated: list[list[list[int]]]) -> None:
     """
     tables = [table for order in seated for table in order]
     widest = max((len(t) for t in tables), default=4)
-    pairs = list(itertools.permutations(range(widest), 2))
+    # X (the fifth seat) is only handed away: most players never sit at a table of 5.
+    pairs = [(a, b) for a, b in itertools.permutations(range(widest), 2) if b != 4]
     improved = True
     while improved:
         improved = False
@@ -135,6 +141,13 @@ def _even_out(counts: list[list[int]], seated: list[list[list[int]]]) -> None:
 def _flip_chain(
     start: int, a: int, b: int, counts: list[list[int]], tables: list[list[int]]
 ) -> bool:
+    """Move one a from `start` to b along a chain ending at a player it costs less.
+
+    The chain may end at a player whose a and b are equal when `start` is 3 or more apart:
+    where West seats are scarce (tables of 3), that spreads the shortage instead of leaving it
+    on one player. Every flip lowers the sum of squared counts, so the passes end.
+    """
+    ends_at = counts[start][a] - counts[start][b] - 3
     came_from: dict[int, tuple[int, int] | None] = {start: None}
     frontier = {start}
     while frontier:
@@ -147,7 +160,7 @@ def _flip_chain(
                 if other in came_from:
                     continue
                 came_from[other] = (table[a], k)
-                if counts[other][a] - counts[other][b] <= -1:
+                if counts[other][a] - counts[other][b] <= ends_at:
                     found = other
                     break
                 nxt.add(other)

@@ -364,6 +364,8 @@ def _seated(position: Position):
 
 @permission_required(Permission.VIEW)
 def position_list(request: HttpRequest, pk: int) -> HttpResponse:
+    from .plan_quality import plan_quality
+
     tournament = _tournament(request)
     context = _context(
         request,
@@ -371,6 +373,7 @@ def position_list(request: HttpRequest, pk: int) -> HttpResponse:
         "positions",
         positions=services.positions_overview(tournament),
         played=services.last_played_position(tournament),
+        quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
     )
     return render(request, "tournament/position_list.html", context)
 

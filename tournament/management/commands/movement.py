@@ -10,7 +10,7 @@ from tournament.seating import (
     SeatingError,
     generate,
     numbered_field,
-    repeated_meetings,
+    plan_figures,
     starting_positions,
 )
 
@@ -47,6 +47,8 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         if format == "json":
             self.stdout.write(json.dumps({"positions": plan.to_lists()}))
+            for note in plan.notes:  # beside the JSON, whose shape scripts rely on
+                self.stderr.write(note)
         else:
             self.stdout.write(chart_text(plan))
 
@@ -66,5 +68,14 @@ def chart_text(plan: Plan) -> str:
     for player, (table, direction) in sorted(starting_positions(plan).items()):
         lines.append(f"  Joueur {player:>3} : table {table} {SHEET_LETTERS[direction]}")
     lines.append("")
-    lines.append(f"Rencontres répétées (E) : {repeated_meetings(plan)}")
+    figures = plan_figures(plan)
+    lines.append(f"Rencontres répétées (E) : {figures.repeats} (au moins {figures.repeats_floor})")
+    lines.append(
+        f"Écart des tables de 3 ou 5 : {figures.odd_spread} (au mieux {figures.odd_spread_floor})"
+    )
+    lines.append(
+        f"Écart des directions : {figures.direction_spread} "
+        f"(au mieux {figures.direction_spread_floor})"
+    )
+    lines.extend(plan.notes)
     return "\n".join(lines)
