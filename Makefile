@@ -59,6 +59,7 @@ bench: deps
 	$(PY) bench/seating.py
 	$(PY) bench/pdf.py
 	$(PY) bench/reports.py
+	$(PY) bench/imports.py
 
 # 50 score-entry clients for 60 s on SQLite and PostgreSQL, then the same with a server crash.
 load: deps debs-test
