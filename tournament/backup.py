@@ -46,6 +46,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from .safe_json import JSONTooDeep, loads_bounded
+
 FORMAT = "tarot-desk-backup"
 VERSION = 1
 
@@ -160,49 +162,6 @@ def _unreadable(detail: str | None = None) -> BackupError:
     )
 
 
-# A JSON string, escapes included; what is left once strings are removed is structure and scalars.
-# An unterminated string runs to the end of the text: the pattern never fails once it has seen a
-# quote, so no quote is scanned from twice (failing there would make the scan quadratic).
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-
-
-def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
-    """The deepest [ / { nesting outside strings, in linear time; stops counting past `limit`.
-
-    The regular expressions run in C, so a 60 MB document is scanned in well under a second.
-    """
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    depth = deepest = 0
-    for char in brackets:
-        if char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    break
-        else:
-            depth -= 1
-    return deepest
-
-
-def _parse_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e400
-        raise ValueError("number out of range")
-    return value
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > 19:  # beyond 64 bits: no field of a backup holds that
-        raise ValueError("number out of range")
-    return int(text)
-
-
-def _parse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")  # NaN, Infinity
-
-
 def parse_backup(raw: str | bytes) -> Any:
     """The file's JSON, with its size and nesting bounded first. Raises BackupError."""
     if len(raw) > MAX_BACKUP_BYTES:
@@ -215,16 +174,9 @@ def parse_backup(raw: str | bytes) -> Any:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise _unreadable(_("le texte n'est pas en UTF-8.")) from exc
-    if nesting_depth(raw) > MAX_NESTING:
-        raise _unreadable(_("le JSON est imbriqué trop profondément."))
     try:
-        return json.loads(
-            raw,
-            parse_float=_parse_float,
-            parse_int=_parse_int,
-            parse_constant=_parse_constant,
-        )
-    except RecursionError as exc:  # the scan above prevents it; never let it become a 500
+        return loads_bounded(raw, max_depth=MAX_NESTING)
+    except JSONTooDeep as exc:
         raise _unreadable(_("le JSON est imbriqué trop profondément.")) from exc
     except ValueError as exc:
         raise _unreadable(_("ce n'est pas du JSON valide.")) from exc

@@ -1,8 +1,11 @@
-"""JSON from outside, parsed with its nesting bounded before the parser can recurse."""
+"""JSON from outside (API bodies, phone entries, backups): nesting and numbers bounded before
+the parser can recurse or build infinities."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 
@@ -10,45 +13,65 @@ class JSONTooDeep(ValueError):
     """The document nests deeper than allowed (json.loads would recurse without bound)."""
 
 
+# A JSON string, escapes included; what is left once strings are removed is structure and scalars.
+# An unterminated string runs to the end of the text: the pattern never fails once it has seen a
+# quote, so no quote is scanned from twice (failing there would make the scan quadratic).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+# No field of this project holds an integer beyond 64 bits.
+MAX_INT_DIGITS = 19
+
+
 def nesting_depth(text: str, limit: int) -> int:
-    """The deepest [ or { nesting outside strings, in one pass; stops early past `limit`."""
+    """The deepest [ / { nesting outside strings, in linear time; stops counting past `limit`.
+
+    The regular expressions run in C, so a 60 MB document is scanned in well under a second.
+    """
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
     depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for char in brackets:
+        if char in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > limit:
-                    raise JSONTooDeep(f"nesting deeper than {limit}")
-        elif char in "]}":
+                    break
+        else:
             depth -= 1
     return deepest
 
 
-def loads_bounded(data: bytes | str, *, max_depth: int = 64) -> Any:
-    """json.loads, refusing documents nested deeper than `max_depth` (ValueError otherwise)."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise ValueError("not UTF-8") from err
-    nesting_depth(data, max_depth)
-    try:
-        return json.loads(data, parse_constant=_no_constant)
-    except RecursionError as err:  # belt and braces: the scan above should prevent it
-        raise JSONTooDeep("nesting too deep") from err
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400
+        raise ValueError("number out of range")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError("number out of range")
+    return int(text)
 
 
 def _no_constant(name: str) -> Any:
     # NaN and Infinity are not JSON; a score or a version can never be one.
     raise ValueError(f"{name} is not allowed")
+
+
+def loads_bounded(data: bytes | str, *, max_depth: int = 64) -> Any:
+    """json.loads, refusing documents nested deeper than `max_depth` (JSONTooDeep), text that
+    is not UTF-8, infinite or NaN numbers and integers beyond 64 bits (ValueError)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError("not UTF-8") from err
+    if nesting_depth(data, max_depth) > max_depth:
+        raise JSONTooDeep(f"nesting deeper than {max_depth}")
+    try:
+        return json.loads(
+            data, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_no_constant
+        )
+    except RecursionError as err:  # belt and braces: the scan above prevents it
+        raise JSONTooDeep("nesting too deep") from err
