@@ -7,6 +7,8 @@ nothing else. Writes answer JSON so that the phone can queue them offline and re
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -50,6 +52,26 @@ def _body(request: HttpRequest) -> dict:
     if not isinstance(payload, dict):
         raise DealError("body", _("Corps JSON illisible."))
     return payload
+
+
+def table_link(*, page: bool):
+    """Resolve the URL's token to its table's link, the pages' only credential; a closed or
+    unknown link answers the "no longer valid" page (or its JSON) and the view never runs."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+            try:
+                link = table_entry.link_for(token)
+            except table_entry.TableClosed:
+                if page:
+                    return _closed(request)
+                return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+            return view(request, link)
+
+        return wrapper
+
+    return decorator
 
 
 def _client_address(request: HttpRequest) -> str:
@@ -119,32 +141,23 @@ def _sheet_context(link: TableLink) -> dict:
 
 @never_cache
 @require_safe
-def table_entry_page(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        link = table_entry.link_for(token)
-    except table_entry.TableClosed:
-        return _closed(request)
+@table_link(page=True)
+def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
     return render(request, "scoring/table_entry.html", _sheet_context(link))
 
 
 @never_cache
 @require_safe
-def table_sheet_partial(request: HttpRequest, token: str) -> HttpResponse:
+@table_link(page=True)
+def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
     """The running sheet, refreshed by the phone after each save and every few seconds."""
-    try:
-        link = table_entry.link_for(token)
-    except table_entry.TableClosed:
-        return _closed(request)
     return render(request, "scoring/_table_sheet.html", _sheet_context(link))
 
 
 @require_POST
-def table_preview(request: HttpRequest, token: str) -> JsonResponse:
+@table_link(page=False)
+def table_preview(request: HttpRequest, link: TableLink) -> JsonResponse:
     """The row the deal would add, computed by the engine, before anything is saved."""
-    try:
-        link = table_entry.link_for(token)
-    except table_entry.TableClosed:
-        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
     try:
         payload = _body(request)
         sheet = table_entry.table_sheet(link) or ScoreSheet(
@@ -160,12 +173,9 @@ def table_preview(request: HttpRequest, token: str) -> JsonResponse:
 
 
 @require_POST
-def table_deal_create(request: HttpRequest, token: str) -> JsonResponse:
+@table_link(page=False)
+def table_deal_create(request: HttpRequest, link: TableLink) -> JsonResponse:
     """Record a deal typed at the table; a resend of the same client id answers the original."""
-    try:
-        link = table_entry.link_for(token)
-    except table_entry.TableClosed:
-        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
     try:
         payload = _body(request)
         deal, replayed = table_entry.phone_deal_record(
@@ -204,22 +214,20 @@ def table_deal_create(request: HttpRequest, token: str) -> JsonResponse:
 
 
 @require_POST
-def table_confirm(request: HttpRequest, token: str) -> JsonResponse:
+@table_link(page=False)
+def table_confirm(request: HttpRequest, link: TableLink) -> JsonResponse:
     """A player of the other side confirms the waiting deals with their personal code."""
-    return _with_code(request, token, finish=False)
+    return _with_code(request, link, finish=False)
 
 
 @require_POST
-def table_finish(request: HttpRequest, token: str) -> JsonResponse:
+@table_link(page=False)
+def table_finish(request: HttpRequest, link: TableLink) -> JsonResponse:
     """The table says its sheet is complete (the arbiter still validates it)."""
-    return _with_code(request, token, finish=True)
+    return _with_code(request, link, finish=True)
 
 
-def _with_code(request: HttpRequest, token: str, *, finish: bool) -> JsonResponse:
-    try:
-        link = table_entry.link_for(token)
-    except table_entry.TableClosed:
-        return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+def _with_code(request: HttpRequest, link: TableLink, *, finish: bool) -> JsonResponse:
     try:
         payload = _body(request)
         if finish:
