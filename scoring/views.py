@@ -411,10 +411,8 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
 def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
     """The arbiter accepts a sheet (then it is locked), or un-validates it with a reason."""
     sheet = _sheet(pk)
-    version = _int_or_none(request.POST.get("version"))
-    try:
-        if version is None:
-            raise StaleSheetError(sheet, None)
+
+    def validate(version: int) -> None:
         reason = request.POST.get("reason", "")
         if "\x00" in reason:  # PostgreSQL refuses NUL in the history's JSON: as the forms do
             raise ValidationError(ProhibitNullCharactersValidator.message)
@@ -425,8 +423,20 @@ def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
             expected_version=version,
         )
-    except ValidationError as err:
-        return _refused(request, sheet, Locked(err.messages))
+
+    return _sheet_write(request, sheet, validate)
+
+
+def _sheet_write(request: HttpRequest, sheet: ScoreSheet, write) -> HttpResponse:
+    """A versioned write posted from the sheet page: `write(version)` runs with the version the
+    page was based on (required); a refused write shows why, a moved sheet shows the conflict."""
+    version = _int_or_none(request.POST.get("version"))
+    try:
+        if version is None:
+            raise StaleSheetError(sheet, None)
+        write(version)
+    except ValidationError as err:  # Locked is one
+        return _refused(request, sheet, err if isinstance(err, Locked) else Locked(err.messages))
     except StaleSheetError:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
         view = load_sheet_view(sheet)
@@ -439,19 +449,13 @@ def sheet_validate(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """The arbiter accepts a deal entered at the table (rejecting it is deleting it)."""
     deal = _deal(pk)
-    sheet = deal.sheet
-    version = _int_or_none(request.POST.get("version"))
-    try:
-        if version is None:
-            raise StaleSheetError(sheet, None)
-        table_entry.deal_confirm_by_arbiter(deal=deal, user=request.user, expected_version=version)
-    except Locked as err:
-        return _refused(request, sheet, err)
-    except StaleSheetError:
-        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
-        view = load_sheet_view(sheet)
-        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
-    return _done(request, sheet)
+    return _sheet_write(
+        request,
+        deal.sheet,
+        lambda version: table_entry.deal_confirm_by_arbiter(
+            deal=deal, user=request.user, expected_version=version
+        ),
+    )
 
 
 @permission_required(Permission.MANAGE)
@@ -484,18 +488,13 @@ def table_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 def sheet_extra_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The arbiter lets a full sheet take one deal more (a replayed deal, a decision)."""
     sheet = _sheet(pk)
-    version = _int_or_none(request.POST.get("version"))
-    try:
-        if version is None:
-            raise StaleSheetError(sheet, None)
-        services.sheet_allow_extra_deal(sheet=sheet, user=request.user, expected_version=version)
-    except Locked as err:
-        return _refused(request, sheet, err)
-    except StaleSheetError:
-        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
-        view = load_sheet_view(sheet)
-        return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
-    return _done(request, sheet)
+    return _sheet_write(
+        request,
+        sheet,
+        lambda version: services.sheet_allow_extra_deal(
+            sheet=sheet, user=request.user, expected_version=version
+        ),
+    )
 
 
 @permission_required(Permission.VIEW, SHEET)
