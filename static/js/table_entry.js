@@ -236,6 +236,7 @@
     var who = value("who");
     form.reset();
     $("preview").textContent = "";
+    $("preview").className = "preview";
     $("entry-error").textContent = "";
     $("played-fields").hidden = false;
     $("bonuses").open = false;
