@@ -75,7 +75,8 @@ def seat_of(name: str) -> str:
     return str(NAMES.index(name))
 
 
-def enter(page, deal) -> None:
+def enter(page, deal, *, online: bool = True) -> None:
+    """Tap a deal in and save it; online, the computed row shows first (offline there is none)."""
     if deal is None:
         tap(page, "taker", "passed")
     else:
@@ -89,8 +90,11 @@ def enter(page, deal) -> None:
         if petit:
             page.click("#bonuses summary")
             tap(page, "petit_au_bout", petit)
-        page.wait_for_selector("#preview.ok")  # the computed row shows before saving
+        if online:
+            page.wait_for_selector("#preview.ok")  # the computed row shows before saving
     page.click("#save")
+    if not online:
+        page.wait_for_function("document.querySelector('#preview').textContent === ''")
 
 
 def public_total(tournament) -> int:
@@ -184,7 +188,7 @@ def test_deals_typed_offline_are_stored_exactly_once(
         tap(page, "who", "0", scope="#who")
         context.set_offline(True)
         for deal in DEALS[:3]:
-            enter_offline(page, deal)
+            enter(page, deal, online=False)
         page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
         assert Deal.objects.count() == 0
         page.reload()
@@ -216,25 +220,6 @@ def test_deals_typed_offline_are_stored_exactly_once(
         assert Deal.objects.count() == 3
     finally:
         context.close()
-
-
-def enter_offline(page, deal) -> None:
-    """Offline there is no computed preview: tap and save."""
-    if deal is None:
-        tap(page, "taker", "passed")
-    else:
-        taker, contract, partner, oudlers, points, side, petit = deal
-        tap(page, "taker", seat_of(taker))
-        tap(page, "contract", contract)
-        tap(page, "partner", partner if partner in ("alone", "dog") else seat_of(partner))
-        tap(page, "oudlers", oudlers)
-        tap(page, "side", side)
-        page.fill("#points", points)
-        if petit:
-            page.click("#bonuses summary")
-            tap(page, "petit_au_bout", petit)
-    page.click("#save")
-    page.wait_for_function("document.querySelector('#preview').textContent === ''")
 
 
 def test_the_phone_page_fits_a_phone(browser, live_server, one_request_at_a_time, table_of_five):
