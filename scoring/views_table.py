@@ -22,7 +22,7 @@ from scoring import table_entry
 from scoring.desk import load_sheet_view
 from scoring.engine import DealError
 from scoring.models import ScoreSheet, TableLink
-from scoring.services import StaleSheetError, compute_scores, deal_input_check
+from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from tournament.lifecycle import Locked
 from tournament.safe_json import JSONTooDeep, loads_bounded
 
@@ -133,7 +133,7 @@ def _sheet_context(link: TableLink) -> dict:
             next_number=view.next_number,
             next_dealer=view.next_dealer,
             pending=[line for line in view.lines if line.deal.pending],
-            full=len(view.lines) >= view.expected_deals + sheet.extra_deals,
+            full=sheet_is_full(view),
         )
     context["dealer_name"] = names[context["next_dealer"]] if names else ""
     return context
