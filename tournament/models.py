@@ -86,6 +86,10 @@ class Tournament(models.Model):
         PHONES = "phones", _("Saisie par les joueurs sur leur téléphone")
         BOTH = "both", _("Téléphones et feuilles papier (contrôle des bilans)")
 
+    class SheetStyle(models.TextChoices):
+        DETAILED = "detailed", _("Feuille détaillée (preneur, bouts, points, primes)")
+        FIGURES = "figures", _("Feuille FFT (contrat et chiffre du preneur)")
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("En préparation")
         RUNNING = "running", _("En cours")
@@ -128,6 +132,23 @@ class Tournament(models.Model):
             "les confirme avec son code personnel."
         ),
     )
+    sheet_style = models.CharField(
+        _("feuille de marque"),
+        max_length=10,
+        choices=SheetStyle.choices,
+        default=SheetStyle.DETAILED,
+        help_text=_(
+            "La feuille FFT officielle ne porte que le contrat et le chiffre de chaque joueur : "
+            "l'arbitre saisit le contrat, le preneur et son chiffre."
+        ),
+    )
+    position_minutes = models.PositiveSmallIntegerField(
+        _("durée d'une position (minutes)"), default=50
+    )
+    hall_token = models.CharField(
+        _("lien de l'écran de salle"), max_length=43, unique=True, null=True, blank=True
+    )
+    hall_announcement = models.CharField(_("annonce en salle"), max_length=200, blank=True)
     public_requires_validation = models.BooleanField(
         _("publier seulement les feuilles validées"), default=False
     )
@@ -311,6 +332,12 @@ class Position(models.Model):
     )
     seed = models.PositiveIntegerField(_("graine"), default=0)
     published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
+    # The position's clock: running while clock_ends_at is set, paused while
+    # clock_paused_left (seconds) is set, not started when both are empty.
+    clock_ends_at = models.DateTimeField(_("fin prévue"), null=True, blank=True)
+    clock_paused_left = models.PositiveIntegerField(
+        _("temps restant à la pause (secondes)"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("position")
