@@ -142,3 +142,70 @@ def test_the_phone_pages_script_catalogue_is_complete_and_served_in_english(clie
     client.cookies["django_language"] = "fr"
     french = client.get(reverse("javascript-catalog")).content.decode()
     assert "Deals %(numbers)s confirmed." not in french
+
+
+def test_no_french_message_is_taken_over_by_another_catalogue_in_french():
+    """Our source language is French: in French every message must come back unchanged.
+
+    Django's own French catalogue translates English words, and some of ours are French words
+    spelt the same ("Close" → "Fermer" made every closed position read as a verb). A message
+    given a context (pgettext) or different words no longer collides.
+    """
+    from django.utils import translation
+
+    collisions = []
+    with translation.override("fr"):
+        for entry in catalogue_entries(PO):
+            context = entry.get("msgctxt")
+            if "msgid_plural" in entry:
+                for count in (1, 2):
+                    source = entry["msgid"] if count == 1 else entry["msgid_plural"]
+                    got = (
+                        translation.npgettext(context, entry["msgid"], entry["msgid_plural"], count)
+                        if context
+                        else translation.ngettext(entry["msgid"], entry["msgid_plural"], count)
+                    )
+                    if got != source:
+                        collisions.append((source, got))
+            else:
+                got = (
+                    translation.pgettext(context, entry["msgid"])
+                    if context
+                    else translation.gettext(entry["msgid"])
+                )
+                if got != entry["msgid"]:
+                    collisions.append((entry["msgid"], got))
+    assert collisions == []
+
+
+def test_no_script_message_is_taken_over_in_french(client):
+    client.cookies["django_language"] = "fr"
+    catalogue = client.get(reverse("javascript-catalog")).content.decode()
+    taken = [
+        e["msgid"]
+        for e in catalogue_entries(PO.with_name("djangojs.po"))
+        if json_string(e["msgid"]) in catalogue
+    ]
+    assert taken == []
+
+
+def json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
+
+
+def test_a_closed_position_reads_close_not_fermer_in_french():
+    from django.utils import translation
+
+    from tournament.models import Position
+
+    with translation.override("fr"):
+        assert str(Position.Status.CLOSED.label) == "Close"
+        assert str(Position.Status.PUBLISHED.label) == "Publiée"
+
+
+def test_the_language_menu_names_english_in_english_on_a_french_page(db, client):
+    html = client.get(reverse("home")).content.decode()
+    assert 'title="English"' in html
+    assert "Anglais" not in html

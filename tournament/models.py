@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 # Seat letters in table order. Directions follow the FFT sheet; the fifth seat at tables of
 # five has no compass name, so it is "X", shown as "5e".
@@ -321,7 +322,8 @@ class Position(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Brouillon")
         PUBLISHED = "published", _("Publiée")
-        CLOSED = "closed", _("Close")
+        # French "close" (adjective) is also Django's English "Close", translated "Fermer".
+        CLOSED = "closed", pgettext_lazy("position status", "Close")
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="positions"
