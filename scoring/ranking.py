@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
+from tournament.collation import name_key
+
 
 def _(s: str) -> str:
     """Mark a string for translation extraction without importing Django."""
@@ -193,11 +195,12 @@ class Ranked:
 def rank(
     rows: Iterable[Any],
     criteria: Sequence[Criterion] = (TOTAL,),
-    name: Callable[[Any], Any] = lambda row: row.name,
+    name: Callable[[Any], Any] = lambda row: name_key(row.name),
 ) -> list[Ranked]:
     """Rank rows by the criteria's values (higher first); equal on all of them shares a rank.
 
-    Rows sharing a rank are listed by `name`, which never decides a rank.
+    Rows sharing a rank are listed by `name` (French alphabetical order by default), which
+    never decides a rank.
     """
 
     def sort_key(row: Any) -> tuple:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django import forms
+from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
 from scoring.ranking import TIE_BREAK_CHOICES
 from scoring.rules import RULE_SETS
 
+from .collation import person_key
 from .models import Registration, Tournament
 from .services import TOURNAMENT_FIELDS
 
@@ -84,8 +86,32 @@ class ImportForm(forms.Form):
         return upload
 
 
+class FrenchOrderIterator(ModelChoiceIterator):
+    """Registrations listed by name in French order (BÉNARD before BOYER), not byte order."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        people = sorted(
+            self.queryset, key=lambda r: person_key(r.player.last_name, r.player.first_name)
+        )
+        for registration in people:
+            yield self.choice(registration)
+
+
+class PersonChoiceField(forms.ModelChoiceField):
+    """One registration, chosen from a list in French alphabetical order."""
+
+    iterator = FrenchOrderIterator
+
+
 class RegistrationsField(forms.ModelMultipleChoiceField):
-    """Ids beyond 64 bits are unknown choices: SQLite would raise OverflowError on the query."""
+    """Registrations in French alphabetical order.
+
+    Ids beyond 64 bits are unknown choices: SQLite would raise OverflowError on the query.
+    """
+
+    iterator = FrenchOrderIterator
 
     def _check_values(self, value):
         for pk in value if isinstance(value, list | tuple) else ():
@@ -135,8 +161,8 @@ class GenerateForm(forms.Form):
 class SwapForm(forms.Form):
     """Two players of one position whose seats are exchanged."""
 
-    first = forms.ModelChoiceField(label=_("joueur"), queryset=Registration.objects.none())
-    second = forms.ModelChoiceField(label=_("avec"), queryset=Registration.objects.none())
+    first = PersonChoiceField(label=_("joueur"), queryset=Registration.objects.none())
+    second = PersonChoiceField(label=_("avec"), queryset=Registration.objects.none())
 
     def __init__(self, *args, registrations, **kwargs):
         super().__init__(*args, **kwargs)

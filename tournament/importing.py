@@ -30,7 +30,6 @@ import bisect
 import csv
 import io
 import re
-import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -40,6 +39,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from .collation import fold as normalise
 
 # Normalised header → field. Headers are compared without case, accents, spaces or dots.
 HEADERS = {
@@ -157,13 +158,6 @@ class ImportPreview:
 
 class UnreadableFile(Exception):
     """The file cannot be read at all; the message says why, in the user's language."""
-
-
-def normalise(text: str) -> str:
-    """Lower case without accents, spaces or punctuation, to compare headers and names."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9]", "", stripped.lower())
 
 
 def parse_upload(filename: str, data: bytes) -> ImportPreview:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import seating
+from .collation import person_key
 from .importing import ImportPreview, ImportRow, normalise
 from .lifecycle import ensure_position_open, ensure_tournament_open
 from .models import DIRECTIONS, Player, Position, Registration, Seat, Table, Team, Tournament
@@ -128,7 +129,8 @@ def player_search(*, query: str, limit: int = 20) -> list[Player]:
             | Q(licence__istartswith=word)
             | Q(club__icontains=word)
         )
-    return list(players.order_by("last_name", "first_name")[:limit])
+    found = players.order_by("last_name", "first_name")[:limit]
+    return sorted(found, key=lambda p: person_key(p.last_name, p.first_name))
 
 
 def _licence_taken(licence: str | None, *, exclude_pk: int | None = None) -> Player | None:
