@@ -119,6 +119,10 @@ def itineraries(request: HttpRequest, pk: int) -> HttpResponse:
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 
+# The file names speak French like the documents (the query keeps its stable English keys).
+FILE_KINDS = {"individual": "individuel", "team": "equipes", "position": "position"}
+
+
 @permission_required(Permission.VIEW)
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     """?kind=individual|team|position, and &position=n for a position's results."""
@@ -141,4 +145,6 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
         qr_url=public_standings_url(request, tournament),
         base_url=request.build_absolute_uri("/"),
     )
-    return pdf_response(pdf, pdf_filename("classement", kind, tournament.name, _suffix(number)))
+    return pdf_response(
+        pdf, pdf_filename("classement", FILE_KINDS[kind], tournament.name, _suffix(number))
+    )

@@ -13,6 +13,7 @@ from scoring.models import ScoreSheet
 from scoring.printing.phone_entry import entry_mention
 from scoring.printing.render import render_pdf
 from scoring.printing.sheet_page import ColumnHead, RowView, SheetPage, row_heights, split
+from scoring.services import sheet_is_full
 from scoring.templatetags.print_tags import signed
 from tournament.models import Position, Tournament
 
@@ -74,8 +75,16 @@ def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
         penalties=list(view.penalties) if view.has_penalties else None,
         finals=list(view.final) if view.has_penalties else None,
         notes=notes,
-        status_label=str(sheet.get_status_display()),
+        status_label=printed_status(sheet, view),
     )
+
+
+def printed_status(sheet: ScoreSheet, view: SheetView) -> str:
+    """The stored status says "En cours" until validation; a sheet holding all its deals is
+    complete whoever typed them."""
+    if sheet.status == ScoreSheet.Status.IN_PROGRESS and sheet_is_full(view):
+        return str(ScoreSheet.Status.COMPLETE.label)
+    return str(sheet.get_status_display())
 
 
 def incident_notes(view: SheetView) -> list[str]:
