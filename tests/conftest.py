@@ -1,13 +1,20 @@
 """Shared fixtures: users with each role, the browser and the live server."""
 
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
 from hypothesis import settings as hypothesis_settings
 
 from tournament.roles import ARBITER, SCORER
+
+ENGLISH_PO = Path(__file__).resolve().parent.parent / "locale" / "en" / "LC_MESSAGES" / "django.po"
+ENGLISH_MO = ENGLISH_PO.with_suffix(".mo")
 
 # Property and fuzz tests draw the same examples on every run, so that CI can't fail on a draw
 # nobody saw locally; HYPOTHESIS_PROFILE=explore draws new ones (run it before a release).
@@ -143,3 +150,17 @@ def one_request_at_a_time(live_server):
     httpd.set_app(serialized)
     yield live_server
     httpd.set_app(app)
+
+
+@pytest.fixture
+def english_catalogue(settings):
+    """A compiled catalogue as fresh as the .po (`make test` compiles it; plain pytest may not)."""
+    if not ENGLISH_MO.exists() or ENGLISH_MO.stat().st_mtime < ENGLISH_PO.stat().st_mtime:
+        if shutil.which("msgfmt") is None:
+            pytest.fail("locale/en/LC_MESSAGES/django.mo is missing or stale and msgfmt is absent")
+        fd, tmp = tempfile.mkstemp(dir=ENGLISH_MO.parent, suffix=".mo")
+        os.close(fd)
+        subprocess.run(["msgfmt", "--check", "-o", tmp, str(ENGLISH_PO)], check=True)
+        os.replace(tmp, ENGLISH_MO)  # atomic: a parallel worker never reads half a file
+    # Changing LOCALE_PATHS makes Django drop the catalogues it has already loaded.
+    settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)

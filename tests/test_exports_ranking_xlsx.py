@@ -96,3 +96,18 @@ def test_download_from_the_ranking_page(arbiter_client):
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('tournoi-test-classement.xlsx"')
     assert read(response.content)["Individuel"]["C3"].value == "JOUEURA A"
+
+
+def test_position_headers_follow_the_reader_language(english_catalogue):
+    from django.utils import translation
+
+    built = build_tournament()
+    with translation.override("fr"):
+        french = read(ranking_xlsx.build(standings_for(built["tournament"])))
+    with translation.override("en"):
+        english = read(ranking_xlsx.build(standings_for(built["tournament"])))
+    french_header = [cell.value for cell in french.worksheets[0][2]]
+    english_header = [cell.value for cell in english.worksheets[0][2]]
+    assert "P1" in french_header and "P2" in french_header
+    assert "R1" in english_header and "R2" in english_header
+    assert "P1" not in english_header

@@ -5,7 +5,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -75,20 +74,6 @@ def test_msgfmt_counts_no_untranslated_or_fuzzy_message():
     )
     statistics = result.stderr.strip().splitlines()[-1]
     assert re.fullmatch(r"\d+ translated messages\.", statistics), statistics
-
-
-@pytest.fixture
-def english_catalogue(settings):
-    """A compiled catalogue as fresh as the .po (`make test` compiles it; plain pytest may not)."""
-    if not MO.exists() or MO.stat().st_mtime < PO.stat().st_mtime:
-        if shutil.which("msgfmt") is None:
-            pytest.fail("locale/en/LC_MESSAGES/django.mo is missing or stale and msgfmt is absent")
-        fd, tmp = tempfile.mkstemp(dir=MO.parent, suffix=".mo")
-        os.close(fd)
-        subprocess.run(["msgfmt", "--check", "-o", tmp, str(PO)], check=True)
-        os.replace(tmp, MO)  # atomic: a parallel worker never reads half a file
-    # Changing LOCALE_PATHS makes Django drop the catalogues it has already loaded.
-    settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
 
 
 def test_home_page_is_french_by_default_and_english_on_request(db, client, english_catalogue):

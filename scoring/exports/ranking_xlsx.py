@@ -23,7 +23,7 @@ def build(standings: Standings) -> bytes:
     has_teams = standings.has_teams
 
     def position_label(number: int) -> str:
-        return _("Libres") if number == FREE_SHEETS else f"P{number}"
+        return _("Libres") if number == FREE_SHEETS else _("P%(number)s") % {"number": number}
 
     header = [_("Rang"), _("N°"), _("Joueur"), _("Club")]
     if has_teams:
