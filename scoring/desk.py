@@ -20,10 +20,8 @@ from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
-from tournament.models import Direction, Position, Table
+from tournament.models import DIRECTIONS, Direction, Position, Table, sheet_order_key
 
-# The paper sheet prints Nord, Sud, Est, Ouest (then the fifth player).
-PAPER_ORDER = {"N": 0, "S": 1, "E": 2, "W": 3, "X": 4}
 DIRECTION_LABELS = dict(Direction.choices)
 
 
@@ -135,12 +133,14 @@ class SheetView:
 
 
 def seat_info(players: Sequence[SheetPlayer], table: Table | None) -> SeatInfo:
-    directions = [p.direction or "NESWX"[p.seat] for p in players]
+    directions = [p.direction or DIRECTIONS[p.seat] for p in players]
     game = table.game if table is not None else None
     count = len(players)
     return SeatInfo(
         players=count,
         directions=directions,
+        # The FFT sheet's order (N, S, E, O, 5e) for every list of seats the desk shows.
+        order=sorted(range(count), key=lambda seat: (sheet_order_key(directions[seat]), seat)),
         labels=[
             f"{DIRECTION_CODES.get(d, d)} — {p.registration.player}"
             for d, p in zip(directions, players, strict=True)
@@ -217,7 +217,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             )
             for p in players
         ),
-        key=lambda c: (PAPER_ORDER.get(c.direction, 9), c.seat),
+        key=lambda c: (sheet_order_key(c.direction), c.seat),
     )
     names = {c.seat: c.name for c in columns}
     seat_of = {c.registration_id: c.seat for c in columns}

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import TOTAL_POINTS, DealError
 from scoring.models import Incident
-from tournament.models import Registration
+from tournament.models import DIRECTIONS, Registration, sheet_order_key
 
 CONTRACT_KEYS = {
     "P": "prise",
@@ -72,6 +72,11 @@ class SeatInfo:
     labels: Sequence[str]  # by seat index, e.g. ("N — DURAND", ...)
     called_king: bool  # 5-player game with a called king (not a mort)
     dead_is_dealer: bool  # table of 5 with a mort: the dealer sits out
+    order: Sequence[int] = ()  # seat indexes in the FFT sheet's order (N, S, E, O, 5e)
+
+    def in_order(self) -> list[int]:
+        """Seat indexes as the paper sheet lists them (index order when not given)."""
+        return list(self.order) or list(range(self.players))
 
     def seat_for_key(self, key: str) -> int | None:
         key = key.strip().upper()
@@ -100,7 +105,7 @@ class DealForm(forms.Form):
         label=_("Preneur"),
         max_length=12,
         required=False,
-        help_text=_("N, E, S, O ; T = tous passent ; A = donne annulée"),
+        help_text=_("N, S, E, O ; T = tous passent ; A = donne annulée"),
     )
     contract = forms.CharField(
         label=_("Contrat"), max_length=16, required=False, help_text=_("P, G, GS, GC")
@@ -147,7 +152,7 @@ class DealForm(forms.Form):
         self.seats = seats
         # Seats that may not bid on this deal, with the reason shown to the arbiter.
         self.barred = barred or {}
-        self.fields["dealer"].choices = list(enumerate(seats.labels))
+        self.fields["dealer"].choices = [(seat, seats.labels[seat]) for seat in seats.in_order()]
         if not seats.called_king:
             del self.fields["partner"]
         self.deal_data: dict[str, Any] | None = None
@@ -165,7 +170,7 @@ class DealForm(forms.Form):
         return seat
 
     def _keys(self) -> list[str]:
-        return [self.seats.key_for_seat(seat) for seat in range(self.seats.players)]
+        return [self.seats.key_for_seat(seat) for seat in self.seats.in_order()]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -365,16 +370,18 @@ class AdjustForm(forms.Form):
     )
     reason = forms.CharField(label=_("Motif"), widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, labels: Sequence[str], **kwargs):
+    def __init__(self, *args, labels: Sequence[str], order: Sequence[int] = (), **kwargs):
         super().__init__(*args, **kwargs)
         self.labels = list(labels)
-        for seat, label in enumerate(labels):
+        # Fields named by seat index, listed in the paper sheet's order.
+        self.order = list(order) or list(range(len(self.labels)))
+        for seat in self.order:
             self.fields[f"score_{seat}"] = forms.IntegerField(
-                label=label, required=False, min_value=-100000, max_value=100000
+                label=self.labels[seat], required=False, min_value=-100000, max_value=100000
             )
 
     def seat_fields(self):
-        return [self[f"score_{seat}"] for seat in range(len(self.labels))]
+        return [self[f"score_{seat}"] for seat in self.order]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -400,18 +407,21 @@ class CrossCheckForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, labels: Sequence[str], **kwargs):
+    def __init__(self, *args, labels: Sequence[str], order: Sequence[int] = (), **kwargs):
         super().__init__(*args, **kwargs)
         self.labels = list(labels)
-        for seat, label in enumerate(labels):
+        # Typed in the paper sheet's order (N, S, E, O, 5e), stored by seat index.
+        self.order = list(order) or list(range(len(self.labels)))
+        for seat in self.order:
             self.fields[f"bilan_{seat}"] = forms.IntegerField(
-                label=label, required=False, min_value=-1000000, max_value=1000000
+                label=self.labels[seat], required=False, min_value=-1000000, max_value=1000000
             )
 
     def seat_fields(self):
-        return [self[f"bilan_{seat}"] for seat in range(len(self.labels))]
+        return [self[f"bilan_{seat}"] for seat in self.order]
 
     def bilans(self) -> list[int] | None:
+        """The typed bilans by seat index (None where left empty), or None when all are."""
         values = [self.cleaned_data.get(f"bilan_{seat}") for seat in range(len(self.labels))]
         return None if all(v is None for v in values) else values
 
@@ -423,10 +433,12 @@ class FreeSheetForm(forms.Form):
 
     def __init__(self, *args, registrations, **kwargs):
         super().__init__(*args, **kwargs)
+        # By seat index (N, E, S, O, 5e), listed in the paper sheet's order: Nord, Sud, Est,
+        # Ouest; a sheet of three seats Nord, Est and Sud.
         labels = [_("Nord"), _("Est"), _("Sud"), _("Ouest"), _("5e joueur")]
-        for seat, label in enumerate(labels):
+        for seat in sorted(range(5), key=lambda seat: sheet_order_key(DIRECTIONS[seat])):
             self.fields[f"player_{seat}"] = forms.ModelChoiceField(
-                queryset=registrations, label=label, required=seat < 3
+                queryset=registrations, label=labels[seat], required=seat < 3
             )
 
     def players(self) -> list[Registration]:

@@ -112,7 +112,9 @@ def _render_sheet(
         initial = {"version": view.sheet.version}
         for column, value in zip(view.columns, view.paper or [], strict=False):
             initial[f"bilan_{column.seat}"] = value
-        crosscheck = CrossCheckForm(initial=initial, labels=view.seats.labels)
+        crosscheck = CrossCheckForm(
+            initial=initial, labels=view.seats.labels, order=view.seats.in_order()
+        )
     context = {
         "tournament": tournament,
         "tab": "desk",
@@ -280,6 +282,7 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
     form = AdjustForm(
         request.POST or None,
         labels=view.seats.labels,
+        order=view.seats.in_order(),
         initial={"version": sheet.version, **{f"score_{s}": v for s, v in enumerate(deal.scores)}},
     )
     conflict = ""
@@ -333,7 +336,11 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
             )
             conflict = _conflict_message(sheet)
             sheet.refresh_from_db(fields=["version"])
-            form = AdjustForm(_with_version(request.POST, sheet.version), labels=view.seats.labels)
+            form = AdjustForm(
+                _with_version(request.POST, sheet.version),
+                labels=view.seats.labels,
+                order=view.seats.in_order(),
+            )
             form.is_valid()
         except Locked as err:
             messages.error(request, " ".join(err.messages))
@@ -358,7 +365,11 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "conflict": conflict,
             "may_skip_score": has_revoke and failed,
-            "computed": list(zip(view.seats.labels, deal.computed_scores, strict=False)),
+            "computed": [
+                (view.seats.labels[seat], deal.computed_scores[seat])
+                for seat in view.seats.in_order()
+                if seat < len(deal.computed_scores)
+            ],
         },
     )
 
@@ -373,7 +384,7 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
     """Store the bilans written on the paper sheet; differences are flagged on the sheet."""
     sheet = _sheet(pk)
     view = load_sheet_view(sheet)
-    form = CrossCheckForm(request.POST, labels=view.seats.labels)
+    form = CrossCheckForm(request.POST, labels=view.seats.labels, order=view.seats.in_order())
     if form.is_valid():
         expected = form.cleaned_data["version"]
         try:
@@ -392,7 +403,9 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
             sheet.refresh_from_db(fields=["version", "paper_bilans"])
             view = load_sheet_view(sheet)
             kept = CrossCheckForm(
-                _with_version(request.POST, sheet.version), labels=view.seats.labels
+                _with_version(request.POST, sheet.version),
+                labels=view.seats.labels,
+                order=view.seats.in_order(),
             )
             kept.is_valid()
             return _render_sheet(

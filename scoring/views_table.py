@@ -24,6 +24,7 @@ from scoring.engine import DealError
 from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from tournament.lifecycle import Locked
+from tournament.models import sheet_order_key
 from tournament.safe_json import JSONTooDeep, loads_bounded
 
 MAX_BODY_BYTES = 16_384
@@ -105,13 +106,18 @@ def _sheet_context(link: TableLink) -> dict:
     table = link.table
     sheet = table_entry.table_sheet(link)
     seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+    # By seat index, as the engine and the page's script count seats.
     names = [seat.registration.player.full_name for seat in seats]
+    # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
+    order = sorted(range(len(seats)), key=lambda i: sheet_order_key(seats[i].direction))
+    people = [(seat, names[seat]) for seat in order]
     context = {
         "link": link,
         "table": table,
         "position": table.position,
         "tournament": table.position.tournament,
         "names": names,
+        "people": people,
         "sheet": sheet,
         "view": None,
         "version": 0,
@@ -127,7 +133,8 @@ def _sheet_context(link: TableLink) -> dict:
             for seat, points in enumerate(line.deal.scores[: len(names)]):
                 totals[seat] += points
         context.update(
-            totals=totals,
+            totals=[totals[seat] for seat in order],
+            rows=[(line, [line.deal.scores[seat] for seat in order]) for line in view.lines],
             view=view,
             version=sheet.version,
             next_number=view.next_number,

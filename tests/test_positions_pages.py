@@ -20,10 +20,14 @@ def tournament():
     return tournament
 
 
-def test_table_plan_lists_each_table_in_seat_order(arbiter_client, tournament):
+def test_table_plan_lists_each_table_in_the_score_sheets_seat_order(arbiter_client, tournament):
     page = arbiter_client.get(reverse("position-detail", args=[tournament.pk, 1])).text
     for table in tournament.positions.get(number=1).tables.all():
-        seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+        # Nord, Sud, Est, Ouest, 5e: as the FFT sheet lists the players.
+        seats = sorted(
+            table.seats.select_related("registration__player"),
+            key=lambda s: "NSEWX".index(s.direction),
+        )
         names = [s.registration.player.full_name for s in seats]
         section = page.split(f"Table {table.number}", 1)[1]
         positions = [section.index(name) for name in names]

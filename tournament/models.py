@@ -9,13 +9,34 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-# Seat letters in table order. Directions follow the FFT sheet; the fifth seat at tables of
-# five has no compass name, so it is "X", shown as "5e".
+# Seat letters in table order: a seat's index in this tuple is the engine's seat number stored
+# on sheets and deals, and the dealer passes to the previous index. The fifth seat at tables of
+# five has no compass name, so it is "X", shown as "5e". Never reorder: stored data means it.
 DIRECTIONS = ("N", "E", "S", "W", "X")
+
+# The order in which every screen, form and printed document lists the seats: the FFT score
+# sheet's Nord, Sud, Est, Ouest, then the fifth seat. Storage keeps DIRECTIONS' indexes.
+SHEET_ORDER = ("N", "S", "E", "W", "X")
 
 
 # Seat letters as French sheets print them (West is "Ouest").
 SHORT_DIRECTIONS = {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("O"), "X": _("5e")}
+
+
+def sheet_order_key(direction: str) -> int:
+    """Sort key putting seats in the FFT sheet's order (unknown letters last)."""
+    return SHEET_ORDER.index(direction) if direction in SHEET_ORDER else len(SHEET_ORDER)
+
+
+def seat_label(table_number: int, direction: str) -> str:
+    """A starting position as sheets print it: table and seat, "3 N", "3 O".
+
+    The fifth seat reads "5 — 5e": "5 5e" looked like one number.
+    """
+    short = SHORT_DIRECTIONS.get(direction, direction)
+    if direction == "X":
+        return f"{table_number} — {short}"
+    return f"{table_number} {short}"
 
 
 class Direction(models.TextChoices):
@@ -416,5 +437,5 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
-        """Table number and seat as printed on sheets: "3 N", "3 O", "3 5e"."""
-        return f"{self.table.number} {SHORT_DIRECTIONS[self.direction]}"
+        """Table number and seat as printed on sheets: "3 N", "3 O", "3 — 5e"."""
+        return seat_label(self.table.number, self.direction)

@@ -22,7 +22,17 @@ from . import seating
 from .collation import person_key
 from .importing import ImportPreview, ImportRow, normalise
 from .lifecycle import ensure_position_open, ensure_tournament_open
-from .models import DIRECTIONS, Player, Position, Registration, Seat, Table, Team, Tournament
+from .models import (
+    DIRECTIONS,
+    Player,
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Team,
+    Tournament,
+    sheet_order_key,
+)
 
 # The settings an arbiter edits: the settings form shows exactly these.
 TOURNAMENT_FIELDS = (
@@ -443,10 +453,12 @@ def _log(tournament, obj, action: str, before, after, user) -> None:
 
 
 def position_plan(position: Position) -> list[Table]:
-    """The position's tables, each with `seat_list` in table order (N, E, S, W, 5th)."""
+    """The position's tables, each with `seat_list` in the score sheet's order (N, S, E, O, 5e)."""
     tables = list(position.tables.prefetch_related("seats__registration__player"))
     for table in tables:
-        table.seat_list = sorted(table.seats.all(), key=lambda seat: seat.index)
+        table.seat_list = sorted(
+            table.seats.all(), key=lambda seat: sheet_order_key(seat.direction)
+        )
     return tables
 
 
@@ -502,7 +514,8 @@ def itinerary(registration: Registration) -> list[dict[str, Any]]:
                 "table": seat.table.number,
                 "seat": seat.get_direction_display(),
                 "opponents": ", ".join(
-                    o.registration.player.full_name for o in sorted(others, key=lambda s: s.index)
+                    o.registration.player.full_name
+                    for o in sorted(others, key=lambda s: sheet_order_key(s.direction))
                 ),
             }
         )

@@ -10,16 +10,15 @@ from django.utils.translation import gettext as _
 from scoring.printing.phone_entry import PhoneEntry
 from tournament.models import (
     DIRECTIONS,
-    SHORT_DIRECTIONS,
     Direction,
     Registration,
     Seat,
     Table,
     Tournament,
+    seat_label,
+    sheet_order_key,
 )
 
-# The FFT example sheet lists the players Nord, Sud, Est, Ouest; the fifth seat comes last.
-SHEET_ORDER = ("N", "S", "E", "W", "X")
 # Height left for the deal rows on a landscape A4 page once the header, the totals and the
 # signature boxes are drawn; rows shrink within these bounds so a sheet stays on one page.
 DEAL_ROWS_HEIGHT_MM = 80
@@ -107,10 +106,6 @@ def row_heights(pages: Iterable[SheetPage]) -> list[tuple[str, str]]:
     return sorted({page.rows_class: page.row_height for page in pages}.items())
 
 
-def sheet_order_key(direction: str) -> int:
-    return SHEET_ORDER.index(direction) if direction in SHEET_ORDER else len(SHEET_ORDER)
-
-
 def direction_label(direction: str) -> str:
     return str(Direction(direction).label) if direction in DIRECTIONS else ""
 
@@ -127,7 +122,7 @@ def start_labels(tournament: Tournament) -> dict[int, str]:
         .values_list("registration_id", "table__number", "direction")
     )
     for registration_id, table_number, direction in seats:
-        labels.setdefault(registration_id, f"{table_number} {SHORT_DIRECTIONS[direction]}")
+        labels.setdefault(registration_id, seat_label(table_number, direction))
     return labels
 
 

@@ -54,10 +54,26 @@
     };
   }
 
+  // The players' names by seat index; the page lists them in the paper sheet's order.
   function names() {
-    return Array.prototype.map.call(document.querySelectorAll("#takers input[name=taker]"), function (input) {
-      return input.parentNode.textContent.trim();
+    var list = [];
+    seatsInOrder().forEach(function (seat) { list[seat] = seatName(seat); });
+    return list;
+  }
+
+  function seatInputs() {
+    return Array.prototype.filter.call(document.querySelectorAll("#takers input[name=taker]"), function (input) {
+      return /^\d+$/.test(input.value);
     });
+  }
+
+  function seatsInOrder() {
+    return seatInputs().map(function (input) { return parseInt(input.value, 10); });
+  }
+
+  function seatName(seat) {
+    var input = document.querySelector("#takers input[name=taker][value='" + seat + "']");
+    return input ? input.parentNode.textContent.trim() : "";
   }
 
   // The next deal's number and dealer count the deals still waiting on the phone.
@@ -162,9 +178,10 @@
       if (!navigator.onLine) { box.textContent = _("Hors ligne : le score sera calculé à l'envoi."); return; }
       post(app.dataset.urlPreview, { deal: built.deal }).then(function (answer) {
         if (answer.status === 200) {
-          var list = names();
-          box.textContent = answer.data.scores.map(function (points, seat) {
-            return list[seat] + " " + (points > 0 ? "+" : "") + points;
+          var scores = answer.data.scores;
+          box.textContent = seatsInOrder().map(function (seat) {
+            var points = scores[seat];
+            return seatName(seat) + " " + (points > 0 ? "+" : "") + points;
           }).join(" · ");
           box.className = "preview ok";
         } else {

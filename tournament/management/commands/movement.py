@@ -4,6 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.models import sheet_order_key
 from tournament.seating import (
     DIRECTIONS,
     Plan,
@@ -59,9 +60,9 @@ def chart_text(plan: Plan) -> str:
     for number, position in enumerate(plan.positions, start=1):
         lines.append(f"Position {number}")
         for table_number, table in enumerate(position, start=1):
-            seats = "  ".join(
-                f"{SHEET_LETTERS[DIRECTIONS[k]]} {player:>3}" for k, player in enumerate(table)
-            )
+            # Seats in the score sheet's order: N, S, E, O, 5e.
+            seated = sorted(enumerate(table), key=lambda item: sheet_order_key(DIRECTIONS[item[0]]))
+            seats = "  ".join(f"{SHEET_LETTERS[DIRECTIONS[k]]} {player:>3}" for k, player in seated)
             lines.append(f"  Table {table_number:>2} : {seats}")
         lines.append("")
     lines.append("Positions de départ")
