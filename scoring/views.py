@@ -129,8 +129,21 @@ def _render_sheet(
         "column_labels": labels,
         "perms_arbiter": capabilities(request.user, view.sheet.tournament)["manage"],
     }
-    template = "scoring/_sheet_body.html" if request.htmx else "scoring/sheet_detail.html"
-    return render(request, template, context)
+    if request.htmx:
+        return render(request, "scoring/_sheet_body.html", context)
+    context["neighbours"] = _neighbour_tables(view.sheet)
+    return render(request, "scoring/sheet_detail.html", context)
+
+
+def _neighbour_tables(sheet: ScoreSheet) -> dict[str, Table | None]:
+    """The tables before and after this sheet's, for the keys that move between sheets."""
+    if sheet.table_id is None:
+        return {}
+    number = sheet.table.number
+    tables = list(Table.objects.filter(position_id=sheet.table.position_id).order_by("number"))
+    before = [t for t in tables if t.number < number]
+    after = [t for t in tables if t.number > number]
+    return {"previous": before[-1] if before else None, "next": after[0] if after else None}
 
 
 def _done(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:

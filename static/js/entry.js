@@ -1,14 +1,47 @@
-// The desk's keyboard: "T" in the taker field records "tous passent", Escape leaves a
-// correction, the taker field takes the focus after every save, a table number opens its sheet.
+// The desk's keyboard. "T" in the taker field fills the row as "tous passent" and Enter saves
+// it, like every other row; Enter on an untouched new row does nothing (the habitual second
+// Enter after a save). After a refusal the focus goes to the first faulty field, after a save
+// to the taker. Escape leaves a correction; Page Down / Page Up open the next / previous
+// table's sheet; on the overview a table number opens its sheet.
 (function () {
   "use strict";
 
-  function focusTaker() {
-    var taker = document.querySelector("#deal-form [autofocus]");
-    if (taker) {
-      taker.focus();
-      if (taker.select) taker.select();
+  function entryForm() {
+    return document.getElementById("deal-form");
+  }
+
+  function typedFields(form) {
+    return Array.prototype.filter.call(
+      form.querySelectorAll("input[type=text]"),
+      function (input) {
+        return input.value.trim() !== "";
+      }
+    );
+  }
+
+  function focusEntry() {
+    var form = entryForm();
+    if (!form) return;
+    var faulty = form.querySelector(".has-error input:not([type=hidden]), .has-error select");
+    var target = faulty || form.querySelector("[autofocus]");
+    if (target) {
+      target.focus();
+      if (target.select) target.select();
     }
+    markPassed(form);
+  }
+
+  function isPassedKey(value) {
+    return /^\s*t\s*$/i.test(value || "");
+  }
+
+  // The row typed as "T": the other fields do not apply; the form says so and Enter saves.
+  function markPassed(form) {
+    var taker = form.querySelector("[name=taker]");
+    var passed = taker && isPassedKey(taker.value);
+    form.classList.toggle("passed", !!passed);
+    var note = document.getElementById("passed-note");
+    if (note) note.hidden = !passed;
   }
 
   function submitPassed(form) {
@@ -19,8 +52,8 @@
 
   document.addEventListener("input", function (event) {
     var field = event.target;
-    if (field.name === "taker" && field.closest("#deal-form") && /^t$/i.test(field.value)) {
-      submitPassed(field.form);
+    if (field.name === "taker" && field.form && field.form.id === "deal-form") {
+      markPassed(field.form);
     }
   });
 
@@ -30,13 +63,49 @@
     }
   });
 
+  function neighbour(which) {
+    return document.getElementById(which === "next" ? "next-table" : "previous-table");
+  }
+
   document.addEventListener("keydown", function (event) {
+    var form = entryForm();
     if (event.key === "Escape") {
       var cancel = document.getElementById("cancel-edit");
       if (cancel) {
         event.preventDefault();
         cancel.click();
       }
+      return;
+    }
+    if (
+      event.key === "Enter" &&
+      form &&
+      form.contains(event.target) &&
+      event.target.tagName !== "BUTTON" &&
+      !form.classList.contains("editing") &&
+      typedFields(form).length === 0
+    ) {
+      // Nothing typed on a new row: the Enter that habitually follows a save is ignored.
+      event.preventDefault();
+      return;
+    }
+    if (
+      (event.key === "PageDown" || event.key === "PageUp") &&
+      !event.altKey &&
+      !event.ctrlKey &&
+      !event.metaKey &&
+      !event.shiftKey
+    ) {
+      var link = neighbour(event.key === "PageDown" ? "next" : "previous");
+      if (!link) return;
+      event.preventDefault();
+      var hint = document.getElementById("table-move-hint");
+      if (form && (form.classList.contains("editing") || typedFields(form).length)) {
+        // A deal being typed would be lost: say so instead of leaving the page.
+        if (hint) hint.hidden = false;
+        return;
+      }
+      link.requestSubmit ? link.requestSubmit() : link.submit();
     }
   });
 
@@ -53,11 +122,23 @@
     }
   });
 
+  // The overview says, as the number is typed, which position's table it opens.
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.form || field.form.id !== "table-jump") return;
+    var target = document.getElementById("table-jump-target");
+    if (!target) return;
+    var urls = JSON.parse(field.form.dataset.urls || "{}");
+    var number = field.value.trim();
+    var template = urls[number] ? target.dataset.opens : target.dataset.unknown;
+    target.textContent = number ? template.replace("__table__", number) : target.dataset.empty;
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     // The live preview settles while the arbiter types: leave the focus where it is.
     var target = event.detail && event.detail.target;
-    if (target && target.id === "preview") return;
-    focusTaker();
+    if (target && (target.id === "preview" || target.id === "overview-live")) return;
+    focusEntry();
   });
-  document.addEventListener("DOMContentLoaded", focusTaker);
+  document.addEventListener("DOMContentLoaded", focusEntry);
 })();

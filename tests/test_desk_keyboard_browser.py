@@ -1,0 +1,176 @@
+"""In Chromium at a club laptop's size: the desk's keyboard edges an arbiter meets on an evening.
+
+After a refusal the cursor is on the faulty field; "T" then the habitual Enter records one
+"tous passent" and nothing else; Page Down / Page Up go to the next / previous table's sheet;
+the dealer's name is read in full and an error never moves the entry row's fields.
+"""
+
+import pytest
+
+from scoring.models import Deal, ScoreSheet
+from scoring.services import sheet_for_table
+from tests.conftest import browser_login
+from tests.desk_helpers import NAMES_004, make_tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESK = {"width": 1366, "height": 768}
+
+
+@pytest.fixture
+def desk_page(browser):
+    context = browser.new_context(locale="fr-FR", viewport=DESK)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def sheet(db):
+    _tournament, position = make_tournament(tables=3, names=NAMES_004)
+    table = position.tables.get(number=1)
+    # A long name, as on the evening the selector cut "PETIT Grégoir".
+    nord = table.seats.get(direction="N").registration.player
+    nord.last_name, nord.first_name = "PETIT-DE-LA-FONTAINE", "Grégoire"
+    nord.save()
+    return sheet_for_table(table=table)
+
+
+def open_sheet(page, live_server, sheet) -> None:
+    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")
+    wait_focus(page, "taker")
+
+
+def wait_focus(page, name: str) -> None:
+    page.wait_for_function(
+        "name => document.activeElement && document.activeElement.name === name", arg=name
+    )
+
+
+def field_boxes(page) -> dict[str, dict]:
+    return page.evaluate(
+        """() => Object.fromEntries(
+              [...document.querySelectorAll('#deal-form .entry-row .entry-field')].map(f => {
+                  const r = f.getBoundingClientRect();
+                  return [f.className.split(' ')[1], {x: r.x, y: r.y, w: r.width}]; }))"""
+    )
+
+
+def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_move(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    open_sheet(page, live_server, sheet)
+    before = field_boxes(page)
+    # Every field of the row on one line at desk size.
+    assert len({round(box["y"]) for box in before.values()}) == 1
+    keyboard = page.keyboard
+    for value in ("E", "G", "2", "95"):  # 95 points: impossible
+        keyboard.type(value)
+        keyboard.press("Tab")
+    keyboard.press("Enter")
+    page.wait_for_selector("#error-points")
+    wait_focus(page, "points")
+    assert page.input_value("#id_points") == "95"
+    assert "Points : 95 n'est pas entre 0 et 91." in page.inner_text("#error-points")
+    # The message sits below the row: no field moved nor grew.
+    assert field_boxes(page) == before
+    # Fixed, saved: the cursor is back on the taker of the next deal.
+    page.fill("#id_points", "49")
+    keyboard.press("Enter")
+    page.wait_for_selector("#deal-1")
+    wait_focus(page, "taker")
+
+    # A refusal on another field takes the cursor there (the contract this time).
+    for value in ("S", "X", "1", "44"):
+        keyboard.type(value)
+        keyboard.press("Tab")
+    keyboard.press("Enter")
+    page.wait_for_selector("#error-contract")
+    wait_focus(page, "contract")
+    assert Deal.objects.filter(sheet=sheet).count() == 1
+
+
+def test_the_dealer_selector_shows_the_whole_name(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    open_sheet(page, live_server, sheet)
+    label = page.locator("#id_dealer option:checked").inner_text()
+    assert label == "N — PETIT-DE-LA-FONTAINE Grégoire"
+    # The text of the longest option fits inside the select (arrow and padding aside).
+    fits = page.evaluate(
+        """() => { const s = document.getElementById('id_dealer');
+                   const style = getComputedStyle(s);
+                   const ctx = document.createElement('canvas').getContext('2d');
+                   ctx.font = style.font;
+                   const widths = [...s.options].map(o => ctx.measureText(o.text).width);
+                   const widest = Math.max(...widths);
+                   return widest + parseFloat(style.paddingLeft) <= s.clientWidth - 16; }"""
+    )
+    assert fits
+
+
+def test_t_then_enter_records_one_passed_deal_and_the_next_enter_does_nothing(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    open_sheet(page, live_server, sheet)
+    page.keyboard.type("T")
+    page.wait_for_selector("#passed-note", state="visible")
+    page.wait_for_timeout(400)  # "T" alone saves nothing
+    assert not Deal.objects.filter(sheet=sheet).exists()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#deal-1")
+    wait_focus(page, "taker")
+    assert page.locator("#deal-form h3").inner_text() == "Donne 2"
+    # The habitual Enter on the fresh row: no red error, no second deal.
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    assert page.locator("#entry-errors .errorlist").count() == 0
+    assert page.locator("#deal-form h3").inner_text() == "Donne 2"
+    deals = list(Deal.objects.filter(sheet=sheet))
+    assert len(deals) == 1 and deals[0].passed and deals[0].scores == [0, 0, 0, 0]
+    # The next deal is typed as usual.
+    for value in ("E", "G", "2", "49"):
+        page.keyboard.type(value)
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#deal-2")
+    assert Deal.objects.filter(sheet=sheet).count() == 2
+
+
+def test_page_down_and_page_up_move_between_the_tables_sheets(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    open_sheet(page, live_server, sheet)
+    page.click("#keyboard-help summary")
+    assert "Pg Suiv (page suivante)" in page.inner_text("#keyboard-help")
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("h2:has-text('table 2')")
+    second = ScoreSheet.objects.get(table__position=sheet.table.position, table__number=2)
+    assert page.url.endswith(f"/feuilles/{second.pk}/")
+    wait_focus(page, "taker")
+
+    # A deal half typed is not lost by a stray Page Down: the desk says why it stays.
+    page.keyboard.type("E")
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("#table-move-hint", state="visible")
+    assert page.url.endswith(f"/feuilles/{second.pk}/")
+    page.fill("#id_taker", "")
+
+    page.keyboard.press("PageUp")
+    page.wait_for_url(f"**/feuilles/{sheet.pk}/")
+    wait_focus(page, "taker")
+    # From the last table, Page Down leads back to every table of the position.
+    page.keyboard.press("PageDown")
+    page.wait_for_url(f"**/feuilles/{second.pk}/")
+    wait_focus(page, "taker")
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("h2:has-text('table 3')")
+    wait_focus(page, "taker")
+    page.keyboard.press("PageDown")
+    page.wait_for_selector("#overview")
