@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -171,6 +172,24 @@ class Tournament(models.Model):
         _("lien de l'écran de salle"), max_length=43, unique=True, null=True, blank=True
     )
     hall_announcement = models.CharField(_("annonce en salle"), max_length=200, blank=True)
+    # Online pre-registration: a public page, open only while the arbiter says so.
+    signup_open = models.BooleanField(_("inscriptions en ligne ouvertes"), default=False)
+    signup_capacity = models.PositiveSmallIntegerField(
+        _("nombre maximum d'inscrits"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(2000)],
+        help_text=_("Vide : pas de limite."),
+    )
+    signup_closes_at = models.DateTimeField(
+        _("clôture des inscriptions en ligne"),
+        null=True,
+        blank=True,
+        help_text=_("Vide : jusqu'à ce que vous les fermiez."),
+    )
+    signup_licence_required = models.BooleanField(
+        _("licence FFT obligatoire pour s'inscrire"), default=False
+    )
     public_requires_validation = models.BooleanField(
         _("publier seulement les feuilles validées"), default=False
     )
@@ -275,6 +294,8 @@ class Registration(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Présent")
         WITHDRAWN = "withdrawn", _("Forfait")
+        # Signed up online, not checked in at the door yet: seated nowhere, ranked nowhere.
+        EXPECTED = "expected", _("Pré-inscrit")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -304,6 +325,12 @@ class Registration(models.Model):
     )
     # Confirms the opponents' deals at the table (printed on the itinerary card).
     pin = models.CharField(_("code de confirmation"), max_length=4, default=new_pin)
+    # Online sign-up: when, and the code the player shows at the door (None otherwise).
+    signed_up_at = models.DateTimeField(_("inscrit en ligne le"), null=True, blank=True)
+    signup_code = models.CharField(
+        _("code d'inscription"), max_length=8, null=True, blank=True, default=None
+    )
+    checked_in_at = models.DateTimeField(_("pointé le"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("inscription")
@@ -316,12 +343,17 @@ class Registration(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "number"], name="unique_number_per_tournament"
             ),
+            models.UniqueConstraint(
+                fields=["tournament", "signup_code"], name="unique_signup_code_per_tournament"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.number}. {self.player}"
 
     def plays_position(self, number: int) -> bool:
+        if self.status == self.Status.EXPECTED:
+            return False  # pre-registered online, not (yet) at the door
         if number < self.first_position:
             return False
         return self.withdrawn_after is None or number <= self.withdrawn_after
