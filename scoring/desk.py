@@ -68,6 +68,8 @@ class Line:
     cells: list  # scoring.sheet.Cell per display column
     barred: list[str]
     incidents: list[Incident]
+    # Why the recorded taker could not bid on this deal (incident recorded after the deal).
+    barred_taker: str = ""
 
 
 @dataclass
@@ -237,6 +239,9 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
     for incident in incidents:
         if incident.deal_number is not None:
             by_deal[incident.deal_number].append(incident)
+    barred_by_number = {
+        deal.number: barred_seats(incidents, deal.number, seat_of, names) for deal in deals
+    }
     lines = [
         Line(
             number=deal.number,
@@ -246,8 +251,9 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             dealer=seats.key_for_seat(deal.dealer),
             dead=seats.key_for_seat(deal.dead),
             cells=list(line.cells),
-            barred=list(barred_seats(incidents, deal.number, seat_of, names).values()),
+            barred=list(barred_by_number[deal.number].values()),
             incidents=by_deal.get(deal.number, []),
+            barred_taker=barred_by_number[deal.number].get(deal.taker, ""),
         )
         for deal, line in zip(deals, built.lines, strict=True)
     ]

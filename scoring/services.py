@@ -322,6 +322,84 @@ def _log(deal: Deal, action: str, before, after, user) -> None:
     )
 
 
+# FFT (004): the culprit of a fausse donne may not bid on that deal (the same dealer deals it
+# again); a defender who revoked ("renonce consommée") may not bid on the next deal.
+BARRED_FAUSSE_DONNE = _(
+    "%(name)s a fait une fausse donne : il ne peut pas enchérir sur cette donne."
+)
+BARRED_RENONCE = _(
+    "%(name)s a fait une renonce en défense à la donne %(number)s : "
+    "il ne peut pas enchérir sur cette donne."
+)
+
+
+def barring_incident(sheet: ScoreSheet, number: int, seat: int):
+    """The incident that bars the player of `seat` from bidding on deal `number`, or None."""
+    from django.db.models import Q
+
+    from scoring.models import Incident
+
+    return (
+        Incident.objects.filter(
+            sheet=sheet,
+            registration__in=SheetPlayer.objects.filter(sheet=sheet, seat=seat).values(
+                "registration_id"
+            ),
+        )
+        .filter(
+            Q(kind=Incident.Kind.FAUSSE_DONNE, deal_number=number)
+            | Q(kind=Incident.Kind.RENONCE_DEFENCE, deal_number=number - 1)
+        )
+        .select_related("registration__player")
+        .order_by("pk")
+        .first()
+    )
+
+
+def barred_message(incident, number: int) -> tuple[str, dict[str, Any]]:
+    """Why the incident's player may not bid on deal `number` (a template and its params)."""
+    from scoring.models import Incident
+
+    name = str(incident.registration.player)
+    if incident.kind == Incident.Kind.FAUSSE_DONNE:
+        return BARRED_FAUSSE_DONNE, {"name": name}
+    return BARRED_RENONCE, {"name": name, "number": number - 1}
+
+
+def _refuse_barred_taker(sheet: ScoreSheet, number: int, data: dict[str, Any]) -> None:
+    """A barred player recorded as taker is refused on every path (desk, API, phones)."""
+    taker = data.get("taker")
+    if data.get("passed") or data.get("cancelled") or not _is_int(taker):
+        return
+    incident = barring_incident(sheet, number, taker)
+    if incident is not None:
+        raise DealError("taker", *barred_message(incident, number))
+
+
+def incident_barred_taker(incident) -> Deal | None:
+    """A deal already typed whose taker this new incident bars from bidding (to correct)."""
+    from scoring.models import Incident
+
+    if incident.sheet_id is None or incident.deal_number is None:
+        return None
+    if incident.kind == Incident.Kind.FAUSSE_DONNE:
+        number = incident.deal_number
+    elif incident.kind == Incident.Kind.RENONCE_DEFENCE:
+        number = incident.deal_number + 1
+    else:
+        return None
+    seat = (
+        SheetPlayer.objects.filter(
+            sheet_id=incident.sheet_id, registration=incident.registration_id
+        )
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if seat is None:
+        return None
+    return Deal.objects.filter(sheet_id=incident.sheet_id, number=number, taker=seat).first()
+
+
 def deal_record(
     *,
     sheet: ScoreSheet,
@@ -343,6 +421,7 @@ def deal_record(
         _bump_version(sheet, expected_version)
         _check_room(sheet)
         last = sheet.deals.order_by("-number").values_list("number", flat=True).first()
+        _refuse_barred_taker(sheet, (last or 0) + 1, data)
         deal = Deal(sheet=sheet, number=(last or 0) + 1, rule_set=rule_set, created_by=user)
         if entered_at_table:
             deal.pending = True
@@ -365,6 +444,7 @@ def deal_update(
     scores = compute_scores(data, deal.rule_set)
     with transaction.atomic():
         _bump_version(deal.sheet, expected_version)
+        _refuse_barred_taker(deal.sheet, deal.number, data)
         before = deal_snapshot(deal)
         _apply_inputs(deal, data)
         deal.computed_scores = scores

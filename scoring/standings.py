@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -38,6 +39,7 @@ class Standings:
     clubs: list[ranking.Ranked]
     rows_by_key: dict[int, ranking.PlayerRow] = field(default_factory=dict)
     factors: dict[int, Fraction] = field(default_factory=dict)
+    registrations: dict[int, Registration] = field(default_factory=dict)  # by registration id
 
     def by_position(self, number: int) -> list[ranking.Ranked]:
         """The ranking of one position: each player's bilan there, penalties of that position."""
@@ -82,12 +84,35 @@ def counted_scores(sheets: QuerySet[ScoreSheet], *, public: bool) -> QuerySet[De
 
 def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
     """Rank every registered player, team and club of the tournament (five queries)."""
-    sheets = visible_sheets(tournament, public=public)
+    return standings_for_many([tournament], public=public)[tournament.pk]
+
+
+def standings_for_many(
+    tournaments: Sequence[Tournament], *, public: bool = False
+) -> dict[int, Standings]:
+    """The standings of several tournaments at once, by tournament id: the same five queries
+    whatever their number (a season championship reads a dozen finished tournaments)."""
+    by_id = {t.pk: t for t in tournaments}
+    if not by_id:
+        return {}
+    sheets = ScoreSheet.objects.filter(tournament_id__in=by_id)
+    if public:
+        sheets = sheets.filter(table__isnull=False).exclude(
+            table__position__status=Position.Status.DRAFT
+        )
+        validation = {t.public_requires_validation for t in tournaments}
+        if validation == {True}:
+            sheets = sheets.filter(status=ScoreSheet.Status.VALIDATED)
+        elif validation == {True, False}:
+            sheets = sheets.filter(
+                Q(status=ScoreSheet.Status.VALIDATED)
+                | Q(tournament__public_requires_validation=False)
+            )
     sheet_info = {
         row["id"]: row
-        for row in sheets.values("id", "table__number", "table__position__number").annotate(
-            size=Count("players")
-        )
+        for row in sheets.values(
+            "id", "tournament_id", "table__number", "table__position__number"
+        ).annotate(size=Count("players"))
     }
     seats: dict[int, list[int]] = defaultdict(list)
     for sheet_id, registration_id in (
@@ -103,15 +128,48 @@ def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
         .annotate(points=Sum("points"), deals=Count("id"))
         .order_by()
     }
-    incidents = list(
-        visible_incidents(tournament, sheets).values(
-            "registration_id", "sheet_id", "penalty_points", "shared"
+    incidents: dict[int, list[dict]] = defaultdict(list)
+    for incident in (
+        Incident.objects.filter(tournament_id__in=by_id, penalty_points__gt=0)
+        .filter(Q(sheet__isnull=True) | Q(sheet__in=sheets))
+        .values("tournament_id", "registration_id", "sheet_id", "penalty_points", "shared")
+    ):
+        incidents[incident["tournament_id"]].append(incident)
+    registrations: dict[int, list[Registration]] = defaultdict(list)
+    for registration in Registration.objects.filter(tournament_id__in=by_id).select_related(
+        "player", "team"
+    ):
+        registrations[registration.tournament_id].append(registration)
+    sheets_of: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    for sheet_id, players in seats.items():
+        info = sheet_info.get(sheet_id)
+        if info is not None:
+            sheets_of[info["tournament_id"]][sheet_id] = players
+    return {
+        pk: _assemble(
+            tournament,
+            public=public,
+            sheet_info=sheet_info,
+            seats=sheets_of.get(pk, {}),
+            bilans=bilans,
+            incidents=incidents.get(pk, []),
+            registrations=registrations.get(pk, []),
         )
-    )
-    registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player", "team")
-    )
+        for pk, tournament in by_id.items()
+    }
 
+
+def _assemble(
+    tournament: Tournament,
+    *,
+    public: bool,
+    sheet_info: dict[int, dict],
+    seats: dict[int, list[int]],
+    bilans: dict[tuple[int, int], tuple[int, int]],
+    incidents: list[dict],
+    registrations: list[Registration],
+) -> Standings:
+    """One tournament's standings from the rows loaded for it (no query)."""
     normalised = tournament.normalise_tables
     deals_by_size = {
         3: tournament.deals_per_table_3,
@@ -157,7 +215,7 @@ def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
         for sheet_id, players in seats.items()
     }
     # A table with no deal yet has no winner (everybody would tie at zero).
-    played = {sheet_id for sheet_id, _registration in bilans}
+    played = {sheet_id for sheet_id, _registration in bilans if sheet_id in seats}
     winners = ranking.mark_table_winners(
         {sheet_id: b for sheet_id, b in table_bilans.items() if sheet_id in played}
     )
@@ -218,6 +276,7 @@ def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
         clubs=clubs,
         rows_by_key=rows,
         factors=factors if normalised else {},
+        registrations={registration.pk: registration for registration in registrations},
     )
 
 

@@ -656,7 +656,7 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.incident_record(
+            incident = services.incident_record(
                 tournament=tournament,
                 kind=data["kind"],
                 registration=data["registration"],
@@ -672,6 +672,18 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, " ".join(getattr(err, "messages", [str(err)])))
         else:
             messages.success(request, gettext("Incident enregistré."))
+            barred = services.incident_barred_taker(incident)
+            if barred is not None:
+                # The deal was typed before the incident: the rules bar its taker from bidding.
+                messages.warning(
+                    request,
+                    gettext(
+                        "Attention : %(name)s est noté preneur de la donne %(number)s alors "
+                        "qu'il ne pouvait pas enchérir. Corrigez la donne ou donnez un score "
+                        "arbitral."
+                    )
+                    % {"name": incident.registration.player, "number": barred.number},
+                )
             if sheet is not None:
                 return redirect("sheet-detail", sheet.pk)
             return redirect("incident-list", tournament.pk)
