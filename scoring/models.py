@@ -373,3 +373,56 @@ class ChangeLog(models.Model):
         if self.user_id and not self.username:
             self.username = self.user.get_username()
         super().save(*args, **kwargs)
+
+
+class Championship(models.Model):
+    """A club's season "challenge": points earned in several finished tournaments add up.
+
+    The ranking itself is pure code (`scoring.championship`), computed on read from the
+    tournaments' final standings.
+    """
+
+    class Method(models.TextChoices):
+        RANK = "rank", _("Points selon la place (barème)")
+        SUM = "sum", _("Somme des scores des tournois")
+
+    name = models.CharField(_("nom"), max_length=120)
+    season = models.CharField(_("saison"), max_length=20, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organisateur"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="championships",
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("co-organisateurs"),
+        blank=True,
+        related_name="co_championships",
+    )
+    tournaments = models.ManyToManyField(
+        Tournament, verbose_name=_("tournois"), blank=True, related_name="championships"
+    )
+    method = models.CharField(
+        _("points par tournoi"), max_length=8, choices=Method.choices, default=Method.RANK
+    )
+    scale = models.JSONField(_("barème"), default=list, blank=True)
+    floor = models.PositiveSmallIntegerField(_("points au-delà du barème"), default=0)
+    best_of = models.PositiveSmallIntegerField(
+        _("meilleurs résultats retenus"), null=True, blank=True
+    )
+    min_attendance = models.PositiveSmallIntegerField(_("participation minimale"), default=0)
+    tie_breaks = models.JSONField(_("critères de départage"), default=list, blank=True)
+    is_public = models.BooleanField(_("classement public"), default=False)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("championnat")
+        verbose_name_plural = _("championnats")
+        ordering = ["-season", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})" if self.season else self.name
