@@ -40,7 +40,9 @@ def build_tournament(user=None) -> Tournament:
         Registration.objects.create(
             tournament=tournament,
             player=Player.objects.create(
-                last_name=f"Joueur{i}", first_name="A", licence=f"L{i:05d}" if i % 2 else None
+                last_name=f"Joueur{i}",
+                first_name="A",
+                licence=f"{41000 + i:07d}" if i % 2 else None,
             ),
             team=teams[i // 2],
             number=i + 1,

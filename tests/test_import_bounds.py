@@ -137,7 +137,8 @@ def test_old_mac_line_endings_are_read_line_by_line():
     content = "nom;prénom;licence\rMartin;Léa;123\rDurand;Paul;\r".encode("cp1252")
     preview = parse_upload("joueurs.csv", content)
     assert messages(preview) == []
-    assert players(preview) == [(2, "Martin", "Léa", "123"), (3, "Durand", "Paul", "")]
+    # The licence gets its leading zeros back (tournament.licence).
+    assert players(preview) == [(2, "Martin", "Léa", "0000123"), (3, "Durand", "Paul", "")]
 
 
 def test_mixed_line_endings_keep_the_physical_line_numbers():

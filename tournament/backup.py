@@ -535,8 +535,13 @@ class _Checker:
         return self.plan
 
     def check_player(self, player, row) -> None:
-        if not player.licence:
-            player.licence = None  # as Player.save stores a blank licence
+        from tournament.licence import licence_clean
+
+        try:
+            # The registration form's and the import's rule: "412345" is "0412345".
+            player.licence = licence_clean(player.licence) or None  # blank as Player.save
+        except ValidationError as invalid:
+            raise _RowError(invalid.messages[0]) from None
         self.full_clean(player)
 
     def check_tournament(self, tournament, row) -> None:

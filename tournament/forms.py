@@ -10,6 +10,7 @@ from scoring.ranking import TIE_BREAK_CHOICES
 from scoring.rules import RULE_SETS
 
 from .collation import person_key
+from .licence import licence_clean
 from .models import Registration, Tournament
 from .services import TOURNAMENT_FIELDS
 
@@ -63,14 +64,16 @@ class PlayerForm(forms.Form):
         label=_("nom"), max_length=80, widget=forms.TextInput(attrs={"autofocus": True})
     )
     first_name = forms.CharField(label=_("prénom"), max_length=80, required=False)
-    licence = forms.RegexField(
+    licence = forms.CharField(
         label=_("licence FFT"),
         max_length=20,
         required=False,
-        regex=r"^[0-9A-Za-z-]*$",
-        error_messages={"invalid": _("Chiffres et lettres seulement.")},
+        help_text=_("7 chiffres ; les zéros en tête sont rétablis."),
     )
     club = forms.CharField(label=_("club"), max_length=120, required=False)
+
+    def clean_licence(self) -> str:
+        return licence_clean(self.cleaned_data.get("licence"))
 
 
 class ImportForm(forms.Form):

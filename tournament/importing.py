@@ -35,12 +35,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from xml.parsers import expat
 
+from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .collation import fold as normalise
+from .licence import licence_clean
 
 # Normalised header → field. Headers are compared without case, accents, spaces or dots.
 HEADERS = {
@@ -62,6 +64,8 @@ HEADERS = {
 REQUIRED = ("last_name",)
 FIELDS = ("last_name", "first_name", "licence", "club", "team")
 MAX_LENGTHS = {"last_name": 80, "first_name": 80, "licence": 20, "club": 120, "team": 120}
+# The old, looser format check, still imported by tournament.signup: the rule is
+# tournament.licence.licence_clean (digits, leading zeros restored), which the import applies.
 LICENCE_RE = re.compile(r"^[0-9A-Za-z-]{1,20}$")
 ENCODINGS = ("utf-8-sig", "utf-8", "cp1252", "latin-1")
 
@@ -289,7 +293,6 @@ def _read_row(
         if index < len(cells):
             values[name] = " ".join(cells[index].split())
     row = ImportRow(line=number, **values)
-    row.licence = row.licence.replace(" ", "")
     if not row.last_name:
         preview.error(number, _("Nom manquant."))
         return
@@ -300,11 +303,11 @@ def _read_row(
     if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
         preview.error(number, str(ProhibitNullCharactersValidator.message))
         return
-    if row.licence and not LICENCE_RE.match(row.licence):
-        preview.error(
-            number,
-            _("Numéro de licence invalide : « %(licence)s ».") % {"licence": row.licence},
-        )
+    try:
+        # "412345" from a spreadsheet that made the licence a number is "0412345" again.
+        row.licence = licence_clean(row.licence)
+    except ValidationError as invalid:
+        preview.error(number, invalid.messages[0])
         return
     if row.licence:
         if row.licence in seen_licences:
