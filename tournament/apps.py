@@ -8,3 +8,8 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournament"
     verbose_name = _("Tournois")
+
+    def ready(self) -> None:
+        from . import folding
+
+        folding.connect()  # accent-blind search: SQLite learns the fold function

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import seating
-from .collation import person_key
+from .collation import fold_words, person_key
+from .folding import Fold
 from .importing import ImportPreview, ImportRow, normalise
 from .lifecycle import ensure_position_open, ensure_tournament_open
 from .models import (
@@ -127,19 +128,22 @@ def last_played_position(tournament: Tournament) -> int:
 
 
 def player_search(*, query: str, limit: int = 20) -> list[Player]:
-    """Roster players whose name, licence or club starts with the query's words."""
-    words = query.split()
+    """Roster players whose name or club holds each of the query's words, or whose licence
+    holds it; accents, case and punctuation ignored ("cote" finds CÔTÉ). One query."""
+    words = fold_words(query)
     if not words or len(query.strip()) < 2:
         return []
-    players = Player.objects.all()
+    players = Player.objects.annotate(
+        folded_last=Fold("last_name"), folded_first=Fold("first_name"), folded_club=Fold("club")
+    )
     for word in words:
         players = players.filter(
-            Q(last_name__icontains=word)
-            | Q(first_name__icontains=word)
-            | Q(licence__istartswith=word)
-            | Q(club__icontains=word)
+            Q(folded_last__contains=word)
+            | Q(folded_first__contains=word)
+            | Q(licence__contains=word)  # "412345" finds 0412345
+            | Q(folded_club__contains=word)
         )
-    found = players.order_by("last_name", "first_name")[:limit]
+    found = players.order_by("folded_last", "folded_first", "pk")[:limit]
     return sorted(found, key=lambda p: person_key(p.last_name, p.first_name))
 
 

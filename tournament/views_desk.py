@@ -185,6 +185,9 @@ def player_register(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("player-list", pk)
 
 
+SEARCH_RESULTS = 20  # names shown as the arbiter types; more asks for another letter
+
+
 @permission_required(Permission.ROSTER, None)
 def player_search(request: HttpRequest) -> HttpResponse:
     """Roster search as you type; returns a partial for htmx, a page otherwise."""
@@ -194,7 +197,10 @@ def player_search(request: HttpRequest) -> HttpResponse:
         tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
         if tournament is not None and not may(request.user, Permission.VIEW, tournament):
             tournament = None
-    players = services.player_search(query=query)
+    # One more than shown, to say when the list is cut.
+    players = services.player_search(query=query, limit=SEARCH_RESULTS + 1)
+    more = len(players) > SEARCH_RESULTS
+    players = players[:SEARCH_RESULTS]
     registered = set()
     if tournament is not None:
         registered = set(
@@ -205,6 +211,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
         "players": players,
         "registered": registered,
         "tournament": tournament,
+        "more": more,
     }
     template = "tournament/_player_search_results.html"
     return render(request, template, context)
