@@ -136,8 +136,11 @@ def standings_for_many(
     ):
         incidents[incident["tournament_id"]].append(incident)
     registrations: dict[int, list[Registration]] = defaultdict(list)
-    for registration in Registration.objects.filter(tournament_id__in=by_id).select_related(
-        "player", "team"
+    # Pre-registered online but never checked in: they did not come, so they are not ranked.
+    for registration in (
+        Registration.objects.filter(tournament_id__in=by_id)
+        .exclude(status=Registration.Status.EXPECTED)
+        .select_related("player", "team")
     ):
         registrations[registration.tournament_id].append(registration)
     sheets_of: dict[int, dict[int, list[int]]] = defaultdict(dict)

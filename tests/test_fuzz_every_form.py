@@ -197,10 +197,16 @@ class Upload:
 def form_field_names() -> set[str]:
     import scoring.forms
     import tournament.forms
+    import tournament.forms_signup
     import tournament.views_backup
 
     names = set()
-    for module in (scoring.forms, tournament.forms, tournament.views_backup):
+    for module in (
+        scoring.forms,
+        tournament.forms,
+        tournament.forms_signup,
+        tournament.views_backup,
+    ):
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, forms.BaseForm):
                 names |= set(obj.base_fields)
@@ -597,6 +603,12 @@ def a_role(world):
     world["x"]["role"] = role.pk
 
 
+def signup_opened(world):
+    """The registration page answers only while it is open (404 otherwise): open it, so that
+    fuzzed posts reach its form, its spam traps and its services."""
+    Tournament.objects.filter(pk=world["x"]["tournament"]).update(signup_open=True)
+
+
 # The state a page acts on (examples drawn "prepared" put X in it first): reopening needs
 # something finished or closed, un-validating a validated sheet, deleting a deal a deal.
 PREPARE = {
@@ -604,6 +616,7 @@ PREPARE = {
     "position-reopen": closed,
     "sheet-validate": validated,
     "tournament-staff-remove": a_role,
+    "signup": signup_opened,
     **dict.fromkeys(["deal-edit", "deal-delete", "deal-adjust", "deal-confirm"], a_deal),
 }
 

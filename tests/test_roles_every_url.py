@@ -21,6 +21,9 @@ pytestmark = pytest.mark.django_db
 
 # Pages anybody may open (they show only what is published and change nothing).
 PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog"}
+# Online pre-registration: open to anyone while the arbiter keeps it open (404 otherwise), and
+# a player's confirmation, whose code in the URL is the credential (tested in test_signup_*).
+PUBLIC |= {"signup", "signup-confirmation"}
 PUBLIC_PREFIXES = ("public-",)
 # A table's phone pages: the secret link in the URL is the credential (tested on their own in
 # test_table_entry_security.py); a wrong token opens nothing.
@@ -86,6 +89,7 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
         "registration": registrations[0].pk,
         "number": 1,
         "role": 1,
+        "code": "ABCD2345",
     }
 
 
@@ -179,6 +183,18 @@ def test_every_view_asks_the_access_module(world):
         if pattern.name.startswith(PUBLIC_PREFIXES)
     ]
     assert sorted(publics) == ["public-player", "public-standings-partial", "public-tournament"]
+
+
+def test_the_sign_up_pages_ask_the_access_module():
+    views = {
+        pattern.name: pattern.callback
+        for _route, pattern in walk(get_resolver().url_patterns)
+        if pattern.name in {"signup", "signup-confirmation"}
+    }
+    # Open only while the arbiter keeps registration open (404 otherwise)…
+    assert views["signup"].permission == Permission.SIGN_UP
+    # …and a confirmation only to whoever holds its code.
+    assert views["signup-confirmation"].credential == "signup_code"
 
 
 def test_anonymous_visitors_are_sent_to_the_login_and_change_nothing(client, world):

@@ -38,6 +38,7 @@ class Permission(StrEnum):
     ADMINISTER = "tournament.administer"  # name co-arbiters and scorers, delete the tournament
     CREATE = "tournament.create"  # global: start a new tournament (no object)
     ROSTER = "tournament.roster"  # global: search the shared roster of players
+    SIGN_UP = "tournament.sign_up"  # anyone: the online registration page, while it is open
 
 
 def _roles(user) -> dict[int, str]:
@@ -77,6 +78,11 @@ def has_public_standings(user, tournament: Tournament) -> bool:
 
 
 @rules.predicate
+def takes_sign_ups(user, tournament: Tournament) -> bool:
+    return tournament.signup_open and tournament.status != Tournament.Status.FINISHED
+
+
+@rules.predicate
 def is_arbiter_member(user) -> bool:
     return user.groups.filter(name=ARBITER).exists()
 
@@ -100,6 +106,7 @@ rules.add_perm(Permission.EXPORT, runs)
 rules.add_perm(Permission.ADMINISTER, is_active & is_owner)
 rules.add_perm(Permission.CREATE, is_active & is_arbiter_member)
 rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tournament))
+rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
 
 
 def may(user, permission: Permission, tournament: Tournament | None = None) -> bool:
@@ -161,19 +168,48 @@ def permission_required(permission: Permission, lookup: str | None = "pk", kwarg
     return decorator
 
 
-def public_page(lookup: str = "pk", kwarg: str = "pk"):
-    """A public page: readable by anyone when the standings are public, 404 otherwise."""
+def public_page(
+    lookup: str = "pk", kwarg: str = "pk", permission: Permission = Permission.VIEW_PUBLIC
+):
+    """A public page: readable by anyone when the standings are public (or, for the
+    registration page, while registration is open), 404 otherwise."""
 
     def decorator(view: Callable):
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
             tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
-            if tournament is None or not may(request.user, Permission.VIEW_PUBLIC, tournament):
+            if tournament is None or not may(request.user, permission, tournament):
                 raise Http404
             request.tournament = tournament
             return view(request, *args, **kwargs)
 
-        wrapper.permission = Permission.VIEW_PUBLIC
+        wrapper.permission = permission
         return wrapper
 
     return decorator
+
+
+def signup_code_page(view: Callable):
+    """A player's sign-up confirmation: the code in the URL (given to them when they signed up)
+    is the credential. An unknown code answers 404; the page shows only that registration.
+    The registration is left on `request.registration`."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, pk: int, code: str, *args, **kwargs):
+        from .models import Registration
+
+        registration = None
+        if len(code) == 8 and code.isascii() and code.isalnum():  # never NUL to PostgreSQL
+            registration = (
+                Registration.objects.select_related("tournament", "player")
+                .filter(tournament_id=pk, signup_code=code.upper())
+                .first()
+            )
+        if registration is None:
+            raise Http404
+        request.tournament = registration.tournament
+        request.registration = registration
+        return view(request, pk, code, *args, **kwargs)
+
+    wrapper.credential = "signup_code"  # read by the tests that walk every URL
+    return wrapper

@@ -15,6 +15,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("", include("tournament.urls_desk")),
+    path("", include("tournament.urls_signup")),
     path(
         "tournois/<int:pk>/sauvegarde/",
         views_backup.backup_download,

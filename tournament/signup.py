@@ -1,0 +1,439 @@
+"""Online pre-registration and check-in at the door: the services behind the public sign-up
+page and the arbiter's check-in list.
+
+A player who signs up online is registered as "pré-inscrit" (Registration.Status.EXPECTED): they
+play no position and appear in no ranking until an arbiter checks them in, which makes them
+"présent" (ACTIVE) from the first position not yet published. Tournaments that never open
+online registration keep every registration present, as before.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.core import signing
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from . import services
+from .collation import fold, person_key
+from .importing import LICENCE_RE
+from .lifecycle import ensure_tournament_open
+from .models import Player, Position, Registration, Seat, Tournament
+
+# The settings of the registration page (its own form, logged like the others).
+SIGNUP_FIELDS = ("signup_open", "signup_capacity", "signup_closes_at", "signup_licence_required")
+
+# Sign-up codes: no 0/O, 1/I/L to misread at the door.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+# Spam: a form sent sooner than this after it was shown was not typed by a person…
+MIN_FORM_SECONDS = 3
+# …and one shown longer ago than this is stale (a replayed page).
+MAX_FORM_SECONDS = 6 * 3600
+STAMP_SALT = "tournament.signup.stamp"
+# Sign-up attempts per client address and window (seconds), successful or not.
+THROTTLE_ATTEMPTS = 10
+THROTTLE_SECONDS = 600
+
+
+# --- is the page open? ---------------------------------------------------------------------
+
+
+def places_left(tournament: Tournament) -> int | None:
+    """Places left under the capacity (None: no limit). Withdrawn players free their place."""
+    if tournament.signup_capacity is None:
+        return None
+    taken = tournament.registrations.exclude(status=Registration.Status.WITHDRAWN).count()
+    return max(0, tournament.signup_capacity - taken)
+
+
+def signup_refusal(tournament: Tournament, *, now=None) -> str | None:
+    """Why the page takes no sign-up right now (a French sentence), or None when it does."""
+    now = now or timezone.now()
+    if not tournament.signup_open or tournament.status == Tournament.Status.FINISHED:
+        return _("Les inscriptions en ligne sont fermées.")
+    if tournament.signup_closes_at is not None and now >= tournament.signup_closes_at:
+        closed = formats.date_format(
+            timezone.localtime(tournament.signup_closes_at), "DATETIME_FORMAT"
+        )
+        return _("Les inscriptions en ligne sont closes depuis le %(date)s.") % {"date": closed}
+    if tournament.positions.exclude(status=Position.Status.DRAFT).exists():
+        return _("Le tournoi a commencé : inscrivez-vous auprès de l'arbitre, sur place.")
+    if places_left(tournament) == 0:
+        return _("Complet : les %(count)s places sont prises.") % {
+            "count": tournament.signup_capacity
+        }
+    return None
+
+
+@transaction.atomic
+def signup_settings_update(*, tournament: Tournament, data: dict[str, Any], user=None):
+    """Open or close the registration page, set its capacity, closing time and licence rule."""
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
+    ensure_tournament_open(tournament)
+    before = {key: _json(getattr(tournament, key)) for key in SIGNUP_FIELDS}
+    for key in SIGNUP_FIELDS:
+        if key in data:
+            setattr(tournament, key, data[key])
+    tournament.full_clean()
+    tournament.save(update_fields=[*SIGNUP_FIELDS, "updated_at"])
+    after = {key: _json(getattr(tournament, key)) for key in SIGNUP_FIELDS}
+    changed = [key for key in SIGNUP_FIELDS if before[key] != after[key]]
+    if changed:
+        services._log(
+            tournament,
+            tournament,
+            "update",
+            {k: before[k] for k in changed},
+            {k: after[k] for k in changed},
+            user,
+        )
+    return tournament
+
+
+def _json(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+# --- spam ----------------------------------------------------------------------------------
+
+
+def form_stamp() -> str:
+    """A signed note of when the form was shown, sent back with it (the time trap)."""
+    return signing.dumps(time.time(), salt=STAMP_SALT)
+
+
+def spam_check(*, honeypot: str, stamp: str, now: float | None = None) -> None:
+    """Refuse what a robot sends: the hidden field filled in, or a form sent back too fast,
+    too late or not shown by us at all."""
+    now = time.time() if now is None else now
+    if honeypot:
+        raise ValidationError(_("Inscription refusée."), code="spam")
+    try:
+        shown = signing.loads(stamp or "", salt=STAMP_SALT, max_age=MAX_FORM_SECONDS)
+    except signing.SignatureExpired as error:
+        raise ValidationError(
+            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
+        ) from error
+    except signing.BadSignature as error:
+        raise ValidationError(
+            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
+        ) from error
+    if not isinstance(shown, int | float) or now - shown < MIN_FORM_SECONDS:
+        raise ValidationError(
+            _("Formulaire envoyé trop vite : vérifiez vos informations et renvoyez-le."),
+            code="fast",
+        )
+
+
+def throttle_hit(address: str | None) -> bool:
+    """Count one sign-up attempt from this address; True when it is over the limit.
+
+    The count lives in Django's cache: with several server processes, give them a shared cache
+    (CACHES), or each process counts on its own.
+    """
+    key = f"signup-attempts:{address or 'unknown'}"
+    if cache.add(key, 1, THROTTLE_SECONDS):
+        return False
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, THROTTLE_SECONDS)
+        return False
+    return count > THROTTLE_ATTEMPTS
+
+
+# --- signing up ----------------------------------------------------------------------------
+
+
+def _new_code(tournament: Tournament) -> str:
+    taken = set(
+        tournament.registrations.exclude(signup_code=None).values_list("signup_code", flat=True)
+    )
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in taken:
+            return code
+
+
+def format_code(code: str | None) -> str:
+    """A sign-up code as shown: "ABCD-EFGH"."""
+    return f"{code[:4]}-{code[4:]}" if code else ""
+
+
+def normalise_code(text: str) -> str:
+    return "".join(c for c in (text or "").upper() if c in CODE_ALPHABET)
+
+
+def _clean_name(value: str) -> str:
+    return " ".join((value or "").split())
+
+
+def _same_person(registration: Registration, last_name: str, first_name: str, club: str) -> bool:
+    player = registration.player
+    return (fold(player.last_name), fold(player.first_name), fold(player.club)) == (
+        fold(last_name),
+        fold(first_name),
+        fold(club),
+    )
+
+
+def duplicate_of(
+    tournament: Tournament, *, last_name: str, first_name: str, licence: str, club: str
+) -> Registration | None:
+    """The registration of this tournament that is the same person: same licence, or same name
+    and club ignoring accents and case (unless both carry different licences)."""
+    for registration in tournament.registrations.select_related("player"):
+        other = registration.player.licence or ""
+        if licence and other == licence:
+            return registration
+        if licence and other and other != licence:
+            continue  # two licences: two people, however alike their names
+        if _same_person(registration, last_name, first_name, club):
+            return registration
+    return None
+
+
+def _roster_player(*, last_name: str, first_name: str, licence: str, club: str) -> Player | None:
+    """The roster player this sign-up names, None for a new one. A licence already on the
+    roster under another name is refused, without saying whose it is (the page is public)."""
+    if licence:
+        player = Player.objects.filter(licence=licence).first()
+        if player is None:
+            return None
+        if (fold(player.last_name), fold(player.first_name)) != (fold(last_name), fold(first_name)):
+            raise ValidationError(
+                {
+                    "licence": _(
+                        "Cette licence est enregistrée sous un autre nom : vérifiez-la, ou "
+                        "adressez-vous à l'arbitre."
+                    )
+                }
+            )
+        return player
+    key = (fold(last_name), fold(first_name), fold(club))
+    candidates = [
+        p
+        for p in Player.objects.filter(last_name__iexact=last_name)
+        if (fold(p.last_name), fold(p.first_name), fold(p.club)) == key
+    ]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _check_fields(tournament: Tournament, *, last_name: str, licence: str) -> None:
+    errors = {}
+    if not fold(last_name):
+        errors["last_name"] = _("Nom : indiquez votre nom.")
+    if licence and not LICENCE_RE.match(licence):
+        errors["licence"] = _("Licence FFT : chiffres et lettres seulement (20 au plus).")
+    if tournament.signup_licence_required and not licence:
+        errors["licence"] = _("Licence FFT : elle est obligatoire pour ce tournoi.")
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def signup_register(
+    *,
+    tournament: Tournament,
+    last_name: str,
+    first_name: str = "",
+    licence: str = "",
+    club: str = "",
+    now=None,
+) -> Registration:
+    """A player signs up on the public page: registered as pré-inscrit, with a code to show.
+
+    The tournament row is locked first, so that two sign-ups racing for the last place are
+    counted one after the other (SQLite's IMMEDIATE transactions serialise them the same way).
+    """
+    now = now or timezone.now()
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
+    refusal = signup_refusal(tournament, now=now)
+    if refusal is not None:
+        raise ValidationError(refusal, code="closed")
+    last_name, first_name, club = (_clean_name(v) for v in (last_name, first_name, club))
+    licence = (licence or "").replace(" ", "")
+    _check_fields(tournament, last_name=last_name, licence=licence)
+    fields = {"last_name": last_name, "first_name": first_name, "licence": licence, "club": club}
+    if duplicate_of(tournament, **fields) is not None:
+        raise ValidationError(
+            _(
+                "Vous êtes déjà inscrit à ce tournoi (même licence, ou même nom et même club). "
+                "Si ce n'est pas vous, adressez-vous à l'arbitre."
+            ),
+            code="duplicate",
+        )
+    player = _roster_player(**fields)
+    if player is None:
+        player = Player(**fields)
+        player.full_clean(validate_constraints=False)
+        player.save()
+    elif player.registrations.filter(tournament=tournament).exists():  # matched by name
+        raise ValidationError(_("Vous êtes déjà inscrit à ce tournoi."), code="duplicate")
+    registration = Registration.objects.create(
+        tournament=tournament,
+        player=player,
+        number=services._next_number(tournament),
+        status=Registration.Status.EXPECTED,
+        signed_up_at=now,
+        signup_code=_new_code(tournament),
+    )
+    services._log(
+        tournament,
+        registration,
+        "create",
+        None,
+        {"player": player.full_name, "status": registration.status, "online": True},
+        None,
+    )
+    return registration
+
+
+# --- checking in at the door ---------------------------------------------------------------
+
+
+def _has_played(registration: Registration) -> bool:
+    return Seat.objects.filter(
+        registration=registration, table__position__status__in=["published", "closed"]
+    ).exists()
+
+
+@transaction.atomic
+def registration_check_in(*, registration: Registration, present: bool, user=None):
+    """Mark a player present (or not present after all); logged with who and when.
+
+    Present from the first position not yet published, so a late arrival joins the next one;
+    drafts planned before must then be re-planned (publishing a stale draft is refused).
+    Asking for the state the player is already in changes nothing (a key pressed twice).
+    """
+    registration = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("tournament", "player")
+        .get(pk=registration.pk)
+    )
+    tournament = registration.tournament
+    ensure_tournament_open(tournament)
+    name = registration.player.full_name
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(
+            _("%(player)s a déclaré forfait : annulez d'abord le forfait (page Joueurs).")
+            % {"player": name}
+        )
+    wanted = Registration.Status.ACTIVE if present else Registration.Status.EXPECTED
+    if registration.status == wanted:
+        return registration
+    if not present and _has_played(registration):
+        raise ValidationError(
+            _("%(player)s a déjà joué une position : déclarez plutôt un forfait.")
+            % {"player": name}
+        )
+    before = _check_in_state(registration)
+    registration.status = wanted
+    if present:
+        registration.checked_in_at = timezone.now()
+        registration.first_position = services.last_played_position(tournament) + 1
+    else:
+        registration.checked_in_at = None
+    registration.save(update_fields=["status", "checked_in_at", "first_position"])
+    services._log(tournament, registration, "update", before, _check_in_state(registration), user)
+    return registration
+
+
+def _check_in_state(registration: Registration) -> dict[str, Any]:
+    return {
+        "status": registration.status,
+        "checked_in_at": _json(registration.checked_in_at),
+        "first_position": registration.first_position,
+    }
+
+
+@transaction.atomic
+def walkin_register(
+    *,
+    tournament: Tournament,
+    last_name: str,
+    first_name: str = "",
+    licence: str = "",
+    club: str = "",
+    user=None,
+) -> Registration:
+    """Someone who did not sign up, registered and checked in on the spot."""
+    last_name, first_name, club = (_clean_name(v) for v in (last_name, first_name, club))
+    licence = (licence or "").replace(" ", "")
+    same = duplicate_of(
+        tournament, last_name=last_name, first_name=first_name, licence=licence, club=club
+    )
+    if same is not None:
+        raise ValidationError(
+            _("%(player)s est déjà inscrit (n° %(number)s) : pointez-le dans la liste.")
+            % {"player": same.player.full_name, "number": same.number}
+        )
+    registration = services.player_register(
+        tournament=tournament,
+        last_name=last_name,
+        first_name=first_name,
+        licence=licence,
+        club=club,
+        user=user,
+    )
+    before = _check_in_state(registration)
+    registration.checked_in_at = timezone.now()
+    registration.save(update_fields=["checked_in_at"])
+    services._log(tournament, registration, "update", before, _check_in_state(registration), user)
+    return registration
+
+
+# --- the check-in list ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckInRow:
+    registration: Registration
+    present: bool
+    withdrawn: bool
+    # Everything the search box matches, folded (accents and case ignored).
+    search: str
+
+
+def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
+    """Every registration, alphabetically, with what the search matches (one query)."""
+    registrations = tournament.registrations.select_related("player")
+    rows = [
+        CheckInRow(
+            registration=r,
+            present=r.status == Registration.Status.ACTIVE,
+            withdrawn=r.status == Registration.Status.WITHDRAWN,
+            search=" ".join(
+                fold(part)
+                for part in (
+                    r.player.last_name,
+                    r.player.first_name,
+                    r.player.club,
+                    r.player.licence,
+                    str(r.number),
+                    r.signup_code,
+                )
+                if part
+            ),
+        )
+        for r in registrations
+    ]
+    rows.sort(
+        key=lambda row: person_key(
+            row.registration.player.last_name, row.registration.player.first_name or ""
+        )
+    )
+    return rows

@@ -1,0 +1,232 @@
+"""Online pre-registration (a public page for phones) and the arbiter's check-in at the door.
+
+Check-in needs MANAGE, like registering a player: who is present decides who is seated, which
+is the arbiters' call, not the scorers' (they only enter deals).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import signup
+from .access import Permission, capabilities, permission_required, public_page, signup_code_page
+from .collation import matches
+from .forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
+from .models import Registration, Tournament
+from .settings import client_ip_address
+
+
+def _form_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+# --- the public page -------------------------------------------------------------------------
+
+
+def _signup_page(request, tournament, form, status=200) -> HttpResponse:
+    refusal = signup.signup_refusal(tournament)
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "refusal": refusal,
+        "stamp": signup.form_stamp(),
+        "places_left": signup.places_left(tournament),
+    }
+    return render(request, "tournament/signup.html", context, status=status)
+
+
+@public_page(permission=Permission.SIGN_UP)
+def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Players sign up from their phones while the arbiter keeps the page open."""
+    tournament = request.tournament
+    if request.method != "POST":
+        return _signup_page(request, tournament, SignupForm(tournament=tournament))
+    form = SignupForm(request.POST, tournament=tournament)
+    if signup.throttle_hit(client_ip_address(request)):
+        form.add_error(
+            None, _("Trop de tentatives depuis cette connexion : réessayez dans quelques minutes.")
+        )
+        return _signup_page(request, tournament, form, status=429)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            signup.spam_check(honeypot=data["website"], stamp=data["stamp"])
+            registration = signup.signup_register(
+                tournament=tournament,
+                last_name=data["last_name"],
+                first_name=data["first_name"],
+                licence=data["licence"],
+                club=data["club"],
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            return redirect("signup-confirmation", tournament.pk, registration.signup_code.lower())
+    return _signup_page(request, tournament, form, status=400)
+
+
+@signup_code_page
+def signup_confirmation(request: HttpRequest, pk: int, code: str) -> HttpResponse:
+    """What the player shows at the door: name, number and code (bookmarkable)."""
+    registration = request.registration
+    context = {
+        "tournament": registration.tournament,
+        "registration": registration,
+        "code": signup.format_code(registration.signup_code),
+    }
+    return render(request, "tournament/signup_confirmation.html", context)
+
+
+# --- the arbiter's side ----------------------------------------------------------------------
+
+
+def _context(request, tournament, **extra) -> dict:
+    can = capabilities(request.user, tournament)
+    return {
+        "tournament": tournament,
+        "tab": "checkin",
+        "can_edit": can["manage"],
+        "can": can,
+        **extra,
+    }
+
+
+@permission_required(Permission.MANAGE)
+def signup_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Open or close the public registration page; its link, capacity and closing time."""
+    tournament = request.tournament
+    form = SignupSettingsForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            signup.signup_settings_update(
+                tournament=tournament,
+                data={key: form.cleaned_data[key] for key in signup.SIGNUP_FIELDS},
+                user=request.user,
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("Inscriptions en ligne enregistrées."))
+            return redirect("signup-settings", pk)
+    tournament.refresh_from_db()
+    context = _context(
+        request,
+        tournament,
+        form=form,
+        public_url=request.build_absolute_uri(reverse("signup", args=[pk])),
+        refusal=signup.signup_refusal(tournament),
+        places_left=signup.places_left(tournament),
+    )
+    status = 400 if form.is_bound and form.errors else 200
+    return render(request, "tournament/signup_settings.html", context, status=status)
+
+
+def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResponse:
+    rows = signup.check_in_rows(tournament)
+    query = request.GET.get("q", "")[:100].replace("\x00", "")
+    if query:  # without JavaScript the search is a plain GET
+        rows = [
+            row
+            for row in rows
+            if matches(
+                query,
+                row.registration.player.full_name,
+                row.registration.player.club,
+                row.registration.player.licence,
+                str(row.registration.number),
+                row.registration.signup_code,
+            )
+        ]
+    context = _context(
+        request,
+        tournament,
+        rows=rows,
+        query=query,
+        present=sum(1 for row in rows if row.present),
+        expected=sum(1 for row in rows if not row.present and not row.withdrawn),
+        walkin_form=walkin_form or WalkInForm(),
+    )
+    return render(request, "tournament/checkin.html", context, status=status)
+
+
+@permission_required(Permission.MANAGE)
+def checkin_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """At the door: search as you type, Enter marks the chosen player present (or not)."""
+    return _checkin_page(request, request.tournament)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def checkin_toggle(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration, tournament_id=pk
+    )
+    form = CheckInForm(request.POST)
+    error = None
+    if not form.is_valid():
+        error = " ".join(form.errors.get("present", [_("Présent : oui (1) ou non (0).")]))
+    else:
+        try:
+            entry = signup.registration_check_in(
+                registration=entry, present=form.cleaned_data["present"], user=request.user
+            )
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+    if _wants_json(request):
+        if error:
+            return JsonResponse({"error": error}, status=400)
+        counts = request.tournament.registrations
+        return JsonResponse(
+            {
+                "present": entry.status == Registration.Status.ACTIVE,
+                "status": entry.get_status_display(),
+                "present_count": counts.filter(status=Registration.Status.ACTIVE).count(),
+                "expected_count": counts.filter(status=Registration.Status.EXPECTED).count(),
+            }
+        )
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(
+            request,
+            _("%(player)s : %(status)s.")
+            % {"player": entry.player.full_name, "status": entry.get_status_display()},
+        )
+    return redirect("checkin", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def checkin_walkin(request: HttpRequest, pk: int) -> HttpResponse:
+    """Someone at the door who did not sign up: registered and present at once."""
+    tournament = request.tournament
+    form = WalkInForm(request.POST)
+    if form.is_valid():
+        try:
+            registration = signup.walkin_register(
+                tournament=tournament, user=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(player)s inscrit (n° %(number)s) et présent.")
+                % {"player": registration.player.full_name, "number": registration.number},
+            )
+            return redirect("checkin", pk)
+    return _checkin_page(request, tournament, form, status=400)
