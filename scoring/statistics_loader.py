@@ -1,0 +1,127 @@
+"""Reads the deal rows the statistics count (scoring.statistics) in a fixed number of queries.
+
+What counts is what the rankings count (scoring.standings): for the public, only sheets of
+published or closed positions (validated ones when the organiser asked for it) and never a
+deal entered on a phone that nobody confirmed yet; for the arbiter, every sheet.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Sequence
+
+from django.db.models import Q, QuerySet
+
+from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
+from scoring.standings import FREE_SHEETS
+from scoring.statistics import DealRecord, PenaltyRecord
+from tournament.models import Position, Tournament
+
+# How a deal's players are keyed: by registration (one tournament) or by roster player.
+BY_REGISTRATION = "registration_id"
+BY_PLAYER = "registration__player_id"
+
+DEAL_FIELDS = (
+    "sheet_id",
+    "sheet__tournament_id",
+    "sheet__table__position__number",
+    "passed",
+    "cancelled",
+    "players",
+    "taker",
+    "partner",
+    "dead",
+    "contract",
+    "oudlers",
+    "points",
+    "poignees",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem",
+    "rule_set",
+    "scores",
+)
+
+
+def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> QuerySet[ScoreSheet]:
+    """The sheets whose deals count, over several tournaments (scoring.standings' rule)."""
+    sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
+    if public:
+        sheets = sheets.filter(table__isnull=False).exclude(
+            table__position__status=Position.Status.DRAFT
+        )
+        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
+        if validated_only:
+            sheets = sheets.exclude(
+                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
+            )
+    return sheets
+
+
+def deal_records(
+    sheets: QuerySet[ScoreSheet], *, public: bool, key: str = BY_REGISTRATION
+) -> list[DealRecord]:
+    """Every counted deal of these sheets, its round being (tournament id, position number);
+    two queries whatever the number of sheets."""
+    seats: dict[int, dict[int, Hashable]] = defaultdict(dict)
+    for sheet_id, seat, player in SheetPlayer.objects.filter(sheet__in=sheets).values_list(
+        "sheet_id", "seat", key
+    ):
+        seats[sheet_id][seat] = player
+    deals = Deal.objects.filter(sheet__in=sheets)
+    if public:
+        deals = deals.filter(pending=False)
+    records = []
+    for values in deals.order_by(
+        "sheet__tournament__date",
+        "sheet__tournament_id",
+        "sheet__table__position__number",
+        "sheet_id",
+        "number",
+    ).values_list(*DEAL_FIELDS):
+        row = dict(zip(DEAL_FIELDS, values, strict=True))
+        at_table = seats.get(row["sheet_id"], {})
+        position = row["sheet__table__position__number"]
+        records.append(
+            DealRecord(
+                seats=tuple(at_table.get(seat) for seat in range(row["players"])),
+                scores=tuple(row["scores"] or ()),
+                round=(row["sheet__tournament_id"], FREE_SHEETS if position is None else position),
+                passed=row["passed"],
+                cancelled=row["cancelled"],
+                taker=row["taker"],
+                partner=row["partner"],
+                dead=row["dead"],
+                contract=row["contract"],
+                oudlers=row["oudlers"],
+                points=float(row["points"]) if row["points"] is not None else None,
+                poignees=tuple((seat, size) for seat, size in row["poignees"] or ()),
+                petit_au_bout=row["petit_au_bout"] or None,
+                chelem_announced=row["chelem_announced"],
+                chelem=row["chelem"] or None,
+                rule_set=row["rule_set"],
+            )
+        )
+    return records
+
+
+def penalty_records(
+    tournaments: Sequence[Tournament],
+    sheets: QuerySet[ScoreSheet],
+    *,
+    key: str = BY_REGISTRATION,
+    player: int | None = None,
+) -> dict[int, list[PenaltyRecord]]:
+    """Penalty points charged on the counted sheets (or on no sheet), by tournament id; only
+    one roster player's when `player` is given. One query."""
+    incidents = Incident.objects.filter(
+        tournament_id__in=[t.pk for t in tournaments],
+        penalty_points__gt=0,
+        registration__isnull=False,
+    ).filter(Q(sheet__isnull=True) | Q(sheet__in=sheets))
+    if player is not None:
+        incidents = incidents.filter(registration__player_id=player)
+    found: dict[int, list[PenaltyRecord]] = defaultdict(list)
+    for tournament_id, who, points in incidents.values_list("tournament_id", key, "penalty_points"):
+        found[tournament_id].append(PenaltyRecord(player=who, points=points))
+    return found
