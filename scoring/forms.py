@@ -464,7 +464,10 @@ class IncidentForm(forms.ModelForm):
         min_value=0,
         max_value=10000,
         required=False,
-        help_text=_("vide = montant par défaut du tournoi pour ce type d'incident"),
+        help_text=_(
+            "vide = montant par défaut du tournoi (ou du règlement) pour ce type d'incident ; "
+            "sans montant par défaut, il faut l'indiquer"
+        ),
     )
 
     class Meta:
@@ -481,6 +484,24 @@ class IncidentForm(forms.ModelForm):
         self.fields["registration"].required = True
 
 
+# What the FFT rules (004, 000) say of each fault's sanction, shown beside its default amount.
+PENALTY_RULE_HELP = {
+    "fausse_donne": _(
+        "Règlement FFT : le même donneur redistribue et le fautif ne peut pas enchérir sur "
+        "cette donne ; pas de points fixés (0 par défaut)."
+    ),
+    "renonce_defence": _(
+        "Règlement FFT : le fautif ne peut pas enchérir à la donne suivante ; en cas de chute, "
+        "le preneur choisit de marquer ou non le score ; pas de points fixés (0 par défaut)."
+    ),
+    "petit_sec": _("Règlement FFT : la donne est annulée et redistribuée (0 par défaut)."),
+}
+PENALTY_NO_RULE_HELP = _(
+    "Le règlement ne fixe pas de montant (code d'arbitrage FFT) : laissé vide, l'arbitre "
+    "indique le montant à chaque incident."
+)
+
+
 class PenaltyDefaultsForm(forms.Form):
     """The organiser's default penalty per incident type, and whether penalties are shared."""
 
@@ -492,7 +513,11 @@ class PenaltyDefaultsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for kind, label in Incident.Kind.choices:
             self.fields[f"kind_{kind}"] = forms.IntegerField(
-                label=label, min_value=0, max_value=10000, required=False
+                label=label,
+                min_value=0,
+                max_value=10000,
+                required=False,
+                help_text=PENALTY_RULE_HELP.get(kind, PENALTY_NO_RULE_HELP),
             )
 
     def kind_fields(self):
@@ -502,5 +527,5 @@ class PenaltyDefaultsForm(forms.Form):
         return {
             kind: self.cleaned_data[f"kind_{kind}"]
             for kind in Incident.Kind.values
-            if self.cleaned_data.get(f"kind_{kind}")
+            if self.cleaned_data.get(f"kind_{kind}") is not None  # 0 is an amount too
         }

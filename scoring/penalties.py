@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+# Faults whose sanction the FFT rules (004, 000) state without penalty points: the fausse
+# donne's culprit may not bid on the redealt deal, a revoking defender may not bid on the next
+# one (and the taker chooses whether a failed contract counts), a petit sec cancels the deal.
+# Their default is 0 points. The rules give no figure for any other fault (the FFT arbitration
+# code sets it), so those have no default: the arbiter must give the amount.
+RULE_PENALTY_DEFAULTS: dict[str, int] = {
+    "fausse_donne": 0,
+    "renonce_defence": 0,
+    "petit_sec": 0,
+}
+
+
+def default_penalty(kind: str, organiser_defaults: Mapping[str, int] | None) -> int | None:
+    """The points an incident of `kind` costs when the arbiter leaves the amount blank.
+
+    The organiser's amount (0 included) first, then the rules'; None when neither gives one:
+    the amount must then be asked, never taken as 0.
+    """
+    chosen = (organiser_defaults or {}).get(kind)
+    if chosen is not None:
+        return int(chosen)
+    return RULE_PENALTY_DEFAULTS.get(kind)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import Deal as EngineDeal
 from scoring.engine import DealError, score_deal
 from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
+from scoring.penalties import default_penalty
 from scoring.rules import RULE_SETS
 from tournament.lifecycle import Locked, ensure_position_open, ensure_tournament_open
 from tournament.models import DIRECTIONS, Position, Registration, Table, Tournament
@@ -613,7 +614,11 @@ def incident_record(
     else:
         ensure_tournament_open(tournament)
     if penalty_points is None:
-        penalty_points = int((tournament.penalty_defaults or {}).get(kind, 0) or 0)
+        penalty_points = default_penalty(kind, tournament.penalty_defaults)
+        if penalty_points is None:
+            # Neither the organiser nor the rules give an amount: charging 0 silently would
+            # hide a forgotten penalty, so the arbiter is asked for it.
+            raise ValidationError({"penalty_points": missing_penalty_message(kind)})
     with transaction.atomic():
         deal = None
         if sheet is not None and deal_number is not None:
@@ -649,6 +654,16 @@ def incident_record(
             # Penalties change the sheet's totals: editors holding the old page must reload.
             _bump_version(sheet, None)
     return incident
+
+
+def missing_penalty_message(kind: str) -> str:
+    from scoring.models import Incident
+
+    label = Incident.Kind(kind).label if kind in Incident.Kind.values else kind
+    return _(
+        "Points de pénalité : ni le tournoi ni le règlement ne donnent de montant pour "
+        "« %(kind)s ». Indiquez le montant (0 s'il n'y a pas de pénalité)."
+    ) % {"kind": label}
 
 
 def incident_snapshot(incident) -> dict[str, Any]:

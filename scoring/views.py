@@ -25,6 +25,7 @@ from scoring.forms import (
     deal_initial,
 )
 from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, TableLink
+from scoring.penalties import RULE_PENALTY_DEFAULTS
 from scoring.services import StaleSheetError
 from tournament.access import Permission, capabilities, permission_required
 from tournament.lifecycle import Locked
@@ -670,6 +671,9 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
         except (Locked, DealError) as err:
             # A locked sheet, or a petit sec cancelling a deal the sheet can't change.
             form.add_error(None, " ".join(getattr(err, "messages", [str(err)])))
+        except ValidationError as err:  # no amount given and no default one
+            for field, errors in err.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
         else:
             messages.success(request, gettext("Incident enregistré."))
             barred = services.incident_barred_taker(incident)
@@ -695,7 +699,9 @@ def incident_create(request: HttpRequest, pk: int) -> HttpResponse:
             "tab": "incidents",
             "form": form,
             "sheet": sheet,
-            "defaults": json.dumps(tournament.penalty_defaults or {}),
+            "defaults": json.dumps(
+                {**RULE_PENALTY_DEFAULTS, **(tournament.penalty_defaults or {})}
+            ),
         },
     )
 
@@ -743,7 +749,9 @@ def incident_list(request: HttpRequest, pk: int) -> HttpResponse:
 def penalty_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's default penalty per incident type (arbiters only)."""
     tournament = request.tournament
-    initial = {f"kind_{k}": v for k, v in (tournament.penalty_defaults or {}).items()}
+    # Blank amounts show the rules' default where they state one.
+    defaults = {**RULE_PENALTY_DEFAULTS, **(tournament.penalty_defaults or {})}
+    initial = {f"kind_{k}": v for k, v in defaults.items()}
     initial["share_penalties"] = tournament.share_penalties
     form = PenaltyDefaultsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -188,9 +188,9 @@ def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_clie
     tournament, sheet = setup
     nord, est = registration_at(sheet, NORD), registration_at(sheet, EST)
     incident(arbiter_client, tournament, sheet, kind="ethics", registration=nord.pk,
-             note="remarque déplacée")  # fmt: skip
+             note="remarque déplacée", penalty_points=0)  # fmt: skip
     incident(arbiter_client, tournament, sheet, kind="lateness", registration=est.pk,
-             note="dix minutes")  # fmt: skip
+             note="dix minutes", penalty_points=0)  # fmt: skip
     url = reverse("incident-list", args=[tournament.pk])
     html = arbiter_client.get(url).content.decode()
     assert "remarque déplacée" in html and "dix minutes" in html
