@@ -28,6 +28,9 @@ PUBLIC_PREFIXES = ("public-",)
 # A table's phone pages: the secret link in the URL is the credential (tested on their own in
 # test_table_entry_security.py); a wrong token opens nothing.
 TABLE_LINK_PREFIXES = ("table-",)
+# The hall screen: the tournament's secret hall link is the credential (tournament.access
+# hall_screen; tested on their own in test_hall_views.py); a revoked or unknown one opens nothing.
+HALL_SCREEN = {"hall-screen", "hall-slides"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
@@ -54,7 +57,11 @@ def walk(patterns, prefix=""):
 
 
 def is_public(name: str) -> bool:
-    return name in PUBLIC or name.startswith(PUBLIC_PREFIXES + TABLE_LINK_PREFIXES)
+    return (
+        name in PUBLIC
+        or name in HALL_SCREEN
+        or name.startswith(PUBLIC_PREFIXES + TABLE_LINK_PREFIXES)
+    )
 
 
 def tournament_with_a_sheet(name: str, owner) -> dict:
@@ -183,6 +190,17 @@ def test_every_view_asks_the_access_module(world):
         if pattern.name.startswith(PUBLIC_PREFIXES)
     ]
     assert sorted(publics) == ["public-player", "public-standings-partial", "public-tournament"]
+
+
+def test_the_hall_screen_pages_resolve_their_link_through_the_access_module():
+    halls = {
+        pattern.name: pattern.callback
+        for _route, pattern in walk(get_resolver().url_patterns)
+        if pattern.name in HALL_SCREEN
+    }
+    assert sorted(halls) == sorted(HALL_SCREEN)
+    # The hall screen's pages resolve their token through the access module, nothing else.
+    assert {getattr(view, "credential", None) for view in halls.values()} == {"hall_token"}
 
 
 def test_the_sign_up_pages_ask_the_access_module():

@@ -213,3 +213,23 @@ def signup_code_page(view: Callable):
 
     wrapper.credential = "signup_code"  # read by the tests that walk every URL
     return wrapper
+
+
+def hall_screen(view: Callable):
+    """The hall screen's pages: the tournament's secret hall link in the URL is the credential.
+
+    No account is asked (the page runs on the room's projector); a revoked or unknown link
+    answers 404, and the view only ever reads what that tournament has published. The
+    tournament is left on `request.tournament`.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args, **kwargs):
+        tournament = Tournament.objects.filter(hall_token=token).first() if token else None
+        if tournament is None:
+            raise Http404
+        request.tournament = tournament
+        return view(request, token, *args, **kwargs)
+
+    wrapper.credential = "hall_token"  # read by the tests that walk every URL
+    return wrapper

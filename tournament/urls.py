@@ -14,6 +14,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    path("", include("tournament.urls_cockpit")),
     path("", include("tournament.urls_desk")),
     path("", include("tournament.urls_signup")),
     path(

@@ -8,7 +8,6 @@ from . import views_lifecycle
 urlpatterns = [
     path("tournois/", views.tournament_list, name="tournament-list"),
     path("tournois/nouveau/", views.tournament_create, name="tournament-create"),
-    path("tournois/<int:pk>/", views.tournament_detail, name="tournament-detail"),
     path("tournois/<int:pk>/modifier/", views.tournament_edit, name="tournament-edit"),
     path(
         "tournois/<int:pk>/terminer/",

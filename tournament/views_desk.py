@@ -72,22 +72,6 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/tournament_form.html", {"form": form})
 
 
-@permission_required(Permission.VIEW)
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(request)
-    registrations = tournament.registrations.all()
-    context = _context(
-        request,
-        tournament,
-        "dashboard",
-        active=registrations.filter(status=Registration.Status.ACTIVE).count(),
-        withdrawn=registrations.filter(status=Registration.Status.WITHDRAWN).count(),
-        teams=tournament.teams.count(),
-        positions=tournament.positions.all(),
-    )
-    return render(request, "tournament/tournament_detail.html", context)
-
-
 @permission_required(Permission.MANAGE)
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request)

@@ -1,0 +1,33 @@
+"""URLs of the arbiter's cockpit (the tournament's first tab), the position clock and the hall
+screen (a secret link, no login)."""
+
+from django.urls import path
+
+from . import views_cockpit, views_hall
+
+urlpatterns = [
+    path("tournois/<int:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),
+    path("tournois/<int:pk>/direct/", views_cockpit.cockpit_live, name="cockpit-live"),
+    path(
+        "tournois/<int:pk>/positions/<int:number>/horloge/",
+        views_cockpit.position_clock,
+        name="position-clock",
+    ),
+    path(
+        "tournois/<int:pk>/ecran-de-salle/lien/",
+        views_cockpit.hall_link_create,
+        name="hall-link-create",
+    ),
+    path(
+        "tournois/<int:pk>/ecran-de-salle/revoquer/",
+        views_cockpit.hall_link_revoke,
+        name="hall-link-revoke",
+    ),
+    path(
+        "tournois/<int:pk>/ecran-de-salle/annonce/",
+        views_cockpit.hall_announcement,
+        name="hall-announcement",
+    ),
+    path("salle/<str:token>/", views_hall.hall_page, name="hall-screen"),
+    path("salle/<str:token>/diapos/", views_hall.hall_slides, name="hall-slides"),
+]

@@ -1,0 +1,181 @@
+"""The tournament's first tab, the arbiter's cockpit, and its controls: the position clock and
+the hall screen's link and announcement."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_POST, require_safe
+
+from . import clock, hall
+from .access import Permission, capabilities, permission_required
+from .cockpit import cockpit_load, current_position, live_fingerprint
+from .models import Position, Tournament
+
+# How often the cockpit's live part asks for news (an unchanged cockpit answers 304).
+POLL_SECONDS = 5
+CLOCK_HEADER = "X-Position-Clock"
+
+
+def clock_header_value(tournament: Tournament) -> str:
+    """The clock of the position in play, as JSON, computed at this instant (one query)."""
+    position = current_position(
+        list(
+            Position.objects.filter(tournament=tournament)
+            .exclude(status=Position.Status.DRAFT)
+            .order_by("number")
+        )
+    )
+    state = clock.state_of(position) if position is not None else None
+    if state is None:
+        return "null"
+    return json.dumps(
+        {
+            "position": position.number,
+            "remaining": state.remaining,
+            "running": state.running,
+            "paused": state.paused,
+        }
+    )
+
+
+def live(view: Callable) -> Callable:
+    """A polled part: never stored by the browser (the script sends the ETag it holds, so it
+    sees a 304 as a 304), and the clock's remaining seconds in a header even on a 304 so that
+    the countdown is re-synced on every poll."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        patch_cache_control(response, no_store=True)
+        if response.status_code in (200, 304):
+            response[CLOCK_HEADER] = clock_header_value(request.tournament)
+        return response
+
+    return wrapper
+
+
+def _cockpit_etag(request: HttpRequest, pk: int) -> str:
+    manage = capabilities(request.user, request.tournament)["manage"]
+    return f"{live_fingerprint(request.tournament)}-{get_language()}-{int(manage)}"
+
+
+def _cockpit_context(request: HttpRequest, tournament: Tournament) -> dict:
+    can = capabilities(request.user, tournament)
+    cockpit = cockpit_load(tournament)
+    return {
+        "tournament": tournament,
+        "tab": "dashboard",
+        "can": can,
+        "can_edit": can["manage"],
+        "cockpit": cockpit,
+        "poll_seconds": POLL_SECONDS,
+        "etag": _cockpit_etag(request, tournament.pk),
+    }
+
+
+@permission_required(Permission.VIEW)
+@require_safe
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The cockpit: the position in play and its clock, every table's sheet, what waits for the
+    arbiter, the leaders and the next actions; its live part refreshes itself."""
+    tournament = request.tournament
+    context = _cockpit_context(request, tournament)
+    if tournament.hall_token:
+        context["hall_url"] = request.build_absolute_uri(
+            reverse("hall-screen", args=[tournament.hall_token])
+        )
+    response = render(request, "tournament/tournament_detail.html", context)
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+@permission_required(Permission.VIEW)
+@require_safe
+@live
+@condition(etag_func=_cockpit_etag)
+def cockpit_live(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(
+        request, "tournament/_cockpit_live.html", _cockpit_context(request, request.tournament)
+    )
+
+
+def _errors(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+CLOCK_ACTIONS = {
+    "start": lambda position, minutes, user: clock.clock_start(position=position, user=user),
+    "pause": lambda position, minutes, user: clock.clock_pause(position=position, user=user),
+    "resume": lambda position, minutes, user: clock.clock_resume(position=position, user=user),
+    "add": lambda position, minutes, user: clock.clock_add(
+        position=position, minutes=minutes, user=user
+    ),
+}
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Start, pause, resume or extend the position's clock (arbiters only)."""
+    position = get_object_or_404(
+        Position.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+    action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        messages.error(request, _("Horloge : action inconnue."))
+    else:
+        try:
+            action(position, request.POST.get("minutes"), request.user)
+        except ValidationError as error:
+            _errors(request, error)
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def hall_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+    renewed = request.tournament.hall_token is not None
+    hall.hall_link_create(tournament=request.tournament, user=request.user)
+    messages.success(
+        request,
+        _("Nouveau lien de l'écran de salle : l'ancien ne fonctionne plus.")
+        if renewed
+        else _("Lien de l'écran de salle créé : ouvrez-le sur l'écran ou le projecteur."),
+    )
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def hall_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    hall.hall_link_revoke(tournament=request.tournament, user=request.user)
+    messages.success(request, _("Lien de l'écran de salle révoqué : il ne fonctionne plus."))
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def hall_announcement(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        hall.hall_announcement_set(
+            tournament=request.tournament,
+            text=request.POST.get("hall_announcement", ""),
+            user=request.user,
+        )
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Annonce en salle enregistrée."))
+    return redirect("tournament-detail", pk)
