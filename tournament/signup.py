@@ -129,6 +129,10 @@ def spam_check(*, honeypot: str, stamp: str, now: float | None = None) -> None:
         raise ValidationError(
             _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
         ) from error
+    if isinstance(shown, int | float) and now - shown > MAX_FORM_SECONDS:
+        raise ValidationError(
+            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
+        )
     if not isinstance(shown, int | float) or now - shown < MIN_FORM_SECONDS:
         raise ValidationError(
             _("Formulaire envoyé trop vite : vérifiez vos informations et renvoyez-le."),
