@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import DealError
-from scoring.models import Deal, Incident, ScoreSheet
+from scoring.models import Championship, Deal, Incident, ScoreSheet
 from scoring.services import DESK_FIELDS, ENGINE_FIELDS, deal_record
 from tests.test_roles_every_url import tournament_with_a_sheet, url_for, walk
 from tournament import lifecycle
@@ -142,6 +142,8 @@ def rows_of(tournament: int) -> str:
     ):
         if model is Player:  # the shared roster: the players registered in this tournament
             rows = Player.objects.filter(registrations__tournament=tournament)
+        elif model is Championship:  # a season: the championships holding this tournament
+            rows = Championship.objects.filter(tournaments=tournament)
         else:
             paths = _paths_to_tournament(model)
             assert paths, f"{model.__name__}: no foreign key leads to its tournament"
@@ -210,6 +212,9 @@ def form_field_names() -> set[str]:
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, forms.BaseForm):
                 names |= set(obj.base_fields)
+    from scoring.forms_championship import ChampionshipForm
+
+    names |= set(ChampionshipForm.base_fields)
     # The fields the forms add in __init__, one per seat or per incident type.
     for seat in range(5):
         names |= {f"score_{seat}", f"bilan_{seat}", f"player_{seat}"}

@@ -11,7 +11,7 @@ from django.core import serializers
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.models import Incident
+from scoring.models import Championship, Incident
 from scoring.services import deal_record, sheet_for_table
 from tournament.access import Permission
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
@@ -33,6 +33,8 @@ TABLE_LINK_PREFIXES = ("table-",)
 HALL_SCREEN = {"hall-screen", "hall-slides"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
+# Season championships: the list and the form show and create only the user's own.
+GLOBAL |= {"championship-list", "championship-create"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
 SCORER_WRITES = {
     "sheet-free-create",
@@ -88,12 +90,20 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     Incident.objects.create(
         tournament=tournament, sheet=sheet, registration=registrations[0], kind="other"
     )
+    # A season championship of the owner's holding this tournament (its pages are guarded by
+    # the championship's organisers, not the tournament's staff).
+    championship = Championship.objects.create(
+        name=f"Challenge {name}", owner=owner, scale=[3, 2, 1]
+    )
+    championship.tournaments.add(tournament)
     return {
         "tournament": tournament.pk,
         "table": table.pk,
         "sheet": sheet.pk,
         "deal": deal.pk,
         "registration": registrations[0].pk,
+        "championship": championship.pk,
+        "player": registrations[0].player_id,
         "number": 1,
         "role": 1,
         "code": "ABCD2345",
@@ -144,6 +154,8 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["sheet"]
             elif route.startswith("donnes/"):
                 kwargs[key] = world["deal"]
+            elif route.startswith(("championnats/", "public/championnat/")):
+                kwargs[key] = world["championship"]
             else:
                 kwargs[key] = world["tournament"]
         elif key in world:
@@ -189,7 +201,13 @@ def test_every_view_asks_the_access_module(world):
         for _route, pattern in walk(get_resolver().url_patterns)
         if pattern.name.startswith(PUBLIC_PREFIXES)
     ]
-    assert sorted(publics) == ["public-player", "public-standings-partial", "public-tournament"]
+    assert sorted(publics) == [
+        "public-championship",
+        "public-championship-player",
+        "public-player",
+        "public-standings-partial",
+        "public-tournament",
+    ]
 
 
 def test_the_hall_screen_pages_resolve_their_link_through_the_access_module():

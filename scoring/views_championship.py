@@ -1,0 +1,187 @@
+"""Season championships: the organisers' list, form, ranking, files and player breakdown, and
+the public page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from scoring.championship_service import championship_save, championship_standings, lines
+from scoring.exports import championship_xlsx
+from scoring.forms_championship import ChampionshipForm
+from scoring.models import Championship
+from scoring.printing.championship_pdf import championship_pdf
+from tournament.access import (
+    Permission,
+    championship_required,
+    permission_required,
+    visible_championships,
+)
+from tournament.models import Player
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@permission_required(Permission.CHAMPIONSHIPS, lookup=None)
+@require_safe
+def championship_list(request: HttpRequest) -> HttpResponse:
+    championships = visible_championships(request.user).order_by("-season", "name")
+    return render(request, "championship/list.html", {"championships": championships})
+
+
+def _save(request: HttpRequest, form: ChampionshipForm, championship: Championship | None):
+    """The form's values through the service; its refusals land on the form's fields."""
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    try:
+        return championship_save(
+            user=request.user,
+            championship=championship,
+            name=data["name"],
+            season=data["season"],
+            tournaments=list(data["tournaments"]),
+            method=data["method"],
+            scale=data["scale"],
+            floor=data["floor"],
+            best_of=data["best_of"],
+            min_attendance=data["min_attendance"],
+            tie_breaks=data["tie_breaks"],
+            is_public=data["is_public"],
+            organisers=data.get("organisers") if "organisers" in form.fields else None,
+        )
+    except ValidationError as error:
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+        return None
+
+
+@permission_required(Permission.CHAMPIONSHIPS, lookup=None)
+@require_http_methods(["GET", "HEAD", "POST"])
+def championship_create(request: HttpRequest) -> HttpResponse:
+    form = ChampionshipForm(request.POST or None, user=request.user)
+    if request.method == "POST":
+        saved = _save(request, form, None)
+        if saved is not None:
+            messages.success(request, _("Championnat créé."))
+            return redirect("championship-detail", pk=saved.pk)
+    return render(request, "championship/form.html", {"form": form, "championship": None})
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_http_methods(["GET", "HEAD", "POST"])
+def championship_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = request.championship
+    form = ChampionshipForm(request.POST or None, user=request.user, championship=championship)
+    if request.method == "POST":
+        saved = _save(request, form, championship)
+        if saved is not None:
+            messages.success(request, _("Championnat enregistré."))
+            return redirect("championship-detail", pk=saved.pk)
+    return render(
+        request, "championship/form.html", {"form": form, "championship": championship}
+    )
+
+
+def _ranking_page(request: HttpRequest, *, public: bool) -> HttpResponse:
+    standings = championship_standings(request.championship)
+    ranked, apart = lines(standings)
+    return render(
+        request,
+        "championship/detail.html",
+        {
+            "championship": request.championship,
+            "standings": standings,
+            "ranked": ranked,
+            "apart": apart,
+            "public": public,
+            "player_url": "public-championship-player" if public else "championship-player",
+        },
+    )
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_safe
+def championship_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _ranking_page(request, public=False)
+
+
+@championship_required(Permission.CHAMPIONSHIP_PUBLIC)
+@require_safe
+def public_championship(request: HttpRequest, pk: int) -> HttpResponse:
+    return _ranking_page(request, public=True)
+
+
+def _player_page(request: HttpRequest, player: int, *, public: bool) -> HttpResponse:
+    standings = championship_standings(request.championship)
+    found = standings.row_of(player)
+    if found is None:
+        raise Http404
+    rank, row = found
+    scored = row.by_tournament()
+    results = [(t, scored.get(t.pk)) for t in standings.finished]
+    upcoming = [t for t in standings.tournaments if t not in standings.finished]
+    return render(
+        request,
+        "championship/player.html",
+        {
+            "championship": request.championship,
+            "standings": standings,
+            "player": Player.objects.filter(pk=player).first(),
+            "rank": rank,
+            "row": row,
+            "results": results,
+            "upcoming": upcoming,
+            "public": public,
+        },
+    )
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_safe
+def championship_player(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+    return _player_page(request, player, public=False)
+
+
+@championship_required(Permission.CHAMPIONSHIP_PUBLIC)
+@require_safe
+def public_championship_player(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+    return _player_page(request, player, public=True)
+
+
+def _filename(championship: Championship, extension: str) -> str:
+    name = slugify(f"championnat {championship.name} {championship.season}") or "championnat"
+    return f"{name}.{extension}"
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_safe
+def championship_pdf_view(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = request.championship
+    qr_url = (
+        request.build_absolute_uri(reverse("public-championship", args=[championship.pk]))
+        if championship.is_public
+        else None
+    )
+    pdf = championship_pdf(championship_standings(championship), qr_url=qr_url)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{_filename(championship, "pdf")}"'
+    return response
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_safe
+def championship_xlsx_view(request: HttpRequest, pk: int) -> HttpResponse:
+    championship = request.championship
+    content = championship_xlsx.build(championship_standings(championship))
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = (
+        f'attachment; filename="{_filename(championship, "xlsx")}"'
+    )
+    return response
