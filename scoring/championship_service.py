@@ -1,10 +1,11 @@
 """Season championships against the database: define them, and rank them from the final
 standings of their finished tournaments (scoring.championship does the ranking).
 
-The ranking is computed on read: loading the standings of every finished tournament costs the
-same seven queries whatever their number (`standings.standings_for_many`), and ranking 24
-evenings of 60 players takes milliseconds (bench/championship.py), so there is nothing to
-invalidate when a tournament is finished or reopened: only finished tournaments count.
+The ranking is computed on read: the championship's tournaments and the standings of the
+finished ones cost the same six queries whatever their number (`standings.standings_for_many`),
+and the whole page over 24 evenings of 60 players takes about 0.1 s of CPU
+(bench/championship.py), so there is no cache to invalidate: finishing or reopening a
+tournament changes the ranking on the next read.
 """
 
 from __future__ import annotations
