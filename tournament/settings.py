@@ -81,8 +81,19 @@ INSTALLED_APPS = [
     "scoring",
 ]
 
+# Compression: HTML and JSON through gzip; static files through WhiteNoise, which serves the
+# gzip and brotli copies made by collectstatic (production) with year-long caching of the hashed
+# names. GZip sits above WhiteNoise so that `make run` (DEBUG, no collectstatic) compresses the
+# static files too; WhiteNoise's precompressed files already carry Content-Encoding and pass.
+# BREACH (guessing a secret in a compressed page from its size, with guesses reflected into the
+# same page): the CSRF token is masked afresh in every response, so it never repeats, and
+# GZipMiddleware pads every response with up to 100 random bytes ("Heal the Breach"), which
+# multiplies the requests a guess needs. The other secrets a page may show (a table's code or
+# link, the hall screen's link) are on arbiters' pages, behind a login; so every response is
+# compressed. A page that would echo request text next to such a secret must not be.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tournament.middleware.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
