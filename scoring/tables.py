@@ -46,8 +46,12 @@ class FastBodyMixin:
             (column.accessor, column.attrs.get("td", {}).get("class") or "")
             for column in self.columns
         ]
+        # A paginated table shows its page only (the public standings); else every record.
+        records = (
+            (row.record for row in self.page.object_list) if hasattr(self, "page") else self.data
+        )
         rows = []
-        for record in self.data:
+        for record in records:
             cells = format_html_join(
                 "",
                 '<td class="{}">{}</td>',
@@ -75,7 +79,7 @@ class RankingTable(FastBodyMixin, tables.Table):
         verbose_name=_("Joueur"),
         accessor="name_html",
         order_by=("name",),
-        attrs={"td": {"class": "name"}},
+        attrs={"th": {"class": "name"}, "td": {"class": "name"}},
     )
     club = tables.Column(verbose_name=_("Club"))
     team = tables.Column(verbose_name=_("Équipe"))
@@ -84,7 +88,7 @@ class RankingTable(FastBodyMixin, tables.Table):
     total = SignedColumn(
         "total",
         verbose_name=_("Total"),
-        attrs={"th": {"class": "num"}, "td": {"class": "num total"}},
+        attrs={"th": {"class": "num total"}, "td": {"class": "num total"}},
     )
 
     class Meta:
@@ -110,11 +114,17 @@ class GroupRankingTable(FastBodyMixin, tables.Table):
     """Team or club ranking: the sum of the members."""
 
     rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
-    name = tables.Column(verbose_name=_("Nom"))
+    name = tables.Column(
+        verbose_name=_("Nom"), attrs={"th": {"class": "name"}, "td": {"class": "name"}}
+    )
     members = tables.Column(verbose_name=_("Joueurs"), orderable=False)
     deal_points = SignedColumn("deal_points", verbose_name=_("Donnes"))
     penalty = SignedColumn("penalty", verbose_name=_("Pénalités"))
-    total = SignedColumn("total", verbose_name=_("Total"))
+    total = SignedColumn(
+        "total",
+        verbose_name=_("Total"),
+        attrs={"th": {"class": "num total"}, "td": {"class": "num total"}},
+    )
 
     class Meta:
         attrs = {"class": "ranking"}

@@ -32,6 +32,8 @@ urlpatterns = [
         views_public.public_standings_partial,
         name="public-standings-partial",
     ),
+    path("public/<int:pk>/moi/", views_public.public_me, name="public-me"),
+    path("public/<int:pk>/joueurs/", views_public.public_players, name="public-players"),
     path(
         "public/<int:pk>/joueur/<int:registration>/",
         views_public.public_player,

@@ -1,43 +1,65 @@
-"""The players' live standings: read-only pages of published tournaments, no login."""
+"""The players' live pages: standings, "find me" and a player's own page, read-only, no login.
+
+Made for phones on a tournament evening: the standings come one page at a time, and the
+5-second refreshes carry the ETag the page was sent with, so an unchanged tournament answers
+304 with no body; a change sends only the page being looked at.
+"""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import hashlib
+
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
 from scoring.standings import standings_fingerprint
 from scoring.views_reports import player_context, ranking_context
-from tournament.access import Permission, may
-from tournament.models import Registration, Tournament
+from tournament.access import public_page
+from tournament.collation import matches, person_key
+from tournament.models import Position, Registration, Seat, Tournament
 
-# How often the public page asks for fresh standings while the tournament runs.
+# How often the public pages ask for fresh standings while the tournament runs.
 POLL_SECONDS = 5
+# Rows per page of the public standings: the first screen stays light at 800 players.
+PAGE_SIZE = 50
+# Names listed by "find me"; past that, the player types a few more letters.
+FOUND_LIMIT = 20
+QUERY_MAX_LENGTH = 80
 
 
-def public_tournament_or_404(request: HttpRequest, pk: int) -> Tournament:
-    """Anyone reads a tournament whose standings are public; its staff may preview it."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not may(request.user, Permission.VIEW_PUBLIC, tournament):
-        raise Http404
-    return tournament
-
-
-def _etag(request: HttpRequest, pk: int, **kwargs) -> str | None:
-    # Polling asks every few seconds: an unchanged tournament answers 304 after one query.
-    tournament = Tournament.objects.filter(pk=pk, is_public=True).first()
-    if tournament is None:
-        return None
+def _standings_etag(tournament: Tournament) -> str:
     return f"{standings_fingerprint(tournament)}-{get_language()}"
 
 
-def _public_context(request: HttpRequest, tournament: Tournament) -> dict:
-    context = ranking_context(request, tournament, public=True)
-    context["polling"] = tournament.status != Tournament.Status.FINISHED
-    context["poll_seconds"] = POLL_SECONDS
-    return context
+def _standings_etag_of(request: HttpRequest, pk: int) -> str:
+    return _standings_etag(request.tournament)
+
+
+def _player_etag_base(request: HttpRequest) -> str:
+    """The standings' fingerprint, plus the published positions and their seats (a new
+    position, a closed one or a swap moves the player's next table without moving a score)."""
+    base = getattr(request, "_player_etag_base", None)
+    if base is None:
+        seating = list(
+            Position.objects.filter(tournament=request.tournament)
+            .exclude(status=Position.Status.DRAFT)
+            .annotate(last_seat=Max("tables__seats__id"))
+            .values_list("number", "status", "last_seat")
+            .order_by("number")
+        )
+        digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
+        base = request._player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
+    return base
+
+
+def _player_etag(request: HttpRequest, pk: int, registration: int) -> str:
+    # The card alone (asked by htmx) and the whole page are two representations: two ETags.
+    return f"{_player_etag_base(request)}-{'card' if request.htmx else 'page'}"
 
 
 def _revalidate(response: HttpResponse) -> HttpResponse:
@@ -46,32 +68,116 @@ def _revalidate(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
+    context = ranking_context(request, tournament, public=True, per_page=PAGE_SIZE)
+    context["polling"] = tournament.status != Tournament.Status.FINISHED
+    context["poll_seconds"] = POLL_SECONDS
+    return context
+
+
+@public_page()
 @require_safe
 def public_tournament(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = public_tournament_or_404(request, pk)
-    response = render(
-        request, "scoring/public_tournament.html", _public_context(request, tournament)
-    )
-    return _revalidate(response)
+    tournament = request.tournament
+    context = _standings_context(request, tournament)
+    # The refreshes send it back: nothing is re-sent until the standings change.
+    context["etag"] = quote_etag(_standings_etag(tournament))
+    return _revalidate(render(request, "scoring/public_tournament.html", context))
 
 
+@public_page()
 @require_safe
-@condition(etag_func=_etag)
+@condition(etag_func=_standings_etag_of)
 def public_standings_partial(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = public_tournament_or_404(request, pk)
-    response = render(
-        request, "scoring/_public_standings.html", _public_context(request, tournament)
-    )
-    return _revalidate(response)
+    """The visible page of the standings, for the refreshes and the search as you type."""
+    context = _standings_context(request, request.tournament)
+    return _revalidate(render(request, "scoring/_public_standings.html", context))
 
 
+def found_players(tournament: Tournament, query: str) -> dict:
+    """Players whose name holds every typed word, accents and case aside ("cote" → CÔTÉ).
+
+    Folded in Python over the tournament's registrations, which are a few hundred at most.
+    """
+    query = query.strip()[:QUERY_MAX_LENGTH]
+    if not query:
+        return {"query": "", "entries": [], "more": 0}
+    entries = [
+        entry
+        for entry in Registration.objects.filter(tournament=tournament).select_related("player")
+        if matches(query, entry.player.last_name, entry.player.first_name)
+    ]
+    entries.sort(key=lambda e: person_key(e.player.last_name, e.player.first_name))
+    return {
+        "query": query,
+        "entries": entries[:FOUND_LIMIT],
+        "more": max(len(entries) - FOUND_LIMIT, 0),
+    }
+
+
+@public_page()
 @require_safe
+def public_me(request: HttpRequest, pk: int) -> HttpResponse:
+    """The phone page: a player finds themself (or the phone remembers them) in two taps."""
+    tournament = request.tournament
+    context = {
+        "tournament": tournament,
+        "found": found_players(tournament, request.GET.get("q", "")),
+    }
+    return _revalidate(render(request, "scoring/public_me.html", context))
+
+
+@public_page()
+@require_safe
+def public_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """The names matching what the player is typing, as a list of links to their pages."""
+    tournament = request.tournament
+    context = {
+        "tournament": tournament,
+        "found": found_players(tournament, request.GET.get("q", "")),
+    }
+    return _revalidate(render(request, "scoring/_public_found.html", context))
+
+
+def seats_ahead(entry: Registration) -> dict:
+    """Where the player sits in the published positions still open: the last one published is
+    the next (or only) table to go to; an earlier one still open is the one being played."""
+    seats = list(
+        Seat.objects.filter(registration=entry, table__position__status=Position.Status.PUBLISHED)
+        .select_related("table__position")
+        .order_by("table__position__number")
+    )
+    return {
+        "next": seats[-1] if seats else None,
+        "current": seats[-2] if len(seats) > 1 else None,
+    }
+
+
+@public_page()
+@require_safe
+@condition(etag_func=_player_etag)
 def public_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
-    tournament = public_tournament_or_404(request, pk)
+    """A player's own page: rank, total, tables, bilans and deals (published and counted only).
+
+    Asked by htmx (the "me" page, the refreshes), it answers the card alone.
+    """
+    tournament = request.tournament
     entry = get_object_or_404(
         Registration.objects.select_related("player", "team"),
         pk=registration,
         tournament=tournament,
     )
     context = player_context(tournament, entry, True)
+    ranked = context["ranked"]
+    context.update(
+        seats_ahead(entry),
+        players_count=len(context["standings"].players),
+        results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
+        polling=tournament.status != Tournament.Status.FINISHED,
+        poll_seconds=POLL_SECONDS,
+    )
+    if request.htmx:
+        return _revalidate(render(request, "scoring/_public_player_card.html", context))
+    # The page's refreshes ask for the card alone, with the card's ETag.
+    context["etag"] = quote_etag(f"{_player_etag_base(request)}-card")
     return _revalidate(render(request, "scoring/public_player.html", context))

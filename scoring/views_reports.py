@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import EmptyPage
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -13,14 +14,20 @@ from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
 from scoring.standings import player_deals, standings_for
 from tournament.access import Permission, permission_required
+from tournament.collation import matches
 from tournament.models import Registration, Tournament
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 VIEWS = ("individuel", "position", "equipes", "clubs")
 
 
-def ranking_context(request: HttpRequest, tournament: Tournament, *, public: bool) -> dict:
-    """The ranking tabs shared by the arbiter's page and the public page."""
+def ranking_context(
+    request: HttpRequest, tournament: Tournament, *, public: bool, per_page: int | None = None
+) -> dict:
+    """The ranking tabs shared by the arbiter's page and the public page.
+
+    With `per_page`, the table shows one page of that many rows (the `page` parameter).
+    """
     standings = standings_for(tournament, public=public)
     view = request.GET.get("vue", "individuel")
     if view not in VIEWS:
@@ -42,8 +49,8 @@ def ranking_context(request: HttpRequest, tournament: Tournament, *, public: boo
     else:
         ranked = standings.by_position(position) if view == "position" else standings.players
         if query:
-            needle = query.casefold()
-            ranked = [r for r in ranked if needle in r.row.name.casefold()]
+            # "cote" finds CÔTÉ: accents, case and word order don't matter.
+            ranked = [r for r in ranked if matches(query, r.row.name)]
         positions = [] if view == "position" else standings.positions
         table = tables.ranking_table(
             tables.player_records(ranked, url, positions),
@@ -52,6 +59,8 @@ def ranking_context(request: HttpRequest, tournament: Tournament, *, public: boo
             show_club=any(r.row.club for r in standings.players),
         )
     RequestConfig(request, paginate=False).configure(table)
+    if per_page:
+        _paginate(table, per_page, _int(request.GET.get("page")))
     return {
         "tournament": tournament,
         "standings": standings,
@@ -129,6 +138,17 @@ def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
 
 def _slug(tournament: Tournament) -> str:
     return slugify(tournament.name) or f"tournoi-{tournament.pk}"
+
+
+def _paginate(table, per_page: int, page: int | None) -> None:
+    """One page of the table; a page number out of range shows the nearest page.
+
+    Only the page comes from the request: a visitor's `per_page` would undo the point.
+    """
+    try:
+        table.paginate(per_page=per_page, page=max(page or 1, 1))
+    except EmptyPage:
+        table.paginate(per_page=per_page, page=table.paginator.num_pages)
 
 
 def _int(value: str | None) -> int | None:

@@ -204,7 +204,9 @@ def test_every_view_asks_the_access_module(world):
     assert sorted(publics) == [
         "public-championship",
         "public-championship-player",
+        "public-me",
         "public-player",
+        "public-players",
         "public-standings-partial",
         "public-tournament",
     ]
