@@ -3,23 +3,27 @@
 Run with `.venv/bin/python bench/reports.py`. On a throw-away SQLite database (a temporary
 directory, or DATABASE_URL if set) it generates tournaments of 200 and 800 players (6 positions,
 5 deals per table) and prints, for the arbiter's ranking page, the public standings page and
-its live partial: the SQL queries and the time of one request (best of 3). Then it generates a
-10,000-deal tournament and times the deal-log XLSX export.
+its live partial: the SQL queries and the time of one request (best of 3); and the weight of
+the first screen of the public standings and of the players' phone pages, raw and gzipped, beside
+the old whole-table standings page. Then it generates a 10,000-deal tournament and times the
+deal-log XLSX export.
 
 It checks what the project promises and exits non-zero otherwise: the same number of queries at
-200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, and the
-10,000-deal XLSX in under 5 seconds. Times are the process's CPU time (SQLite runs in-process,
-so it includes the queries): wall-clock times are printed too, but on a shared, busy machine
-they mostly measure the other processes.
+200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, first
+screens of at most 60 KiB of HTML, and the 10,000-deal XLSX in under 5 seconds. Times are the
+process's CPU time (SQLite runs in-process, so it includes the queries): wall-clock times are
+printed too, but on a shared, busy machine they mostly measure the other processes.
 """
 
 from __future__ import annotations
 
+import gzip
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,6 +42,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from scoring import views_public  # noqa: E402
 from scoring.exports import deals_xlsx  # noqa: E402
 from scoring.generate import GenerateOptions, tournament_generate  # noqa: E402
 from scoring.models import Deal  # noqa: E402
@@ -47,6 +52,7 @@ RUNS = 5
 MAX_RATIO = 5.0
 XLSX_DEALS = 10_000
 XLSX_LIMIT = 5.0
+FIRST_SCREEN_LIMIT = 60 * 1024
 
 
 def measure(client: Client, url: str) -> tuple[int, float, float, int]:
@@ -67,6 +73,46 @@ def measure(client: Client, url: str) -> tuple[int, float, float, int]:
     return queries, best_cpu, best_wall, size
 
 
+def weigh(client: Client, url: str) -> tuple[int, int]:
+    """(bytes of HTML, bytes as sent gzipped) of GET url."""
+    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    if response.status_code != 200:
+        raise SystemExit(f"{url}: HTTP {response.status_code}")
+    sent = response.content
+    raw = gzip.decompress(sent) if response.get("Content-Encoding") == "gzip" else sent
+    return len(raw), len(sent)
+
+
+def first_screen_weights(tournaments: dict) -> bool:
+    """The first screen of the public standings and of the phone pages, raw and gzipped, beside
+    the old whole-table standings page (the same page unpaginated) as the baseline."""
+    client = Client()
+    rows = []
+    ok = True
+    for players, tournament in tournaments.items():
+        pk = tournament.pk
+        player = tournament.registrations.order_by("number").first()
+        standings = reverse("public-tournament", args=[pk])
+        with mock.patch.object(views_public, "PAGE_SIZE", None):
+            rows.append(("standings, whole table (old)", players, *weigh(client, standings), ""))
+        pages = {
+            "standings, first page": standings,
+            "phone: find me": reverse("public-me", args=[pk]),
+            "phone: a player's page": reverse("public-player", args=[pk, player.pk]),
+        }
+        for name, url in pages.items():
+            raw, sent = weigh(client, url)
+            verdict = "ok" if raw <= FIRST_SCREEN_LIMIT else "FAIL"
+            ok = ok and verdict == "ok"
+            rows.append((name, players, raw, sent, verdict))
+    print()
+    print(f"first screen, HTML as sent (limit {FIRST_SCREEN_LIMIT // 1024} KiB uncompressed)")
+    print(f"{'page':30} {'players':>7} {'raw':>10} {'gzipped':>10}")
+    for name, players, raw, sent, verdict in rows:
+        print(f"{name:30} {players:7} {raw / 1024:6.1f} KiB {sent / 1024:6.1f} KiB {verdict}")
+    return ok
+
+
 def main() -> int:
     setup_test_environment()
     call_command("migrate", verbosity=0)
@@ -83,6 +129,7 @@ def main() -> int:
         ),
     }
     results: dict[str, dict[int, tuple[int, float, float, int]]] = {name: {} for name in pages}
+    tournaments = {}
     for players in SIZES:
         start = time.perf_counter()
         tournament = tournament_generate(
@@ -96,6 +143,7 @@ def main() -> int:
         for name, page in pages.items():
             client, url = page(tournament.pk)
             results[name][players] = measure(client, url)
+        tournaments[players] = tournament
 
     ok = True
     print()
@@ -116,6 +164,8 @@ def main() -> int:
             f"{'':24} queries constant: {'yes' if same else 'NO'}, "
             f"CPU time {SIZES[1]}/{SIZES[0]} = {ratio:.1f}x (limit {MAX_RATIO:.0f}x) → {verdict}"
         )
+
+    ok = first_screen_weights(tournaments) and ok
 
     positions = XLSX_DEALS // (SIZES[1] // 4 * 5)
     tournament = tournament_generate(
