@@ -206,6 +206,7 @@ def test_every_view_asks_the_access_module(world):
         "public-championship-player",
         "public-me",
         "public-player",
+        "public-player-statistics",
         "public-players",
         "public-standings-partial",
         "public-tournament",

@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("scoring.urls_table")),
     path("", include("scoring.urls_print")),
     path("", include("scoring.urls_reports")),
+    path("", include("scoring.urls_statistics")),
     path("", include("scoring.urls_championship")),
     path("", include("scoring.urls")),
 ]

@@ -1,0 +1,18 @@
+"""URLs of the statistics pages: a player's (public) and a tournament's (arbiter)."""
+
+from django.urls import path
+
+from scoring import views_statistics
+
+urlpatterns = [
+    path(
+        "public/<int:pk>/joueur/<int:registration>/statistiques/",
+        views_statistics.public_player_statistics,
+        name="public-player-statistics",
+    ),
+    path(
+        "tournois/<int:pk>/statistiques/",
+        views_statistics.tournament_statistics,
+        name="tournament-statistics",
+    ),
+]

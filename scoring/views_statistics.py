@@ -1,0 +1,250 @@
+"""Statistics pages: a player's game over one tournament and over the season (public), and the
+arbiter's per-player and per-club table of a tournament. Counting is scoring.statistics, the
+rows come from scoring.statistics_loader, the charts from scoring.charts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format, number_format
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from scoring import charts
+from scoring.models import Deal
+from scoring.standings import FREE_SHEETS, standings_for, standings_for_many
+from scoring.statistics import (
+    DEFENDER,
+    PARTNER,
+    TAKER,
+    PlayerStats,
+    player_statistics,
+    season_of,
+    statistics_by_player,
+    totals,
+    totals_by,
+)
+from scoring.statistics_loader import (
+    BY_PLAYER,
+    deal_records,
+    penalty_records,
+    visible_sheets_of,
+)
+from tournament.access import Permission, permission_required, public_page, visible_tournaments
+from tournament.models import Registration, Tournament
+
+
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{round(rate * 100)} %"
+
+
+def _decimal(value: float | None, places: int = 1) -> str:
+    return "—" if value is None else number_format(value, places)
+
+
+def contracts_chart(stats: PlayerStats, *, who: str, ident: str) -> str:
+    """Bars of the contracts taken, the part made darker, the success rate under each."""
+    labels = dict(Deal.Contract.choices)
+    bars = []
+    said = []
+    for contract, count in stats.contracts.items():
+        label = str(labels.get(contract, contract))
+        rate = _percent(count.success_rate)
+        bars.append(
+            charts.Bar(
+                label=label,
+                value=count.taken,
+                part=count.won,
+                note=rate,
+                title=_("%(contract)s : %(taken)s prises, %(won)s réussies (%(rate)s)")
+                % {"contract": label, "taken": count.taken, "won": count.won, "rate": rate},
+            )
+        )
+        said.append(
+            _("%(contract)s %(taken)s (réussite %(rate)s)")
+            % {"contract": label, "taken": count.taken, "rate": rate}
+        )
+    return mark_safe(  # noqa: S308 - charts.bar_chart escapes every text it is given
+        charts.bar_chart(
+            bars,
+            title=_("Contrats pris et réussis — %(who)s") % {"who": who},
+            desc=_("Prises par contrat, la part réussie en foncé : %(list)s.")
+            % {"list": ", ".join(said)},
+            ident=ident,
+        )
+    )
+
+
+def rounds_chart(
+    values: Sequence[int], labels: Sequence[str], *, who: str, per: str, ident: str
+) -> str:
+    """Points per position (one tournament) or per tournament (the season), as a sparkline."""
+    listed = ", ".join(f"{label} : {value:+d}" for label, value in zip(labels, values, strict=True))
+    return mark_safe(  # noqa: S308 - charts.sparkline escapes every text it is given
+        charts.sparkline(
+            values,
+            labels=labels,
+            title=_("Points par %(per)s — %(who)s") % {"per": per, "who": who},
+            desc=listed or _("Aucune donne."),
+            ident=ident,
+        )
+    )
+
+
+def figures(stats: PlayerStats) -> dict:
+    """What the statistics block shows, formatted."""
+    labels = dict(Deal.Contract.choices)
+    return {
+        "stats": stats,
+        "takes_per_deal": _decimal(stats.takes_per_deal, 2),
+        "success": _percent(stats.success_rate),
+        "contracts": [
+            {
+                "label": labels.get(contract, contract),
+                "taken": count.taken,
+                "won": count.won,
+                "rate": _percent(count.success_rate),
+            }
+            for contract, count in stats.contracts.items()
+        ],
+        "averages": [
+            (_("Preneur"), stats.roles[TAKER].deals, _decimal(stats.roles[TAKER].average)),
+            (
+                _("Associé (à 5)"),
+                stats.roles[PARTNER].deals,
+                _decimal(stats.roles[PARTNER].average),
+            ),
+            (_("Défense"), stats.roles[DEFENDER].deals, _decimal(stats.roles[DEFENDER].average)),
+        ],
+    }
+
+
+def _season_label(tournament: Tournament) -> str:
+    start, end = season_of(tournament.date)
+    return f"{start.year}-{end.year}"
+
+
+def _position_label(number: int) -> str:
+    if number == FREE_SHEETS:
+        return _("Feuilles libres")
+    return _("Position %(number)s") % {"number": number}
+
+
+@public_page()
+@require_safe
+def public_player_statistics(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+    """A player's game in this tournament and over its season, published deals only.
+
+    The season is the tournaments of the same roster player between September 1st and August
+    31st that the visitor may see: public ones, plus those the visitor works on.
+    """
+    tournament = request.tournament
+    entry = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration, tournament=tournament
+    )
+    player = entry.player
+    start, end = season_of(tournament.date)
+    seen = Q(is_public=True) | Q(pk=tournament.pk)
+    if request.user.is_authenticated:
+        seen |= Q(pk__in=visible_tournaments(request.user).values("pk"))
+    season = list(
+        Tournament.objects.filter(seen, date__range=(start, end), registrations__player=player)
+        .distinct()
+        .order_by("date", "name", "pk")
+    )
+    entries = dict(
+        Registration.objects.filter(player=player, tournament__in=season).values_list(
+            "tournament_id", "pk"
+        )
+    )
+    standings = standings_for_many(season, public=True)
+    sheets = visible_sheets_of(season, public=True)
+    records = deal_records(
+        sheets.filter(players__registration__player=player), public=True, key=BY_PLAYER
+    )
+    penalties = penalty_records(season, sheets, key=BY_PLAYER, player=player.pk)
+
+    here = [r for r in records if r.round[0] == tournament.pk]
+    stats_here = player_statistics(here, player.pk, penalties.get(tournament.pk, ()))
+    stats_season = player_statistics(
+        records, player.pk, [p for found in penalties.values() for p in found]
+    )
+    by_tournament: dict[int, int] = {}
+    for (tournament_id, _position), points in stats_season.rounds.items():
+        by_tournament[tournament_id] = by_tournament.get(tournament_id, 0) + points
+    rows = []
+    for one in season:
+        ranked = standings[one.pk].rank_of(entries.get(one.pk))
+        rows.append(
+            {
+                "tournament": one,
+                "registration": entries.get(one.pk),
+                "ranked": ranked,
+                "players": len(standings[one.pk].players),
+                "points": by_tournament.get(one.pk, 0),
+            }
+        )
+    who = player.full_name
+    positions = sorted(key[1] for key in stats_here.rounds)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "season_label": _season_label(tournament),
+        "rows": rows,
+        "here": figures(stats_here),
+        "season": figures(stats_season),
+        "here_contracts": contracts_chart(stats_here, who=who, ident="here-contracts"),
+        "season_contracts": contracts_chart(stats_season, who=who, ident="season-contracts"),
+        "here_rounds": rounds_chart(
+            [stats_here.rounds[(tournament.pk, n)] for n in positions],
+            [_position_label(n) for n in positions],
+            who=who,
+            per=_("position"),
+            ident="here-rounds",
+        ),
+        "season_rounds": rounds_chart(
+            [row["points"] for row in rows],
+            [f"{row['tournament'].name} ({date_format(row['tournament'].date)})" for row in rows],
+            who=who,
+            per=_("tournoi"),
+            ident="season-rounds",
+        ),
+    }
+    return render(request, "statistics/player.html", context)
+
+
+@permission_required(Permission.VIEW)
+@require_safe
+def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
+    """The arbiter's view: every player's figures, the clubs' and the tournament's totals
+    (every sheet counts, as on the arbiter's ranking)."""
+    tournament = request.tournament
+    standings = standings_for(tournament, public=False)
+    sheets = visible_sheets_of([tournament], public=False)
+    stats = statistics_by_player(
+        deal_records(sheets, public=False),
+        penalty_records([tournament], sheets).get(tournament.pk, ()),
+    )
+    players = []
+    for ranked in standings.players:
+        row = ranked.row
+        players.append({"ranked": ranked, "row": row, **figures(stats.get(row.key, PlayerStats()))})
+    clubs_of = {ranked.row.key: ranked.row.club for ranked in standings.players if ranked.row.club}
+    clubs = [
+        {"club": club, **figures(one)}
+        for club, one in sorted(totals_by(stats, clubs_of).items(), key=lambda pair: pair[0])
+    ]
+    total = totals(stats.values())
+    context = {
+        "tournament": tournament,
+        "tab": "ranking",
+        "players": players,
+        "clubs": clubs,
+        "total": figures(total),
+        "total_contracts": contracts_chart(total, who=tournament.name, ident="total-contracts"),
+    }
+    return render(request, "statistics/tournament.html", context)
