@@ -95,8 +95,12 @@ class ImportRow:
     licence: str = ""
     club: str = ""
     team: str = ""
-    # Filled in by the service when the player is already on the roster.
+    # Filled in by the service (import_check): the roster player this row is, what the import
+    # does with the row, and the roster player it may duplicate (with a label to show).
     player_id: int | None = None
+    status: str = ""
+    duplicate_of: int | None = None
+    duplicate_label: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -104,6 +108,15 @@ class ImportRow:
     @property
     def key(self) -> tuple[str, str]:
         return (normalise(self.last_name), normalise(self.first_name))
+
+
+# What the import does with a row (ImportRow.status):
+NEW = "new"  # a new roster player, registered
+ROSTER = "roster"  # a roster player (same licence), registered
+REGISTERED = "registered"  # already registered in this tournament: skipped
+DUPLICATE = "duplicate"  # same name and club as a roster player: the arbiter decides
+# The arbiter's decision on a likely duplicate; skipped unless told otherwise.
+SKIP, USE_EXISTING, CREATE_NEW = "skip", "existing", "new"
 
 
 @dataclass
@@ -229,7 +242,7 @@ def _read_lines(lines: Iterator[Line], preview: ImportPreview) -> None:
     columns: dict[int, str] = {}
     players = 0
     seen_licences: dict[str, int] = {}
-    seen_names: dict[tuple[str, str], int] = {}
+    seen_names: dict[tuple[str, str, str], tuple[int, bool]] = {}
     for read, (number, cells, problem) in enumerate(lines, start=1):
         if read > MAX_LINES_READ:
             preview.rows.clear()
@@ -286,7 +299,7 @@ def _read_row(
     columns: dict[int, str],
     preview: ImportPreview,
     seen_licences: dict[str, int],
-    seen_names: dict[tuple[str, str], int],
+    seen_names: dict[tuple[str, str, str], tuple[int, bool]],
 ) -> None:
     values = {name: "" for name in FIELDS}
     for index, name in columns.items():
@@ -318,17 +331,20 @@ def _read_row(
             )
             return
         seen_licences[row.licence] = number
-    if row.key in seen_names:
+    # Homonyms may play together: a same name is the same line twice only within one club and
+    # unless both lines carry (different) licences.
+    name = (*row.key, normalise(row.club))
+    if name in seen_names and not (row.licence and seen_names[name][1]):
         preview.error(
             number,
             _("%(name)s figure déjà ligne %(other)s.")
             % {
                 "name": f"{row.last_name} {row.first_name}".strip(),
-                "other": seen_names[row.key],
+                "other": seen_names[name][0],
             },
         )
         return
-    seen_names[row.key] = number
+    seen_names.setdefault(name, (number, bool(row.licence)))
     preview.rows.append(row)
 
 

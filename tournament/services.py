@@ -18,10 +18,21 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import seating
+from . import identity, seating
 from .collation import fold_words, person_key
 from .folding import Fold
-from .importing import ImportPreview, ImportRow, normalise
+from .importing import (
+    DUPLICATE,
+    NEW,
+    REGISTERED,
+    ROSTER,
+    SKIP,
+    USE_EXISTING,
+    ImportPreview,
+    ImportRow,
+    normalise,
+)
+from .licence import licence_clean
 from .lifecycle import ensure_position_open, ensure_tournament_open
 from .models import (
     DIRECTIONS,
@@ -147,12 +158,6 @@ def player_search(*, query: str, limit: int = 20) -> list[Player]:
     return sorted(found, key=lambda p: person_key(p.last_name, p.first_name))
 
 
-def _licence_taken(licence: str | None, *, exclude_pk: int | None = None) -> Player | None:
-    if not licence:
-        return None
-    return Player.objects.filter(licence=licence).exclude(pk=exclude_pk).first()
-
-
 def _next_number(tournament: Tournament) -> int:
     return (tournament.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
 
@@ -167,26 +172,42 @@ def player_register(
     licence: str = "",
     club: str = "",
     team: Team | None = None,
+    other_player: bool = False,
     user=None,
 ) -> Registration:
     """Register a roster player, or a new one created on the roster from the given fields.
 
+    A new player whose licence is on the roster is that roster player (refused when the names
+    differ: a mistyped licence). One with the name and club of a roster player raises
+    identity.LikelyDuplicate unless `other_player` says the arbiter checked it is someone else.
     Once positions have been published, the player joins at the first position still to play.
     """
     ensure_tournament_open(tournament)
     if player is None:
-        licence = (licence or "").replace(" ", "")
-        other = _licence_taken(licence)
-        if other is not None:
-            raise ValidationError(
-                {
-                    "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
-                    % {"licence": licence, "player": other.full_name}
-                }
-            )
-        player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
-        player.full_clean(validate_constraints=False)
-        player.save()
+        try:
+            licence = licence_clean(licence)
+        except ValidationError as invalid:
+            raise ValidationError({"licence": invalid.messages}) from None
+        holder = identity.players_by_licence([licence]).get(licence)
+        if holder is not None:
+            if holder.key != (normalise(last_name), normalise(first_name)):
+                raise ValidationError(
+                    {
+                        "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
+                        % {"licence": licence, "player": holder.full_name}
+                    }
+                )
+            player = Player.objects.get(pk=holder.pk)  # the same licence: the same person
+        else:
+            if not other_player:
+                duplicates = identity.likely_duplicates(
+                    last_name=last_name, first_name=first_name, club=club, licence=licence
+                )
+                if duplicates:
+                    raise identity.LikelyDuplicate(duplicates)
+            player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
+            player.full_clean(validate_constraints=False)
+            player.save()
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(
             _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}
@@ -327,53 +348,56 @@ def team_remove_member(*, registration: Registration, user=None) -> None:
 
 
 def import_check(*, tournament: Tournament, preview: ImportPreview) -> ImportPreview:
-    """Check parsed rows against the roster and the tournament; adds errors by line number.
+    """Say what the import does with each row (ImportRow.status); adds errors by line number.
 
-    Rows matching a roster player (same licence, or same name when neither has a licence)
-    reuse that player instead of creating a duplicate.
+    A row whose licence is on the roster is that player (an error when the names differ);
+    one already registered in the tournament (same licence, or same name and club) is
+    skipped; one with the name and club of another roster player is a likely duplicate for the
+    arbiter to decide; any other row is a new player. A fixed number of queries per 500 rows.
     """
     registered = set(tournament.registrations.values_list("player_id", flat=True))
+    by_licence = identity.players_by_licence(row.licence for row in preview.rows)
+    by_name = identity.players_by_name(row.last_name for row in preview.rows)
     for row in preview.rows:
-        row.player_id = None
-        player = _roster_match(row)
-        if player is False:
-            preview.error(
-                row.line,
-                _("La licence %(licence)s appartient à un autre joueur du fichier des joueurs.")
-                % {"licence": row.licence},
-            )
-            continue
-        if player is not None:
-            if player.pk in registered:
+        row.player_id = row.duplicate_of = None
+        row.duplicate_label = ""
+        row.status = NEW
+        holder = by_licence.get(row.licence) if row.licence else None
+        if holder is not None:
+            if holder.key != row.key:
                 preview.error(
                     row.line,
-                    _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name},
+                    _(
+                        "La licence %(licence)s appartient à un autre joueur du fichier des "
+                        "joueurs (%(player)s)."
+                    )
+                    % {"licence": row.licence, "player": holder.full_name},
                 )
                 continue
-            row.player_id = player.pk
-    _check_import_teams(tournament, preview)
+            row.player_id = holder.pk
+            row.status = REGISTERED if holder.pk in registered else ROSTER
+            continue
+        same = [
+            known
+            for known in by_name.get(row.key, [])
+            if identity.may_be_the_same(known, club=row.club, licence=row.licence)
+        ]
+        here = [known for known in same if known.pk in registered]
+        if here:
+            row.player_id = here[0].pk
+            row.status = REGISTERED
+        elif same:
+            row.status = DUPLICATE
+            row.duplicate_of = same[0].pk
+            row.duplicate_label = same[0].label
+    _check_import_teams(tournament, preview, [r for r in preview.rows if r.status in (NEW, ROSTER)])
     return preview
 
 
-def _roster_match(row: ImportRow) -> Player | None | bool:
-    """The roster player this row names, None for a new player, False for a licence clash."""
-    if row.licence:
-        player = Player.objects.filter(licence=row.licence).first()
-        if player is None:
-            return None
-        if (normalise(player.last_name), normalise(player.first_name)) != row.key:
-            return False
-        return player
-    candidates = [
-        p
-        for p in Player.objects.filter(last_name__iexact=row.last_name)
-        if (normalise(p.last_name), normalise(p.first_name)) == row.key
-    ]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def _check_import_teams(tournament: Tournament, preview: ImportPreview) -> None:
-    teamed = [row for row in preview.rows if row.team]
+def _check_import_teams(
+    tournament: Tournament, preview: ImportPreview, rows: list[ImportRow]
+) -> None:
+    teamed = [row for row in rows if row.team]
     if not teamed:
         return
     size = tournament.team_size
@@ -397,13 +421,7 @@ def _check_import_teams(tournament: Tournament, preview: ImportPreview) -> None:
             )
 
 
-@transaction.atomic
-def import_apply(
-    *, tournament: Tournament, rows: Iterable[ImportRow], user=None
-) -> list[Registration]:
-    """Create players, registrations and teams for every row, or nothing at all."""
-    ensure_tournament_open(tournament)
-    preview = import_check(tournament=tournament, preview=ImportPreview(rows=list(rows)))
+def _refuse(preview: ImportPreview) -> None:
     if preview.errors:
         raise ValidationError(
             [
@@ -411,25 +429,57 @@ def import_apply(
                 for e in preview.errors
             ]
         )
-    teams = {normalise(t.name): t for t in tournament.teams.all()}
-    created = []
+
+
+@transaction.atomic
+def import_apply(
+    *,
+    tournament: Tournament,
+    rows: Iterable[ImportRow],
+    decisions: dict[int, str] | None = None,
+    user=None,
+) -> list[Registration]:
+    """Register the file's new players, or nothing at all; rows already registered are skipped.
+
+    `decisions` (by line) settles the likely duplicates: USE_EXISTING registers the roster
+    player, CREATE_NEW a new one; without a decision the row is skipped.
+    """
+    ensure_tournament_open(tournament)
+    preview = import_check(tournament=tournament, preview=ImportPreview(rows=list(rows)))
+    _refuse(preview)
+    decisions = decisions or {}
+    chosen = []
     for row in preview.rows:
+        if row.status == DUPLICATE:
+            decision = decisions.get(row.line, SKIP)
+            if decision == SKIP:
+                continue
+            row.player_id = row.duplicate_of if decision == USE_EXISTING else None
+        elif row.status == REGISTERED:
+            continue
+        chosen.append(row)
+    _check_import_teams(tournament, preview, chosen)
+    _refuse(preview)
+    teams = {normalise(t.name): t for t in tournament.teams.all()}
+    players = Player.objects.in_bulk([row.player_id for row in chosen if row.player_id])
+    created = []
+    for row in chosen:
         team = None
         if row.team:
             key = normalise(row.team)
             if key not in teams:
                 teams[key] = Team.objects.create(tournament=tournament, name=row.team)
             team = teams[key]
-        player = Player.objects.get(pk=row.player_id) if row.player_id else None
         created.append(
             player_register(
                 tournament=tournament,
-                player=player,
+                player=players.get(row.player_id),
                 last_name=row.last_name,
                 first_name=row.first_name,
                 licence=row.licence,
                 club=row.club,
                 team=team,
+                other_player=True,  # the preview flagged the likely duplicates
                 user=user,
             )
         )

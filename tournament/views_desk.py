@@ -8,6 +8,7 @@ Views stay thin: look up, check the permission, call one service, respond.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,7 +21,19 @@ from django.views.decorators.http import require_POST
 from . import services
 from .access import Permission, capabilities, may, permission_required, visible_tournaments
 from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
-from .importing import ImportPreview, ImportRow, parse_upload
+from .identity import LikelyDuplicate
+from .importing import (
+    CREATE_NEW,
+    DUPLICATE,
+    NEW,
+    REGISTERED,
+    ROSTER,
+    SKIP,
+    USE_EXISTING,
+    ImportPreview,
+    ImportRow,
+    parse_upload,
+)
 from .models import Player, Position, Registration, Tournament
 from .tables import ItineraryTable, RegistrationTable, TournamentTable, WhoSitsWhereTable
 
@@ -97,7 +110,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 # --- players ---------------------------------------------------------------------------------
 
 
-def _player_list_page(request, tournament, form=None, status=200) -> HttpResponse:
+def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
     registrations = tournament.registrations.select_related("player", "team")
     table = RegistrationTable(
         registrations,
@@ -111,6 +124,7 @@ def _player_list_page(request, tournament, form=None, status=200) -> HttpRespons
         table=table,
         form=form or PlayerForm(),
         late=services.last_played_position(tournament) > 0,
+        duplicates=duplicates,
     )
     return render(request, "tournament/player_list.html", context, status=status)
 
@@ -136,10 +150,17 @@ def player_register(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif form.is_valid():
             registration = services.player_register(
-                tournament=tournament, user=request.user, **form.cleaned_data
+                tournament=tournament,
+                user=request.user,
+                # Set by "c'est un autre joueur" once the page has shown the likely duplicates.
+                other_player=request.POST.get("other_player") == "1",
+                **form.cleaned_data,
             )
         else:
             return _player_list_page(request, tournament, form, status=400)
+    except LikelyDuplicate as duplicate:
+        # Not an error: a question. The page asks it with the typed fields kept.
+        return _player_list_page(request, tournament, form, duplicates=duplicate.players)
     except ValidationError as error:
         if request.POST.get("player"):
             for message in error.messages:
@@ -251,15 +272,27 @@ def player_import(request: HttpRequest, pk: int) -> HttpResponse:
         if not rows:
             messages.error(request, _("Rien à importer : envoyez d'abord un fichier."))
             return redirect("player-import", pk)
+        # The arbiter's choice for each likely duplicate; a row left alone is skipped.
+        decisions = {
+            row.line: request.POST.get(f"decision-{row.line}", SKIP)
+            for row in rows
+            if row.status == DUPLICATE
+        }
         try:
-            created = services.import_apply(tournament=tournament, rows=rows, user=request.user)
+            created = services.import_apply(
+                tournament=tournament, rows=rows, decisions=decisions, user=request.user
+            )
         except ValidationError:
             # The roster or the tournament changed since the preview: show it again.
             preview = services.import_check(tournament=tournament, preview=ImportPreview(rows=rows))
             messages.error(request, _("Rien n'a été importé."))
         else:
             del request.session[key]
-            messages.success(request, _("%(count)s joueurs importés.") % {"count": len(created)})
+            messages.success(
+                request,
+                _("%(count)s joueurs importés, %(skipped)s lignes ignorées.")
+                % {"count": len(created), "skipped": len(rows) - len(created)},
+            )
             return redirect("player-list", pk)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
@@ -271,13 +304,23 @@ def player_import(request: HttpRequest, pk: int) -> HttpResponse:
                 request.session[key] = [row.as_dict() for row in preview.rows]
             else:
                 request.session.pop(key, None)
+    counts = Counter(row.status for row in preview.rows) if preview else Counter()
     context = _context(
         request,
         tournament,
         "players",
         form=form,
         preview=preview,
-        new_count=preview and sum(1 for r in preview.rows if r.player_id is None),
+        new_count=preview and counts[NEW],
+        roster_count=counts[ROSTER],
+        registered_count=counts[REGISTERED],
+        duplicate_count=counts[DUPLICATE],
+        to_register=counts[NEW] + counts[ROSTER],
+        decisions=(
+            (SKIP, _("ignorer")),
+            (USE_EXISTING, _("c'est lui")),
+            (CREATE_NEW, _("un autre joueur")),
+        ),
     )
     status = 400 if preview is not None and preview.errors else 200
     return render(request, "tournament/player_import.html", context, status=status)
