@@ -86,3 +86,13 @@ def test_a_walk_in_is_added_present_from_the_check_in_page(arbiter_client):
     assert again.status_code == 400 and "déjà inscrit" in again.text
     empty = arbiter_client.post(url, {"last_name": ""})
     assert empty.status_code == 400 and "Nom : à remplir." in empty.text
+
+
+def test_the_player_list_offers_to_check_in_a_pre_registered_player(arbiter_client):
+    tournament = with_sign_ups(1, [("Noël", "Océane")])
+    registration = tournament.registrations.get(status=Registration.Status.EXPECTED)
+    page = arbiter_client.get(reverse("player-list", args=[tournament.pk])).text
+    assert "Pré-inscrit" in page
+    assert reverse("checkin-toggle", args=[tournament.pk, registration.pk]) in page
+    # It does not offer to cancel a withdrawal that never was.
+    assert reverse("registration-reinstate", args=[tournament.pk, registration.pk]) not in page

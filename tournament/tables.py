@@ -79,6 +79,8 @@ class RegistrationTable(tables.Table):
                 '<span class="badge err">{}</span>',
                 _("Forfait après la position %(n)s") % {"n": record.withdrawn_after},
             )
+        if record.status == Registration.Status.EXPECTED:  # signed up online, not yet here
+            return format_html('<span class="badge warn">{}</span>', record.get_status_display())
         if record.first_position > 1:
             return format_html(
                 '<span class="badge warn">{}</span>',
