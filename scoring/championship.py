@@ -14,7 +14,8 @@ Who played a tournament
     A player with at least one result (a position played) in its final standings. A player who
     withdrew during a tournament keeps the points of the rank that tournament's standings give
     them (their positions played, nothing for the others); registered but never seated, they
-    did not play it: no points, not counted for attendance.
+    did not play it: no points, not counted for attendance, and no place taken from the others
+    (the service ranks each tournament among those who played).
 
 Best N of M
     Only the player's N best results count (all when N is not set); a tournament they missed

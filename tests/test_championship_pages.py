@@ -246,3 +246,10 @@ def test_only_finished_tournaments_count(client, club):
         ("CLAIRE", 5),
         ("DENIS", 3),
     ]
+
+
+def test_the_home_page_leads_arbiters_to_their_championships(client, club):
+    client.force_login(club["owner"])
+    assert reverse("championship-list") in client.get(reverse("home")).content.decode()
+    page = client.get(reverse("championship-list"))
+    assert reverse("championship-detail", args=[club["c"].pk]) in page.content.decode()
