@@ -201,3 +201,14 @@ def test_the_tournament_page_is_for_its_arbiters_only(client, django_user_model)
     assert response.status_code == 302 and response["Location"].startswith("/connexion/")
     client.force_login(django_user_model.objects.create_user("curieux", password="pw-curieux-1"))
     assert client.get(url).status_code == 403
+
+
+def test_the_public_player_page_and_the_arbiters_ranking_link_to_the_statistics(arbiter_client):
+    tournament = generate("Open de mars", datetime.date(2025, 3, 15))
+    entry = first(tournament)
+    public = arbiter_client.get(reverse("public-player", args=[tournament.pk, entry.pk]))
+    assert page(tournament, entry) in public.content.decode()
+    ranking = arbiter_client.get(reverse("ranking", args=[tournament.pk]))
+    assert reverse("tournament-statistics", args=[tournament.pk]) in ranking.content.decode()
+    player = arbiter_client.get(reverse("ranking-player", args=[tournament.pk, entry.pk]))
+    assert page(tournament, entry) in player.content.decode()
