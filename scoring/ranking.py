@@ -77,6 +77,7 @@ class PlayerRow:
     club: str = ""
     team: str = ""
     team_key: Hashable | None = None
+    licence: str = ""  # FFT licence: with the number, tells homonyms apart in exports
     results: dict[int, PositionResult] = field(default_factory=dict)
     penalty: int = 0  # signed: negative when charged, positive when a shared penalty is received
     penalties_charged: int = 0  # points charged to this player as the culprit (never negative)

@@ -209,6 +209,7 @@ def _assemble(
             name=registration.player.full_name,
             number=registration.number,
             club=registration.player.club,
+            licence=registration.player.licence or "",
             team=registration.team.name if registration.team else "",
             team_key=registration.team_id,
         )

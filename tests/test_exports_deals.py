@@ -73,11 +73,11 @@ def test_inputs_are_recorded_and_numbers_stay_numbers(built):
     _ws, records = xlsx_records(deals_xlsx.build(built["tournament"]))
     first = records[0]
     assert (first["Position"], first["Table"], first["Donne"]) == (1, 1, 1)
-    assert first["Preneur"] == "JOUEURA A"
+    assert first["Preneur"] == "1 – JOUEURA A"  # number – name: homonyms told apart
     assert (first["Contrat"], first["Bouts"], first["Points"]) == ("Garde", 2, 51)
     assert isinstance(first["Points"], int) and isinstance(first["Score 1"], int)
     five = next(r for r in records if r["Joueurs"] == 5 and r["Position"] == 1)
-    assert (five["Preneur"], five["Associé"]) == ("JOUEURE E", "JOUEURF F")
+    assert (five["Preneur"], five["Associé"]) == ("5 – JOUEURE E", "6 – JOUEURF F")
 
 
 def test_adjusted_deals_are_marked(built):
@@ -113,7 +113,7 @@ def test_downloads_need_a_login(arbiter_client, built):
     text = b"".join(response.streaming_content).decode("utf-8")
     assert text.count("\n") == 6
     response = arbiter_client.get(reverse("export-deals-xlsx", args=[pk]))
-    assert xlsx_records(response.content)[1][0]["Preneur"] == "JOUEURA A"
+    assert xlsx_records(response.content)[1][0]["Preneur"] == "1 – JOUEURA A"
 
 
 # Deals entered on phones --------------------------------------------------------------------
@@ -172,7 +172,7 @@ def test_the_deal_log_says_who_entered_and_who_confirmed_phone_deals(phones):
     for key in [(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 2, 1)]:
         assert (deals[key][ENTERED], deals[key][CONFIRMED]) == (None, None)
     phone = deals[(1, 1, 3)]
-    assert (phone["Preneur"], phone["Contrat"], phone["Points"]) == ("JOUEURA A", "Prise", 48)
+    assert (phone["Preneur"], phone["Contrat"], phone["Points"]) == ("1 – JOUEURA A", "Prise", 48)
     assert sum(scores_of(phone).values()) == 0
 
 

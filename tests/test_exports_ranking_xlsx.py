@@ -73,7 +73,7 @@ def test_team_and_club_sheets_sum_the_members():
         (1, "Duo AB", 201),
         (2, "Duo CE", -34),
     ]
-    assert teams[0]["Joueurs"] == "JOUEURA A, JOUEURB B"
+    assert teams[0]["Joueurs"] == "1 – JOUEURA A, 2 – JOUEURB B"
     clubs = records(book["Clubs"])
     assert [(r["Nom"], r["Total"]) for r in clubs] == [("Paris", 187), ("Lyon", -140)]
 

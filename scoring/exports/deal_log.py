@@ -8,6 +8,7 @@ who confirmed it (a player, or an arbiter), and stay blank for a deal typed at t
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -82,7 +83,14 @@ def header() -> list[str]:
         _("Scores calculés"),
     ]
     for seat in range(1, MAX_SEATS + 1):
-        columns += [_("Joueur %(n)s") % {"n": seat}, _("Score %(n)s") % {"n": seat}]
+        # Name, tournament number and licence: homonyms are told apart, and a federation or
+        # club spreadsheet joins the log on the licence.
+        columns += [
+            _("Joueur %(n)s") % {"n": seat},
+            _("N° %(n)s") % {"n": seat},
+            _("Licence %(n)s") % {"n": seat},
+            _("Score %(n)s") % {"n": seat},
+        ]
     # Last, so that the columns above keep their places in spreadsheets built on older logs.
     columns += [_("Saisie par"), _("Confirmée par")]
     return columns
@@ -112,15 +120,39 @@ def confirmed_by(deal: dict[str, Any], waiting: str) -> str:
     return waiting if deal["pending"] else ""
 
 
-def seat_names(tournament: Tournament) -> dict[tuple[int, int], str]:
-    """(sheet id, seat) → the player's name, for every sheet of the tournament (one query)."""
+@dataclass(frozen=True)
+class SeatPlayer:
+    """Who sat at a seat: the name, and what tells homonyms apart."""
+
+    name: str
+    number: int
+    licence: str | None
+
+    @property
+    def label(self) -> str:
+        """As the role columns name a player: "12 – GARCIA Valérie"."""
+        return f"{self.number} – {self.name}"
+
+
+def seat_names(tournament: Tournament) -> dict[tuple[int, int], SeatPlayer]:
+    """(sheet id, seat) → who sat there, for every sheet of the tournament (one query)."""
     rows = SheetPlayer.objects.filter(sheet__tournament=tournament).values_list(
-        "sheet_id", "seat", "registration__player__last_name", "registration__player__first_name"
+        "sheet_id",
+        "seat",
+        "registration__player__last_name",
+        "registration__player__first_name",
+        "registration__number",
+        "registration__player__licence",
     )
-    return {(sheet, seat): f"{last.upper()} {first}".strip() for sheet, seat, last, first in rows}
+    return {
+        (sheet, seat): SeatPlayer(f"{last.upper()} {first}".strip(), number, licence)
+        for sheet, seat, last, first, number, licence in rows
+    }
 
 
-def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None) -> Iterator[list]:
+def rows(
+    tournament: Tournament, names: dict[tuple[int, int], SeatPlayer] | None = None
+) -> Iterator[list]:
     """One list per deal, in position, table and deal order; numbers stay numbers, blanks None."""
     if names is None:
         names = seat_names(tournament)
@@ -138,7 +170,10 @@ def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None
         sheet = deal["sheet_id"]
 
         def name(seat: int | None, sheet: int = sheet) -> str:
-            return "" if seat is None else names.get((sheet, seat), str(seat + 1))
+            if seat is None:
+                return ""
+            player = names.get((sheet, seat))
+            return player.label if player is not None else str(seat + 1)
 
         position = deal["sheet__table__position__number"]
         points = deal["points"]
@@ -167,10 +202,13 @@ def rows(tournament: Tournament, names: dict[tuple[int, int], str] | None = None
         ]
         scores = deal["scores"] or []
         for seat in range(MAX_SEATS):
-            if seat < len(scores):
-                row += [name(seat), scores[seat]]
+            player = names.get((sheet, seat)) if seat < len(scores) else None
+            if player is not None:
+                row += [player.name, player.number, player.licence, scores[seat]]
+            elif seat < len(scores):
+                row += [str(seat + 1), None, None, scores[seat]]
             else:
-                row += ["", None]
+                row += ["", None, None, None]
         row += [entered_by(deal), confirmed_by(deal, waiting)]
         # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
         yield [value if value != "" else None for value in row]

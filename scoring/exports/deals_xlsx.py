@@ -25,9 +25,10 @@ def build(tournament: Tournament) -> bytes:
     header = deal_log.header()
     names = deal_log.seat_names(tournament)
     # Widths are set before any row is written (write-only mode): names and headings decide.
-    longest_name = max((len(name) for name in names.values()), default=10)
+    longest_name = max((len(player.label) for player in names.values()), default=10)
     widths = fit_widths([header], len(header))
-    name_columns = {4, 5, 6, 7} | {21 + 2 * seat for seat in range(deal_log.MAX_SEATS)}
+    # Dealer, taker, partner, mort, then each seat's name (seats are name, n°, licence, score).
+    name_columns = {4, 5, 6, 7} | {21 + 4 * seat for seat in range(deal_log.MAX_SEATS)}
     for index in range(len(widths)):
         if index in name_columns:
             widths[index] = max(widths[index], longest_name + 2)

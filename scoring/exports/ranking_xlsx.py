@@ -25,7 +25,8 @@ def build(standings: Standings) -> bytes:
     def position_label(number: int) -> str:
         return _("Libres") if number == FREE_SHEETS else _("P%(number)s") % {"number": number}
 
-    header = [_("Rang"), _("N°"), _("Joueur"), _("Club")]
+    # The tournament number and the licence beside each name: homonyms are never ambiguous.
+    header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Club")]
     if has_teams:
         header.append(_("Équipe"))
     header += [position_label(n) for n in standings.positions]
@@ -33,7 +34,7 @@ def build(standings: Standings) -> bytes:
     rows = []
     for item in standings.players:
         row = item.row
-        values: list[Any] = [item.rank, row.number, row.name, row.club]
+        values: list[Any] = [item.rank, row.number, row.name, row.licence or None, row.club]
         if has_teams:
             values.append(row.team)
         points = row.position_points
@@ -44,14 +45,21 @@ def build(standings: Standings) -> bytes:
            normalised=normalised), header, rows)  # fmt: skip
 
     for number in standings.positions:
-        header = [_("Rang"), _("N°"), _("Joueur"), _("Table"), _("Bilan")]
+        header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Table"), _("Bilan")]
         if normalised:
             header.append(_("Bilan normalisé"))
         header += [_("Pénalités"), _("Total")]
         rows = []
         for item in standings.by_position(number):
             result = item.row.results[number]
-            values = [item.rank, item.row.number, item.row.name, result.table, result.raw_points]
+            values = [
+                item.rank,
+                item.row.number,
+                item.row.name,
+                item.row.licence or None,
+                result.table,
+                result.raw_points,
+            ]
             if normalised:
                 values.append(result.points)
             values += [item.row.penalty, item.row.total]
@@ -69,7 +77,7 @@ def build(standings: Standings) -> bytes:
             [
                 item.rank,
                 item.row.name,
-                ", ".join(m.name for m in item.row.members),
+                ", ".join(f"{m.number} – {m.name}" for m in item.row.members),
                 item.row.deal_points,
                 item.row.penalty,
                 item.row.total,
