@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring import services, table_entry
 from scoring.desk import SheetView, barred_seats, load_sheet_view, position_overview
 from scoring.engine import DealError
+from scoring.entry_progress import position_being_entered, sheets_to_enter
 from scoring.forms import (
     AdjustForm,
     CrossCheckForm,
@@ -32,6 +33,8 @@ from tournament.lifecycle import Locked
 from tournament.models import Position, Registration, Table
 
 SHEET = "sheets__pk"
+# The position the arbiter last opened by hand on the desk, per tournament (session key).
+DESK_POSITION_KEY = "desk-position-%s"
 DEAL = "sheets__deals__pk"
 TABLE = "positions__tables__pk"
 
@@ -605,12 +608,19 @@ def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> H
     """Every table of a position and its sheet's state: what is still missing at a glance."""
     tournament = request.tournament
     positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
+    live = request.htmx and request.htmx.target == "overview-live"
+    published = [p for p in positions if p.status == Position.Status.PUBLISHED]
+    to_enter = sheets_to_enter(tournament, published) if not live else {}
+    moved_on_key = DESK_POSITION_KEY % tournament.pk
     if number is not None:
         position = get_object_or_404(Position, tournament=tournament, number=number)
+        if not request.htmx:
+            # Opening a position by hand is moving on to it: the desk stays there from now on.
+            request.session[moved_on_key] = number
     else:
-        # The latest published position is the one whose sheets are coming in.
-        published = [p for p in positions if p.status != Position.Status.DRAFT]
-        position = (published or positions or [None])[-1]
+        # The position still being entered, not the last published one: "1" + Enter must not
+        # open table 1 of a position published while this one's sheets are coming in.
+        position = position_being_entered(positions, to_enter, request.session.get(moved_on_key))
     rows = position_overview(position) if position else []
     # Table codes matter only when players enter deals on their phones.
     links = (
@@ -630,10 +640,17 @@ def desk_overview(request: HttpRequest, pk: int, number: int | None = None) -> H
         "can_manage": capabilities(request.user, tournament)["manage"],
         "missing": sum(1 for r in rows if r.state == "missing"),
     }
-    if request.htmx and request.htmx.target == "overview-live":
+    if live:
         # The live overview refreshes its table every few seconds.
         return render(request, "scoring/_overview_live.html", context)
     context["free_sheets"] = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
+    if position is not None:
+        # Earlier positions with sheets still to enter, and the next published one to move on to.
+        context["earlier_to_enter"] = [
+            to_enter[p.pk] for p in published if p.number < position.number and p.pk in to_enter
+        ]
+        context["this_to_enter"] = to_enter.get(position.pk)
+        context["next_published"] = next((p for p in published if p.number > position.number), None)
     return render(request, "scoring/desk_overview.html", context)
 
 

@@ -174,3 +174,20 @@ def test_page_down_and_page_up_move_between_the_tables_sheets(
     wait_focus(page, "taker")
     page.keyboard.press("PageDown")
     page.wait_for_selector("#overview")
+
+
+def test_the_overview_says_which_position_a_typed_table_number_opens(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    page.goto(f"{live_server.url}/tournois/{sheet.tournament_id}/saisie/")
+    target = page.locator("#table-jump-target")
+    assert target.inner_text() == "Les numéros ouvrent les tables de la position 1."
+    page.keyboard.type("2")
+    assert target.inner_text() == "Entrée ouvre la feuille de la table 2 de la position 1."
+    page.keyboard.type("9")
+    assert target.inner_text() == "Pas de table 29 à la position 1."
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("h2:has-text('Position 1, table 2')")

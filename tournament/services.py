@@ -783,9 +783,35 @@ def position_is_stale(position: Position) -> bool:
     return seated != expected
 
 
+class EarlierPositionsUnfinished(ValidationError):
+    """Publishing while earlier published positions still have sheets to enter: the arbiter
+    is asked to confirm (the desk would otherwise be tempted to move on to the new one)."""
+
+    def __init__(self, to_enter):
+        self.to_enter = to_enter  # scoring.entry_progress.ToEnter per earlier position
+        super().__init__(
+            [
+                _(
+                    "La position %(number)s a encore %(missing)s feuille(s) manquante(s) et "
+                    "%(incomplete)s feuille(s) incomplète(s)."
+                )
+                % {"number": t.number, "missing": t.missing, "incomplete": t.incomplete}
+                for t in to_enter
+            ]
+        )
+
+
 @transaction.atomic
-def position_publish(*, position: Position, user=None) -> Position:
-    """Draft → published: players and scorers may now see it; it is never regenerated again."""
+def position_publish(
+    *, position: Position, user=None, unfinished_confirmed: bool = False
+) -> Position:
+    """Draft → published: players and scorers may now see it; it is never regenerated again.
+
+    Raises EarlierPositionsUnfinished, unless `unfinished_confirmed`, while an earlier
+    published position still has missing or incomplete sheets.
+    """
+    from scoring.entry_progress import sheets_to_enter
+
     position = (
         Position.objects.select_for_update(no_key=True, of=("self",))
         .select_related("tournament")
@@ -808,13 +834,23 @@ def position_publish(*, position: Position, user=None) -> Position:
                 "arrivée) : replanifiez avant de publier."
             )
         )
+    earlier = tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.PUBLISHED
+    )
+    to_enter = sorted(sheets_to_enter(tournament, list(earlier)).values(), key=lambda t: t.number)
+    if to_enter and not unfinished_confirmed:
+        raise EarlierPositionsUnfinished(to_enter)
     position.status = Position.Status.PUBLISHED
     position.published_at = timezone.now()
     position.save(update_fields=["status", "published_at"])
     if tournament.status == Tournament.Status.DRAFT:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    _log(tournament, position, "update", {"status": "draft"}, {"status": "published"}, user)
+    after: dict[str, Any] = {"status": "published"}
+    if to_enter:
+        # The arbiter published knowing these sheets were still to come.
+        after["sheets_to_enter"] = {str(t.number): t.total for t in to_enter}
+    _log(tournament, position, "update", {"status": "draft"}, after, user)
     return position
 
 

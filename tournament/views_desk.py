@@ -495,7 +495,22 @@ def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpRespo
 def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     try:
-        services.position_publish(position=position, user=request.user)
+        services.position_publish(
+            position=position,
+            user=request.user,
+            unfinished_confirmed=request.POST.get("confirm") == "1",
+        )
+    except services.EarlierPositionsUnfinished as unfinished:
+        # Asked, not refused: the same POST with confirm=1 publishes.
+        context = _context(
+            request,
+            position.tournament,
+            "positions",
+            position=position,
+            reasons=unfinished.messages,
+            to_enter=unfinished.to_enter,
+        )
+        return render(request, "tournament/position_publish_confirm.html", context)
     except ValidationError as error:
         _errors(request, error)
     else:
