@@ -21,7 +21,7 @@ from scoring.standings import standings_for
 
 from . import services
 from .cockpit import current_position
-from .models import Position, Table, Tournament
+from .models import Position, Seat, Table, Tournament
 
 MAX_ANNOUNCEMENT = Tournament._meta.get_field("hall_announcement").max_length
 
@@ -123,12 +123,19 @@ def hall_content(tournament: Tournament) -> HallContent:
         tables = services.position_plan(position)
     standings = standings_for(tournament, public=True)
     played = any(r.row.deals for r in standings.players)
+    # Who has sat at a published table; a registration alone (a late arrival seated only in a
+    # draft) is nothing to show yet.
+    seated = set(
+        Seat.objects.filter(table__position__tournament=tournament)
+        .exclude(table__position__status=Position.Status.DRAFT)
+        .values_list("registration_id", flat=True)
+        .distinct()
+    )
     return HallContent(
         tournament=tournament,
         position=position,
         who=who,
         tables=tables,
-        # Those who sat at a published table: a registration alone is no result to show.
-        standings=[r for r in standings.players if r.row.results] if played else [],
+        standings=[r for r in standings.players if r.row.key in seated] if played else [],
         teams=standings.teams if played and tournament.team_size else [],
     )

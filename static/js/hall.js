@@ -1,7 +1,7 @@
 /* The hall screen: pours the published lists into pages that fit the screen, cycles through
    them, polls the server with an ETag for news, and ticks the position clock between polls
    (re-synced from the server's remaining seconds on every poll). Text never gets clipped:
-   a line too long for its box is shrunk, down to 60 %, then wrapped. */
+   a line too long for its box is shrunk, down to 75 %, then wrapped. */
 (function () {
   "use strict";
 
@@ -21,7 +21,7 @@
     element.classList.remove("wrapped");
     if (element.scrollWidth <= element.clientWidth) return;
     var size = parseFloat(window.getComputedStyle(element).fontSize);
-    var smallest = size * 0.6;
+    var smallest = size * 0.75;
     while (element.scrollWidth > element.clientWidth && size > smallest) {
       size -= 2;
       element.style.fontSize = size + "px";
