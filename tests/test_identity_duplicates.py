@@ -137,3 +137,33 @@ def test_merge_is_refused_for_two_licences(arbiter, two_tournaments):
     with pytest.raises(ValidationError) as refused:
         player_merge(keep=keep, drop=drop, user=arbiter)
     assert "les licences diffèrent" in refused.value.messages[0]
+
+
+def test_the_merge_page_lists_same_name_players_and_merges_with_constant_queries(
+    arbiter_client, arbiter, two_tournaments, django_assert_max_num_queries
+):
+    first, second, keep, drop = two_tournaments
+    url = reverse("player-merge")
+    with django_assert_max_num_queries(12):
+        page = arbiter_client.get(url, {"garder": keep.pk})
+    assert page.status_code == 200
+    assert "LEFEVRE Helene (licence 0412345) — Octobre" in page.text
+    Player.objects.bulk_create(Player(last_name="Lefevre", first_name=f"X{i}") for i in range(20))
+    with django_assert_max_num_queries(12):
+        assert arbiter_client.get(url, {"garder": keep.pk}).status_code == 200
+    response = arbiter_client.post(url, {"keep": keep.pk, "drop": drop.pk})
+    assert response.status_code == 302
+    assert second.registrations.get().player_id == keep.pk
+
+
+def test_the_merge_page_shows_a_refusal(arbiter_client, two_tournaments):
+    first, _second, keep, drop = two_tournaments
+    Registration.objects.create(tournament=first, player=drop, number=2)
+    response = arbiter_client.post(reverse("player-merge"), {"keep": keep.pk, "drop": drop.pk})
+    assert response.status_code == 400
+    assert "tous deux inscrits au tournoi « Septembre »" in response.text
+
+
+def test_a_scorer_cannot_open_the_merge_page(client, scorer, two_tournaments):
+    client.force_login(scorer)
+    assert client.get(reverse("player-merge")).status_code == 403

@@ -33,6 +33,8 @@ TABLE_LINK_PREFIXES = ("table-",)
 HALL_SCREEN = {"hall-screen", "hall-slides"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
+# Merging two roster players: the service checks every tournament either one plays in.
+GLOBAL |= {"player-merge"}
 # Season championships: the list and the form show and create only the user's own.
 GLOBAL |= {"championship-list", "championship-create"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.

@@ -210,3 +210,24 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     for tournament in tournaments:
         _log(tournament, keep, "update", before, after, user)
     return keep
+
+
+def merge_candidates(player: Player) -> list[tuple[Known, list[str]]]:
+    """Roster players who may be `player` (same last name, accents ignored), each with the
+    tournaments they play in; `player` first. Two queries."""
+    found = [
+        known
+        for group in players_by_name([player.last_name]).values()
+        for known in group
+        if known.pk != player.pk
+    ]
+    everyone = [Known(player.pk, player.last_name, player.first_name, player.club, player.licence)]
+    everyone += sorted(found, key=lambda k: (k.key, fold(k.club), k.pk))
+    played: dict[int, list[str]] = {}
+    for pk, name in (
+        Registration.objects.filter(player_id__in=[k.pk for k in everyone])
+        .order_by("tournament__date", "tournament_id")
+        .values_list("player_id", "tournament__name")
+    ):
+        played.setdefault(pk, []).append(name)
+    return [(known, played.get(known.pk, [])) for known in everyone]

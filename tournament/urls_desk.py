@@ -53,6 +53,7 @@ urlpatterns = [
         name="registration-reinstate",
     ),
     path("joueurs/recherche/", views.player_search, name="player-search"),
+    path("joueurs/fusionner/", views.player_merge, name="player-merge"),
     path("tournois/<int:pk>/equipes/", views.team_list, name="team-list"),
     path("tournois/<int:pk>/equipes/composer/", views.team_assign, name="team-assign"),
     path(

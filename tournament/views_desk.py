@@ -15,10 +15,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import services
+from . import identity, services
 from .access import Permission, capabilities, may, permission_required, visible_tournaments
 from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
 from .identity import LikelyDuplicate
@@ -217,9 +218,45 @@ def player_search(request: HttpRequest) -> HttpResponse:
         "registered": registered,
         "tournament": tournament,
         "more": more,
+        "merging": request.GET.get("fusion") == "1",  # the merge page's search
     }
     template = "tournament/_player_search_results.html"
     return render(request, template, context)
+
+
+@permission_required(Permission.ROSTER, None)
+def player_merge(request: HttpRequest) -> HttpResponse:
+    """Two roster players found to be one person: `garder` is kept, the chosen one merged in.
+
+    The roster is shared, so identity.player_merge itself checks that the user runs every
+    tournament either player is registered in (or is a superuser).
+    """
+    raw = request.POST.get("keep") or request.GET.get("garder", "")
+    if not re.fullmatch(r"[0-9]{1,9}", raw):
+        return render(request, "tournament/player_merge.html", {"keep": None})
+    keep = get_object_or_404(Player, pk=raw)
+    candidates = identity.merge_candidates(keep)
+    error = None
+    if request.method == "POST":
+        drop_pk = request.POST.get("drop", "")
+        others = {str(known.pk) for known, _played in candidates[1:]}
+        if drop_pk not in others:
+            error = _("Choisissez la fiche à fusionner dans celle-ci.")
+        else:
+            try:
+                kept = identity.player_merge(
+                    keep=keep, drop=Player.objects.get(pk=drop_pk), user=request.user
+                )
+            except ValidationError as refusal:
+                error = " ".join(refusal.messages)
+            else:
+                messages.success(
+                    request,
+                    _("Fiches fusionnées : %(player)s.") % {"player": kept.full_name},
+                )
+                return redirect(f"{reverse('player-merge')}?garder={kept.pk}")
+    context = {"keep": candidates[0], "others": candidates[1:], "error": error}
+    return render(request, "tournament/player_merge.html", context, status=400 if error else 200)
 
 
 @permission_required(Permission.MANAGE)
