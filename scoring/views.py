@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring import services, table_entry
+from scoring import history, services, table_entry
 from scoring.desk import SheetView, barred_seats, load_sheet_view, position_overview
 from scoring.engine import DealError
 from scoring.entry_progress import position_being_entered, sheets_to_enter
@@ -529,24 +529,17 @@ def sheet_extra_deal(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.VIEW, SHEET)
 def sheet_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who changed what on the sheet, in words (seats, names, French contracts)."""
     sheet = _sheet(pk)
-    changes = ChangeLog.objects.filter(sheet=sheet).select_related("user")
-    entries = [
-        {
-            "change": change,
-            "before": json.dumps(change.before, ensure_ascii=False, indent=1)
-            if change.before is not None
-            else "",
-            "after": json.dumps(change.after, ensure_ascii=False, indent=1)
-            if change.after is not None
-            else "",
-        }
-        for change in changes
-    ]
     return render(
         request,
         "scoring/sheet_history.html",
-        {"tournament": sheet.tournament, "tab": "desk", "sheet": sheet, "entries": entries},
+        {
+            "tournament": sheet.tournament,
+            "tab": "desk",
+            "sheet": sheet,
+            "entries": history.sheet_history(sheet),
+        },
     )
 
 
