@@ -257,3 +257,29 @@ def test_the_cockpit_costs_the_same_queries_for_2_and_12_tables(
     assert counts[0] == counts[1]
     with django_assert_max_num_queries(40):
         arbiter_client.get(url)
+
+
+def test_the_position_length_is_a_setting_kept_by_backups(arbiter_client, arbiter):
+    from tests.test_registration_tournament import SETTINGS
+    from tournament import backup
+    from tournament.models import Tournament
+
+    tournament = Tournament.objects.create(name="Open", date="2026-11-21")
+    url = reverse("tournament-edit", args=[tournament.pk])
+    page = arbiter_client.get(url).content.decode()
+    assert "Durée d&#x27;une position (minutes)" in page or "Durée d'une position" in page
+    response = arbiter_client.post(url, SETTINGS | {"position_minutes": "45"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.position_minutes == 45
+    assert "Lancer l'horloge" not in cockpit(arbiter_client, tournament)  # nothing published
+    assert "45 minutes par position" in cockpit(arbiter_client, tournament)
+    refused = arbiter_client.post(url, SETTINGS | {"position_minutes": "0"})
+    assert refused.status_code == 200
+    assert "Entre 1 et 600 minutes." in refused.content.decode()
+    # Left out (an older form, a script), the length stays what it was.
+    assert arbiter_client.post(url, SETTINGS).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.position_minutes == 45
+    restored = backup.tournament_import(backup.tournament_export_json(tournament), user=arbiter)
+    assert restored.position_minutes == 45

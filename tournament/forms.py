@@ -43,12 +43,21 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["position_minutes"].required = False
         # Left out (an older form, a script), the entry mode stays what it was.
         self.fields["entry_mode"].required = False
 
     def clean_entry_mode(self) -> str:
         value = self.cleaned_data.get("entry_mode")
         return value or self.instance.entry_mode or Tournament.EntryMode.PAPER
+
+    def clean_position_minutes(self) -> int:
+        value = self.cleaned_data.get("position_minutes")
+        if value is None:  # left out (an older form, a script): as it was
+            return self.instance.position_minutes or 50
+        if not 1 <= value <= 600:
+            raise forms.ValidationError(_("Entre 1 et 600 minutes."))
+        return value
 
     def clean_positions_count(self) -> int:
         value = self.cleaned_data["positions_count"]

@@ -54,6 +54,7 @@ TOURNAMENT_FIELDS = (
     "club",
     "format",
     "positions_count",
+    "position_minutes",
     "deals_per_table_4",
     "deals_per_table_5",
     "deals_per_table_3",

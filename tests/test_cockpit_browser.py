@@ -1,0 +1,63 @@
+"""In Chromium: the cockpit's clock ticks, a deal typed elsewhere shows on its table's tile without
+a reload, the clock is paused with a click, and typing a table's number opens its sheet."""
+
+import re
+
+import pytest
+
+from scoring.models import ScoreSheet
+from scoring.services import deal_record, sheet_for_table
+from tests.conftest import browser_login
+from tests.desk_helpers import make_tournament
+from tournament import clock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def seconds(text: str) -> int:
+    minutes, secs = text.strip().split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def test_the_cockpit_lives_and_jumps_to_a_table(page, live_server, one_request_at_a_time, arbiter):
+    tournament, position = make_tournament(tables=3)
+    clock.clock_start(position=position)
+    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    page.goto(f"{live_server.url}/tournois/{tournament.pk}/")
+    page.evaluate("window.__not_reloaded = true")
+
+    first = seconds(page.inner_text("#position-clock"))
+    assert 2990 <= first <= 3000
+    page.wait_for_timeout(2200)
+    assert 1 <= first - seconds(page.inner_text("#position-clock")) <= 4
+
+    # A deal typed at the desk for table 3: its tile turns "in progress" by itself.
+    assert "state-missing" in page.get_attribute("#tile-3", "class")
+    sheet = sheet_for_table(table=position.tables.get(number=3))
+    deal_record(
+        sheet=sheet,
+        data={"players": 4, "taker": 0, "contract": "garde", "oudlers": 2, "points": 50},
+    )
+    page.wait_for_function(
+        "document.getElementById('tile-3').classList.contains('state-in_progress')",
+        timeout=12_000,
+    )
+    assert page.evaluate("window.__not_reloaded") is True
+    # The clock kept ticking through the refresh.
+    assert seconds(page.inner_text("#position-clock")) < first
+
+    # Pause: the clock stops where it was.
+    page.click("#clock-controls button[value=pause]")
+    page.wait_for_selector("#position-clock.paused")
+    paused = page.inner_text("#position-clock")
+    page.wait_for_timeout(1500)
+    assert page.inner_text("#position-clock") == paused
+
+    # Typing "2" then Enter anywhere on the page opens table 2's sheet.
+    page.locator("h1").click()
+    page.keyboard.type("2")
+    assert page.input_value("#cockpit-jump input[name=table]") == "2"
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/feuilles/\d+/$"))
+    table2 = ScoreSheet.objects.get(table__position=position, table__number=2)
+    assert page.url.endswith(f"/feuilles/{table2.pk}/")
