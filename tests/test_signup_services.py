@@ -153,3 +153,11 @@ def test_settings_refuse_a_capacity_out_of_bounds():
     with pytest.raises(ValidationError) as caught:
         signup.signup_settings_update(tournament=tournament, data={"signup_capacity": 0})
     assert "signup_capacity" in caught.value.message_dict
+
+
+def test_a_signup_licence_follows_the_roster_rule_zeros_restored_letters_refused():
+    tournament = open_tournament()
+    registration = sign(tournament, "Hubert", "Léa", licence="412345")
+    assert registration.player.licence == "0412345"
+    error = refused(lambda: sign(tournament, "Roux", "Ana", licence="AB12"))
+    assert "licence" in error.message_dict

@@ -29,7 +29,6 @@ from __future__ import annotations
 import bisect
 import csv
 import io
-import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -64,9 +63,6 @@ HEADERS = {
 REQUIRED = ("last_name",)
 FIELDS = ("last_name", "first_name", "licence", "club", "team")
 MAX_LENGTHS = {"last_name": 80, "first_name": 80, "licence": 20, "club": 120, "team": 120}
-# The old, looser format check, still imported by tournament.signup: the rule is
-# tournament.licence.licence_clean (digits, leading zeros restored), which the import applies.
-LICENCE_RE = re.compile(r"^[0-9A-Za-z-]{1,20}$")
 ENCODINGS = ("utf-8-sig", "utf-8", "cp1252", "latin-1")
 
 # --- bounds (see the module docstring) ---

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .collation import fold, person_key
-from .importing import LICENCE_RE
+from .licence import licence_clean
 from .lifecycle import ensure_tournament_open
 from .models import Player, Position, Registration, Seat, Tournament
 
@@ -238,8 +238,6 @@ def _check_fields(tournament: Tournament, *, last_name: str, licence: str) -> No
     errors = {}
     if not fold(last_name):
         errors["last_name"] = _("Nom : indiquez votre nom.")
-    if licence and not LICENCE_RE.match(licence):
-        errors["licence"] = _("Licence FFT : chiffres et lettres seulement (20 au plus).")
     if tournament.signup_licence_required and not licence:
         errors["licence"] = _("Licence FFT : elle est obligatoire pour ce tournoi.")
     if errors:
@@ -269,7 +267,10 @@ def signup_register(
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
     last_name, first_name, club = (_clean_name(v) for v in (last_name, first_name, club))
-    licence = (licence or "").replace(" ", "")
+    try:
+        licence = licence_clean(licence)
+    except ValidationError as error:
+        raise ValidationError({"licence": error.messages}) from None
     _check_fields(tournament, last_name=last_name, licence=licence)
     fields = {"last_name": last_name, "first_name": first_name, "licence": licence, "club": club}
     if duplicate_of(tournament, **fields) is not None:
