@@ -70,6 +70,7 @@ class Line:
     incidents: list[Incident]
     # Why the recorded taker could not bid on this deal (incident recorded after the deal).
     barred_taker: str = ""
+    detail: DealDetail | None = None  # what the row says besides the figures (None: no deal)
 
 
 @dataclass
@@ -93,6 +94,10 @@ class SheetView:
     zero_sum: bool
     state: str = State.MISSING
     flags: list[str] = field(default_factory=list)
+    # New rows are typed from the FFT sheet (contract and figures) rather than in detail: the
+    # tournament's sheet style, unless the arbiter switched this page (`mode_asked`).
+    figures: bool = False
+    mode_asked: bool = False
 
     @property
     def state_label(self) -> str:
@@ -248,6 +253,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             deal=deal,
             label=line.label,
             description=_deal_description(deal, seats),
+            detail=deal_detail(deal, seats),
             dealer=seats.key_for_seat(deal.dealer),
             dead=seats.key_for_seat(deal.dead),
             cells=list(line.cells),
@@ -289,6 +295,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         incidents=incidents,
         zero_sum=sum(bilans) == 0 and all(sum(d.scores) == 0 for d in deals),
     )
+    view.figures = sheet.tournament.sheet_style == sheet.tournament.SheetStyle.FIGURES
     paper_ok = paper is not None and all(p is not None for p in paper) and not any(paper_diffs)
     view.state = sheet_state(
         played,
@@ -314,17 +321,84 @@ def _deal_label(deal: Deal) -> str:
     return gettext(CONTRACT_LABELS.get(deal.contract, deal.contract))
 
 
-def _deal_description(deal: Deal, seats: SeatInfo) -> str:
-    if deal.passed or deal.cancelled:
-        return ""
-    parts = [seats.key_for_seat(deal.taker)]
-    if seats.called_king:
-        parts.append("+" + seats.key_for_seat(deal.partner) if deal.partner is not None else "")
-    parts.append(
-        gettext("%(oudlers)s b. %(points)s pts")
-        % {"oudlers": deal.oudlers, "points": f"{float(deal.points):g}".replace(".", ",")}
+@dataclass(frozen=True)
+class DealDetail:
+    """A played deal besides its figures, in the desk's keys and words: everything the paper
+    sheet's detail columns hold, so that a figure can be checked against the paper."""
+
+    taker: str  # the taker's key: "N", "S", "E", "O", "5"
+    partner: str = ""  # at a table of 5 with a called king: the partner's key
+    alone: bool = False  # at a table of 5: the king in the chien, or the taker called himself
+    oudlers: str = ""
+    points: str = ""
+    poignees: tuple[str, ...] = ()  # "simple E", "double N"
+    petit_au_bout: str = ""  # "attaque" or "défense"
+    chelem: str = ""  # "annoncé réussi", "réussi sans annonce", ...
+    figure_only: bool = False  # typed from the FFT sheet: no card fields are known
+
+    @property
+    def text(self) -> str:
+        """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
+        parts = [f"{self.taker} + {self.partner}" if self.partner else self.taker]
+        if self.alone:
+            parts[0] += " " + gettext("seul")
+        if self.figure_only:
+            parts.append(gettext("saisie au chiffre (feuille FFT)"))
+        else:
+            parts.append(gettext("%(oudlers)s bout(s)") % {"oudlers": self.oudlers})
+            parts.append(gettext("%(points)s pts") % {"points": self.points})
+        parts += [gettext("poignée %(which)s") % {"which": p} for p in self.poignees]
+        if self.petit_au_bout:
+            parts.append(gettext("petit au bout : %(side)s") % {"side": self.petit_au_bout})
+        if self.chelem:
+            parts.append(gettext("chelem %(how)s") % {"how": self.chelem})
+        return " · ".join(parts)
+
+
+POIGNEE_WORDS = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
+SIDE_WORDS = {"attack": _("attaque"), "defense": _("défense")}
+# (side that took every trick, announced) → how the chelem went.
+CHELEM_WORDS = {
+    ("attack", True): _("annoncé réussi"),
+    ("attack", False): _("réussi sans annonce"),
+    (None, True): _("annoncé chuté"),
+    ("defense", False): _("fait par la défense"),
+    ("defense", True): _("annoncé, fait par la défense"),
+}
+
+
+def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
+    """The deal's detail for the screen and the completed sheet; None for a passed or
+    cancelled deal."""
+    if deal.passed or deal.cancelled or deal.taker is None:
+        return None
+    partner = seats.key_for_seat(deal.partner) if seats.called_king else ""
+    # Alone at 5: the called king was in the chien, or the taker called himself (the deal does
+    # not record which; both score the same).
+    alone = seats.called_king and deal.partner is None
+    if deal.is_figure_only:
+        return DealDetail(
+            taker=seats.key_for_seat(deal.taker), partner=partner, alone=alone, figure_only=True
+        )
+    chelem = CHELEM_WORDS.get((deal.chelem or None, deal.chelem_announced), "")
+    return DealDetail(
+        taker=seats.key_for_seat(deal.taker),
+        partner=partner,
+        alone=alone,
+        oudlers=str(deal.oudlers),
+        points=f"{float(deal.points):g}".replace(".", ","),
+        poignees=tuple(
+            f"{POIGNEE_WORDS.get(size, size)} {seats.key_for_seat(seat)}"
+            for seat, size in deal.poignees
+        ),
+        petit_au_bout=str(SIDE_WORDS.get(deal.petit_au_bout, "")),
+        chelem=str(chelem),
     )
-    return " ".join(p for p in parts if p)
+
+
+def _deal_description(deal: Deal, seats: SeatInfo) -> str:
+    detail = deal_detail(deal, seats)
+    return detail.text if detail is not None else ""
 
 
 def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident]) -> list[str]:

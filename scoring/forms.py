@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import TOTAL_POINTS, DealError
 from scoring.models import Incident
+from scoring.services import CARD_FIELDS, deal_figure
 from tournament.models import DIRECTIONS, Registration, sheet_order_key
 
 CONTRACT_KEYS = {
@@ -97,6 +98,8 @@ def _normalise(value: str) -> str:
 
 class DealForm(forms.Form):
     """One row of the sheet, typed with short keys; `deal_data` is the engine's input."""
+
+    mode = "detailed"  # the desk's entry mode this form types (FigureDealForm: "figures")
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     passed = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -333,9 +336,18 @@ def deal_initial(deal, seats: SeatInfo) -> dict[str, Any]:
     if deal.passed or deal.cancelled:
         taker = PASSED_KEY if deal.passed else CANCELLED_KEY
         return {"taker": taker, "dealer": deal.dealer or 0, "arbiter_called": deal.arbiter_called}
+    partner = seats.key_for_seat(deal.partner if deal.partner is not None else deal.taker)
+    if deal.is_figure_only:
+        return {
+            "dealer": deal.dealer or 0,
+            "taker": seats.key_for_seat(deal.taker),
+            "contract": CONTRACT_CODES.get(deal.contract, ""),
+            "partner": partner,
+            "figure": str(deal_figure(deal)),
+            "arbiter_called": deal.arbiter_called,
+        }
     points = deal.points
     points_text = str(int(points)) if points == int(points) else str(points).replace(".", ",")
-    partner = seats.key_for_seat(deal.partner if deal.partner is not None else deal.taker)
     chelem = next(
         (k for k, v in CHELEM_KEYS.items() if v == (deal.chelem or None, deal.chelem_announced)),
         "",
@@ -355,6 +367,81 @@ def deal_initial(deal, seats: SeatInfo) -> dict[str, Any]:
         "chelem": chelem,
         "arbiter_called": deal.arbiter_called,
     }
+
+
+class FigureDealForm(DealForm):
+    """A row typed from the official FFT sheet, which carries only the contract and the figures.
+
+    The arbiter types the contract, the taker (and the partner at 5) and the taker's figure; the
+    other figures follow and the engine says whether a real deal gives it (scoring.figures).
+    """
+
+    mode = "figures"
+    # The detailed form's fields the FFT sheet has no place for.
+    OMITTED = ("oudlers", "points", "side", "poignees", "petit_au_bout", "chelem")
+
+    figure = forms.CharField(
+        label=_("Chiffre du preneur"),
+        max_length=12,
+        required=False,
+        help_text=_("tel qu'écrit sur la feuille : 318, -126"),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.OMITTED:
+            del self.fields[name]
+        # After the partner (or the contract), before "arbitre appelé": as the row is typed.
+        self.order_fields([name for name in self.fields if name != "arbiter_called"])
+
+    # The sheet has no card fields: DealForm's parsers find nothing to read.
+    def _oudlers(self, value: str) -> None:
+        return None
+
+    def _points(self, value: str, side: str) -> None:
+        return None
+
+    def _poignees(self, value: str) -> list:
+        return []
+
+    def _side(self, field: str, value: str) -> None:
+        return None
+
+    def _chelem(self, value: str) -> tuple[None, bool]:
+        return None, False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        deal = self.deal_data
+        if deal is not None and (deal["passed"] or deal["cancelled"]):
+            return data
+        if self.has_error("taker") and not (data.get("taker") or "").strip():
+            return data  # nothing typed yet: the taker's message is enough
+        figure = self._figure(data.get("figure") or "")
+        if self.errors or deal is None:
+            self.deal_data = None
+            return data
+        for name in CARD_FIELDS:  # the engine's card fields: the figure stands for them
+            deal.pop(name, None)
+        deal["figure"] = figure
+        return data
+
+    def _figure(self, value: str) -> int | None:
+        text = re.sub(r"\s", "", value).replace("\N{MINUS SIGN}", "-")
+        if not text:
+            self.add_error(
+                "figure",
+                gettext("Indiquez le chiffre du preneur, tel qu'écrit sur la feuille (318, -126)."),
+            )
+            return None
+        if not re.fullmatch(r"[+-]?\d{1,6}", text):
+            self.add_error(
+                "figure",
+                gettext("Chiffre du preneur : %(value)s n'est pas un nombre entier.")
+                % {"value": value},
+            )
+            return None
+        return int(text)
 
 
 class AdjustForm(forms.Form):

@@ -210,6 +210,12 @@ class Deal(models.Model):
     def __str__(self) -> str:
         return _("Donne %(number)s") % {"number": self.number}
 
+    @property
+    def is_figure_only(self) -> bool:
+        """Typed from the FFT sheet: contract, taker and figures, without the card fields."""
+        played = not (self.passed or self.cancelled) and self.taker is not None
+        return played and self.points is None
+
     def engine_input(self) -> dict:
         """The engine's Deal fields, as the JSON contract names them."""
         return {

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Deal as EngineDeal
 from scoring.engine import DealError, score_deal
+from scoring.figures import FIGURE, figure_scores
 from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
 from scoring.penalties import default_penalty
 from scoring.rules import RULE_SETS
@@ -55,6 +56,8 @@ def deal_snapshot(deal: Deal) -> dict[str, Any]:
         adjustment_reason=deal.adjustment_reason,
         score_not_recorded=deal.score_not_recorded,
     )
+    if deal.is_figure_only:
+        data[FIGURE] = deal_figure(deal)
     if deal.client_id:
         data.update(
             pending=deal.pending,
@@ -137,10 +140,34 @@ def sheet_create_free(
     return sheet
 
 
+def deal_figure(deal: Deal) -> int | None:
+    """The taker's figure of a deal typed from the FFT sheet (as computed, before adjustments)."""
+    if not deal.is_figure_only:
+        return None
+    row = deal.computed_scores or deal.scores
+    return row[deal.taker] if deal.taker < len(row) else None
+
+
 def compute_scores(data: dict[str, Any], rule_set: str = "fft") -> list[int]:
-    """Score a deal's inputs with the engine (raises DealError on impossible input)."""
+    """Score a deal's inputs with the engine (raises DealError on impossible input).
+
+    A deal typed from the FFT sheet carries the taker's figure instead of the card fields: its
+    row follows from the figure, once the engine agrees a real deal of that contract gives it.
+    """
     if data.get("passed") or data.get("cancelled"):
         return [0] * data["players"]
+    if data.get(FIGURE) is not None:
+        return list(
+            figure_scores(
+                players=data["players"],
+                taker=data.get("taker"),
+                partner=data.get("partner"),
+                dead=data.get("dead"),
+                contract=data.get("contract"),
+                figure=data[FIGURE],
+                rules=RULE_SETS[rule_set],
+            )
+        )
     obj = {name: data.get(name) for name in ENGINE_FIELDS}
     obj["poignees"] = [list(p) for p in obj.get("poignees") or []]
     obj["chelem_announced"] = bool(obj.get("chelem_announced"))
@@ -190,7 +217,10 @@ def ensure_sheet_writable(sheet: ScoreSheet, *, validating: bool = False) -> Non
 
 # Desk fields of a deal besides the engine's; any other key is refused.
 DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called")
-MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(DESK_FIELDS)
+# A deal typed from the FFT sheet gives the taker's figure instead of the card fields.
+FIGURE_FIELDS = (FIGURE,)
+CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
+MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(DESK_FIELDS) + len(FIGURE_FIELDS)
 
 
 def _is_int(value: Any) -> bool:
@@ -206,7 +236,7 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise DealError("deal", _("Donne : un objet est attendu."))
     for key in data:
-        if key not in ENGINE_FIELDS and key not in DESK_FIELDS:
+        if key not in ENGINE_FIELDS and key not in DESK_FIELDS and key not in FIGURE_FIELDS:
             raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
     players = sheet_players_count(sheet)
     given = data.get("players", players)
@@ -226,6 +256,7 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
             _("Le donneur doit être une place de la table (0 à %(last)s)."),
             {"last": players - 1},
         )
+    _check_figure_input(data)
     clean = dict(data, players=players)
     game = _table_game(sheet)
     if game == Table.Game.FIVE_DEAD:
@@ -236,6 +267,32 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     elif data.get("dead") is not None:
         raise DealError("dead", _("Il n'y a pas de mort à cette table."))
     return clean
+
+
+def _check_figure_input(data: dict[str, Any]) -> None:
+    """A figure stands for the card fields: a deal gives one or the other, never both."""
+    figure = data.get(FIGURE)
+    if figure is None:
+        return
+    if not _is_int(figure):
+        raise DealError(
+            FIGURE,
+            _("Chiffre du preneur : %(value)s n'est pas un nombre entier."),
+            {"value": str(figure)[:40]},
+        )
+    if data.get("passed") or data.get("cancelled"):
+        raise DealError(FIGURE, _("Chiffre du preneur : une donne passée ou annulée n'en a pas."))
+    for key in CARD_FIELDS:
+        value = data.get(key)
+        if value is not None and (key in ("oudlers", "points") or value):
+            raise DealError(
+                key,
+                _(
+                    "Une donne saisie par le chiffre du preneur (feuille FFT) ne porte ni bouts, "
+                    "ni points, ni primes : %(name)s est en trop."
+                ),
+                {"name": key},
+            )
 
 
 def sheet_players_count(sheet: ScoreSheet) -> int:
@@ -290,6 +347,13 @@ def _apply_inputs(deal: Deal, data: dict[str, Any]) -> None:
     deal.taker = data["taker"]
     deal.partner = data.get("partner")
     deal.contract = data["contract"]
+    if data.get(FIGURE) is not None:
+        # Typed from the FFT sheet: the card fields stay unknown, the row holds the figures.
+        deal.oudlers = deal.points = None
+        deal.poignees = []
+        deal.petit_au_bout = deal.chelem = ""
+        deal.chelem_announced = False
+        return
     deal.oudlers = data["oudlers"]
     deal.points = Decimal(str(data["points"]))
     deal.poignees = [list(p) for p in data.get("poignees") or []]

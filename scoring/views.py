@@ -20,6 +20,7 @@ from scoring.forms import (
     AdjustForm,
     CrossCheckForm,
     DealForm,
+    FigureDealForm,
     FreeSheetForm,
     IncidentForm,
     PenaltyDefaultsForm,
@@ -51,15 +52,36 @@ def _deal(pk: int) -> Deal:
     )
 
 
+# How a row is typed: in detail (taker, bouts, points, bonuses) or from the FFT sheet's figures.
+MODES = {"detailed": False, "figures": True}
+
+
+def _load(request: HttpRequest, sheet: ScoreSheet) -> SheetView:
+    """The sheet as the desk shows it, typed in the mode the page asks for (or the tournament's)."""
+    view = load_sheet_view(sheet)
+    asked = request.POST.get("mode") or request.GET.get("mode")
+    if asked in MODES:
+        view.figures = MODES[asked]
+        view.mode_asked = True
+    return view
+
+
+def _form_class(view: SheetView, deal: Deal | None = None) -> type[DealForm]:
+    # A correction keeps the way its deal was typed, unless the arbiter switched the page.
+    figures = deal.is_figure_only if deal is not None and not view.mode_asked else view.figures
+    return FigureDealForm if figures else DealForm
+
+
 def _entry_form(view: SheetView, data: QueryDict | None = None, deal: Deal | None = None):
     """A bound form for what was typed, or a fresh one for the next deal (or the edited one)."""
     number = deal.number if deal else view.next_number
     barred = _barred(view, number)
+    form_class = _form_class(view, deal)
     if data is not None:
-        return DealForm(data, seats=view.seats, barred=barred)
+        return form_class(data, seats=view.seats, barred=barred)
     initial = deal_initial(deal, view.seats) if deal else {"dealer": view.next_dealer}
     initial["version"] = view.sheet.version
-    return DealForm(initial=initial, seats=view.seats, barred=barred)
+    return form_class(initial=initial, seats=view.seats, barred=barred)
 
 
 def _barred(view: SheetView, number: int) -> dict[int, str]:
@@ -154,7 +176,7 @@ def _done(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
     """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect."""
     if request.htmx:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
-        view = load_sheet_view(sheet)
+        view = _load(request, sheet)
         return _render_sheet(request, view, _entry_form(view))
     return redirect("sheet-detail", sheet.pk)
 
@@ -173,7 +195,7 @@ def _int_or_none(value: str | None) -> int | None:
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The entry page; a POST appends the typed deal (htmx swaps the sheet and a fresh row)."""
     sheet = _sheet(pk)
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     if request.method != "POST":
         return _render_sheet(request, view, _entry_form(view))
     form = _entry_form(view, request.POST)
@@ -197,10 +219,10 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _refused(request: HttpRequest, sheet: ScoreSheet, err: Locked, **kwargs) -> HttpResponse:
     """A write on a locked sheet: nothing written, what was typed kept, the reason shown."""
     sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     form = kwargs.pop("form", None)
     if form is not None:
-        form = DealForm(_with_version(request.POST, sheet.version), seats=view.seats)
+        form = _form_class(view)(_with_version(request.POST, sheet.version), seats=view.seats)
         form.is_valid()
     else:
         form = _entry_form(view)
@@ -214,8 +236,8 @@ def _conflict(
     data = {k: v for k, v in data.items() if k != "csrfmiddlewaretoken"}
     services.conflict_record(sheet=sheet, data=data, expected_version=expected, user=request.user)
     sheet.refresh_from_db(fields=["version", "paper_bilans"])
-    view = load_sheet_view(sheet)
-    kept = DealForm(_with_version(request.POST, sheet.version), seats=view.seats)
+    view = _load(request, sheet)
+    kept = _form_class(view, editing)(_with_version(request.POST, sheet.version), seats=view.seats)
     kept.is_valid()  # show what was typed without flagging anything
     return _render_sheet(request, view, kept, editing=editing, conflict=_conflict_message(sheet))
 
@@ -225,9 +247,9 @@ def _conflict(
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The row the typed deal would add, computed by the engine, before anything is saved."""
     sheet = _sheet(pk)
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     number = _int_or_none(request.POST.get("number")) or view.next_number
-    form = DealForm(request.POST, seats=view.seats, barred=_barred(view, number))
+    form = _form_class(view)(request.POST, seats=view.seats, barred=_barred(view, number))
     scores = None
     if form.is_valid():
         try:
@@ -243,7 +265,7 @@ def deal_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a deal: the form takes its values; saving recomputes everything after it."""
     deal = _deal(pk)
     sheet = deal.sheet
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     if request.method != "POST":
         return _render_sheet(request, view, _entry_form(view, deal=deal), editing=deal)
     form = _entry_form(view, request.POST, deal=deal)
@@ -285,7 +307,7 @@ def deal_delete(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         )
         sheet.refresh_from_db(fields=["version", "paper_bilans"])
-        view = load_sheet_view(sheet)
+        view = _load(request, sheet)
         return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
     return _done(request, sheet)
 
@@ -295,7 +317,7 @@ def deal_adjust(request: HttpRequest, pk: int) -> HttpResponse:
     """An arbiter's score for a deal (with a reason), or the taker's choice after a revoke."""
     deal = _deal(pk)
     sheet = deal.sheet
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     form = AdjustForm(
         request.POST or None,
         labels=view.seats.labels,
@@ -400,7 +422,7 @@ def _line_incidents(view: SheetView, deal: Deal) -> list[Incident]:
 def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
     """Store the bilans written on the paper sheet; differences are flagged on the sheet."""
     sheet = _sheet(pk)
-    view = load_sheet_view(sheet)
+    view = _load(request, sheet)
     form = CrossCheckForm(request.POST, labels=view.seats.labels, order=view.seats.in_order())
     if form.is_valid():
         expected = form.cleaned_data["version"]
@@ -418,7 +440,7 @@ def sheet_crosscheck(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
             )
             sheet.refresh_from_db(fields=["version", "paper_bilans"])
-            view = load_sheet_view(sheet)
+            view = _load(request, sheet)
             kept = CrossCheckForm(
                 _with_version(request.POST, sheet.version),
                 labels=view.seats.labels,
@@ -469,7 +491,7 @@ def _sheet_write(request: HttpRequest, sheet: ScoreSheet, write) -> HttpResponse
         return _refused(request, sheet, err if isinstance(err, Locked) else Locked(err.messages))
     except StaleSheetError:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
-        view = load_sheet_view(sheet)
+        view = _load(request, sheet)
         return _render_sheet(request, view, _entry_form(view), conflict=_conflict_message(sheet))
     return _done(request, sheet)
 

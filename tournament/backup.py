@@ -650,8 +650,9 @@ class _Checker:
 
     def check_deal(self, deal) -> None:
         from scoring.engine import DealError
+        from scoring.figures import FIGURE
         from scoring.rules import RULE_SETS
-        from scoring.services import compute_scores
+        from scoring.services import compute_scores, deal_figure
 
         self.full_clean(deal)
         seats = len(self.sheet_players.get(deal.sheet_id, []))
@@ -707,6 +708,9 @@ class _Checker:
             raise _RowError(_("une donne passée ou annulée n'a ni preneur ni contrat."))
         data = {**deal.engine_input(), "passed": deal.passed, "cancelled": deal.cancelled}
         try:
+            if deal.is_figure_only:
+                # Typed from the FFT sheet: its taker's figure is checked again as the desk did.
+                data[FIGURE] = deal_figure(deal)
             computed = compute_scores(data, deal.rule_set)
         except DealError as err:
             raise _RowError(_(err.template) % err.params) from err

@@ -44,12 +44,17 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["position_minutes"].required = False
-        # Left out (an older form, a script), the entry mode stays what it was.
+        # Left out (an older form, a script), the entry mode and sheet style stay what they were.
         self.fields["entry_mode"].required = False
+        self.fields["sheet_style"].required = False
 
     def clean_entry_mode(self) -> str:
         value = self.cleaned_data.get("entry_mode")
         return value or self.instance.entry_mode or Tournament.EntryMode.PAPER
+
+    def clean_sheet_style(self) -> str:
+        value = self.cleaned_data.get("sheet_style")
+        return value or self.instance.sheet_style or Tournament.SheetStyle.DETAILED
 
     def clean_position_minutes(self) -> int:
         value = self.cleaned_data.get("position_minutes")

@@ -62,6 +62,7 @@ TOURNAMENT_FIELDS = (
     "rule_set",
     "is_public",
     "entry_mode",
+    "sheet_style",
     "public_requires_validation",
     "normalise_tables",
     "tie_breaks",

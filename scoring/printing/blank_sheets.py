@@ -1,5 +1,9 @@
 """Blank feuilles de marque for a position: one landscape page per table, filled in by hand.
 
+Each deal row has a place for everything the desk asks (contract, taker, called partner at a
+table of 5, bouts, points, poignées, petit au bout, chelem), then each player's figure in the FFT
+sheet's seat order, and the sheet ends with the totals and the bilans.
+
 When players may enter their deals on phones, each sheet also carries its table's code and a QR
 code of the table's entry page (read from the existing links: printing never creates one).
 """
@@ -14,6 +18,7 @@ from scoring.printing.sheet_page import (
     SheetPage,
     blank_rows,
     game_label,
+    has_called_king,
     players_at,
     row_heights,
     seated_columns,
@@ -45,6 +50,7 @@ def blank_sheet_pages(position: Position, base_url: str | None = None) -> list[S
                 game_label=game_label(table, players),
                 columns=seated_columns(seats, labels),
                 rows=blank_rows(tournament.deals_for_table_size(players), players),
+                called_king=has_called_king(table, players),
                 phone=phone_entry(link, base_url) if link else None,
             )
         )

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from scoring.desk import SheetView, load_sheet_view
+from scoring.desk import DealDetail, SheetView, load_sheet_view
 from scoring.models import ScoreSheet
 from scoring.printing.phone_entry import entry_mention
 from scoring.printing.render import render_pdf
@@ -46,7 +46,7 @@ def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
             RowView(
                 number=line.number,
                 contract=line.label,
-                detail=line.description,
+                **detail_cells(line.detail),
                 cells=tuple(split(cell.score) for cell in line.cells),
                 adjusted=deal.adjusted,
                 mark=mark,
@@ -68,6 +68,7 @@ def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
             for c in view.columns
         ],
         rows=rows,
+        called_king=view.seats.called_king,
         blank=False,
         plus_totals=list(view.plus_totals),
         minus_totals=list(view.minus_totals),
@@ -85,6 +86,22 @@ def printed_status(sheet: ScoreSheet, view: SheetView) -> str:
     if sheet.status == ScoreSheet.Status.IN_PROGRESS and sheet_is_full(view):
         return str(ScoreSheet.Status.COMPLETE.label)
     return str(sheet.get_status_display())
+
+
+def detail_cells(detail: DealDetail | None) -> dict[str, str]:
+    """The detail columns of a deal's row, as the desk reads the deal (nothing when passed)."""
+    if detail is None:
+        return {}
+    unknown = "—"  # typed from the FFT sheet: the paper gave no bouts, points nor bonuses
+    return {
+        "taker": detail.taker,
+        "partner": detail.partner or (_("seul") if detail.alone else ""),
+        "oudlers": unknown if detail.figure_only else detail.oudlers,
+        "points": unknown if detail.figure_only else detail.points,
+        "poignees": ", ".join(detail.poignees),
+        "petit_au_bout": detail.petit_au_bout,
+        "chelem": detail.chelem,
+    }
 
 
 def incident_notes(view: SheetView) -> list[str]:

@@ -21,7 +21,7 @@ from tournament.models import (
 
 # Height left for the deal rows on a landscape A4 page once the header, the totals and the
 # signature boxes are drawn; rows shrink within these bounds so a sheet stays on one page.
-DEAL_ROWS_HEIGHT_MM = 80
+DEAL_ROWS_HEIGHT_MM = 72
 # What the phone-entry box (table code and QR code) takes from the deal rows on a blank sheet,
 # and how low its rows may then go (a sheet of 13 deals still fits one page).
 PHONE_BOX_MM = 10
@@ -48,9 +48,17 @@ class CellView:
 
 @dataclass(frozen=True)
 class RowView:
+    """One deal row: what the desk asks for (blank on a blank sheet), then the figures."""
+
     number: int
     contract: str = ""
-    detail: str = ""  # taker, oudlers and points, as entered
+    taker: str = ""  # seat keys as the desk types them: N, S, E, O, 5
+    partner: str = ""  # tables of 5 with a called king: the partner, or "seul"
+    oudlers: str = ""
+    points: str = ""
+    poignees: str = ""  # "simple E", "double N"
+    petit_au_bout: str = ""  # "attaque" or "défense"
+    chelem: str = ""  # "annoncé réussi", ...
     cells: tuple[CellView, ...] = ()
     adjusted: bool = False
     mark: str = ""  # refers to a note under the sheet
@@ -67,6 +75,7 @@ class SheetPage:
     game_label: str
     columns: list[ColumnHead]
     rows: list[RowView]
+    called_king: bool = False  # a table of 5 with a called king: a column for the partner
     title: str = ""
     blank: bool = True
     plus_totals: list[int] | None = None
@@ -82,6 +91,12 @@ class SheetPage:
     def rows_class(self) -> str:
         """The CSS class giving this page's deal rows their height (see row_heights)."""
         return f"{len(self.rows)}{'p' if self.phone else ''}"
+
+    @property
+    def detail_span(self) -> int:
+        """Cells before the players' figures: deal, contract, taker, (partner,) bouts, points,
+        poignées, petit au bout, chelem."""
+        return 9 if self.called_king else 8
 
     @property
     def phone_entries(self) -> bool:
@@ -158,6 +173,13 @@ def split(score: int | None) -> CellView:
 
 def blank_rows(count: int, players: int) -> list[RowView]:
     return [RowView(number=n, cells=(CellView(),) * players) for n in range(1, count + 1)]
+
+
+def has_called_king(table: Table | None, players: int) -> bool:
+    """A table of 5 playing the called king (not a rotating mort): it has a partner column."""
+    if table is None:
+        return players == 5
+    return table.game == Table.Game.FIVE
 
 
 def players_at(table: Table, seats: Sequence[Seat]) -> int:
