@@ -357,8 +357,13 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
         assert (row["rank"], row["total"]) == (expected["rank"], expected["total"]), row
         assert expected["last_name"] in row["name"]
     # The penalised player's line shows the penalty; the leader's total is on screen.
-    penalised = phone.locator("table.ranking tbody tr", has_text=south_name)
-    assert "-40" in penalised.inner_text()
+    # On a phone the penalty sits in the row's details, one tap on its toggle away.
+    penalised = phone.locator("table.ranking tbody tr", has_text=south_name).first
+    assert "-40" not in penalised.inner_text()
+    penalised.locator("button").click()
+    details = phone.locator("table.ranking tbody tr.details")
+    details.wait_for()
+    assert "-40" in details.inner_text()
     assert phone.locator("table.ranking tbody tr td.total").first.is_visible()
     # The page itself does not scroll sideways on a phone (only the table may, in its box).
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import identity, services
@@ -325,11 +326,17 @@ def player_import(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Rien n'a été importé."))
         else:
             del request.session[key]
-            messages.success(
-                request,
-                _("%(count)s joueurs importés, %(skipped)s lignes ignorées.")
-                % {"count": len(created), "skipped": len(rows) - len(created)},
-            )
+            skipped = len(rows) - len(created)
+            imported = ngettext(
+                "%(count)s joueur importé.", "%(count)s joueurs importés.", len(created)
+            ) % {"count": len(created)}
+            if skipped:
+                imported += " " + ngettext(
+                    "%(count)s ligne ignorée (déjà inscrit ou doublon probable).",
+                    "%(count)s lignes ignorées (déjà inscrits ou doublons probables).",
+                    skipped,
+                ) % {"count": skipped}
+            messages.success(request, imported)
             return redirect("player-list", pk)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
