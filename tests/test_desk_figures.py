@@ -8,13 +8,15 @@ backups work as for a sheet typed in detail.
 import json
 
 import pytest
+from django.db import connection
 from django.db.models import Sum
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.desk import load_sheet_view
 from scoring.models import Deal, DealScore
 from scoring.services import deal_record, sheet_for_table
-from tests.desk_helpers import NAMES_004, deal_post, make_tournament
+from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
 from tournament.backup import BackupError, tournament_export_json, tournament_import
 from tournament.models import Tournament
@@ -220,3 +222,22 @@ def test_the_completed_sheet_pdf_prints_figure_deals(arbiter_client, figures_she
     _reader, pages = fetch_pdf(arbiter_client, reverse("print-sheet", args=[sheet.pk]))
     text = pages[0].replace("\N{MINUS SIGN}", "-")
     assert "Bilan -446 +1346 -390 -510" in text
+
+
+def test_the_figure_sheet_page_costs_what_the_detailed_page_costs(
+    arbiter_client, django_assert_max_num_queries
+):
+    counts = []
+    for style, rows in (("detailed", DEALS_004), ("figures", FIGURES_004)):
+        _tournament, position = make_tournament(names=NAMES_004, sheet_style=style)
+        sheet = sheet_for_table(table=position.tables.get())
+        for fields in rows[:3]:
+            deal_post(arbiter_client, sheet, {"mode": style, **fields})
+        with CaptureQueriesContext(connection) as captured:
+            arbiter_client.get(reverse("sheet-detail", args=[sheet.pk]))
+        counts.append(len(captured))
+        for fields in rows[3:]:
+            deal_post(arbiter_client, sheet, {"mode": style, **fields})
+        with django_assert_max_num_queries(counts[-1]):  # two more deals, no more queries
+            arbiter_client.get(reverse("sheet-detail", args=[sheet.pk]))
+    assert counts[0] == counts[1]
