@@ -5,8 +5,8 @@ directory, or DATABASE_URL if set) it generates tournaments of 200 and 800 playe
 5 deals per table) and prints, for the arbiter's ranking page, the public standings page and
 its live partial: the SQL queries and the time of one request (best of 3); and the weight of
 the first screen of the public standings and of the players' phone pages, raw and gzipped, beside
-the old whole-table standings page. Then it generates a 10,000-deal tournament and times the
-deal-log XLSX export.
+the old whole-table standings page; the queries of the arbiter's cockpit, its live part and the
+hall screen. Then it generates a 10,000-deal tournament and times the deal-log XLSX export.
 
 It checks what the project promises and exits non-zero otherwise: the same number of queries at
 200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, first
@@ -113,6 +113,62 @@ def first_screen_weights(tournaments: dict) -> bool:
     return ok
 
 
+def cockpit_queries(tournaments: dict, arbiter: Client) -> bool:
+    """The arbiter's cockpit, its live part (fresh, then unchanged: a 304) and the hall screen's
+    slides, on the last position reopened with its clock running: queries (the same at every
+    size) and CPU."""
+    from tournament import clock, hall, lifecycle
+
+    hall_screen = Client()
+    pages = {
+        "cockpit": lambda t: (arbiter, reverse("tournament-detail", args=[t.pk]), {}),
+        "cockpit live part": lambda t: (arbiter, reverse("cockpit-live", args=[t.pk]), {}),
+        "cockpit live, 304": lambda t: (
+            arbiter,
+            reverse("cockpit-live", args=[t.pk]),
+            {"HTTP_IF_NONE_MATCH": arbiter.get(reverse("cockpit-live", args=[t.pk]))["ETag"]},
+        ),
+        "hall screen slides": lambda t: (
+            hall_screen,
+            reverse("hall-slides", args=[t.hall_token]),
+            {},
+        ),
+    }
+    results: dict[str, dict[int, tuple[int, float]]] = {name: {} for name in pages}
+    for players, tournament in tournaments.items():
+        # The generated tournaments are finished: reopen the last position, as on the evening.
+        lifecycle.tournament_reopen(tournament=tournament, reason="bench")
+        position = lifecycle.position_reopen(
+            position=tournament.positions.order_by("number").last(), reason="bench"
+        )
+        clock.clock_start(position=position)
+        tournament = hall.hall_link_create(tournament=tournament)
+        for name, page in pages.items():
+            client, url, headers = page(tournament)
+            best, queries, status = float("inf"), 0, None
+            for _ in range(RUNS):
+                with CaptureQueriesContext(connection) as captured:
+                    cpu = time.process_time()
+                    status = client.get(url, **headers).status_code
+                    best = min(best, time.process_time() - cpu)
+                queries = len(captured)
+            expected = 304 if name.endswith("304") else 200
+            if status != expected:
+                raise SystemExit(f"{url}: HTTP {status}, expected {expected}")
+            results[name][players] = (queries, best)
+    ok = True
+    print()
+    print(f"{'cockpit and hall screen':24} {'players':>7} {'queries':>7} {'CPU':>9}")
+    for name, by_size in results.items():
+        for players, (queries, cpu) in by_size.items():
+            print(f"{name:24} {players:7} {queries:7} {cpu * 1000:6.0f} ms")
+        small, large = by_size[SIZES[0]], by_size[SIZES[1]]
+        same = small[0] == large[0]
+        ok = ok and same
+        print(f"{'':24} queries constant: {'yes → ok' if same else 'NO → FAIL'}")
+    return ok
+
+
 def main() -> int:
     setup_test_environment()
     call_command("migrate", verbosity=0)
@@ -166,6 +222,7 @@ def main() -> int:
         )
 
     ok = first_screen_weights(tournaments) and ok
+    ok = cockpit_queries(tournaments, arbiter) and ok
 
     positions = XLSX_DEALS // (SIZES[1] // 4 * 5)
     tournament = tournament_generate(

@@ -283,3 +283,24 @@ def test_the_position_length_is_a_setting_kept_by_backups(arbiter_client, arbite
     assert tournament.position_minutes == 45
     restored = backup.tournament_import(backup.tournament_export_json(tournament), user=arbiter)
     assert restored.position_minutes == 45
+
+
+def test_team_tournaments_show_the_leading_teams_too(arbiter_client):
+    from tournament.models import Team
+
+    tournament, position = make_tournament(tables=1, names=NAMES_004, format="duo")
+    seats = {s.direction: s.registration for s in Seat.objects.filter(table__position=position)}
+    for name, directions in (("Les Nordistes", "NE"), ("Les Sudistes", "SW")):
+        team = Team.objects.create(tournament=tournament, name=name)
+        for direction in directions:
+            seats[direction].team = team
+            seats[direction].save()
+    sheet = table_sheet(arbiter_client, position, 1)
+    for fields in DEALS_004:
+        deal_post(arbiter_client, sheet, fields)
+    top = cockpit(arbiter_client, tournament).split('id="cockpit-top"')[1].split("</section>")[0]
+    # Sud (+1346) and Ouest (−510) against Nord (−446) and Est (−390).
+    assert re.search(
+        r"<td class=\"num\">1</td><td>Les Sudistes</td><td class=\"num\">836</td>", top
+    )
+    assert "Les Nordistes" in top

@@ -191,3 +191,21 @@ def test_the_hall_screen_queries_do_not_grow_with_the_tournament(arbiter_client)
             )
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_team_tournaments_show_the_team_standings(arbiter_client):
+    from tournament.models import Team
+
+    tournament, position = make_tournament(tables=1, names=NAMES_004, format="duo")
+    team = Team.objects.create(tournament=tournament, name="Les Sudistes")
+    Registration.objects.filter(tournament=tournament, seats__direction__in=["S", "W"]).update(
+        team=team
+    )
+    sheet = table_sheet(arbiter_client, position, 1)
+    for fields in DEALS_004:
+        deal_post(arbiter_client, sheet, fields)
+    hall.hall_link_create(tournament=tournament)
+    tournament.refresh_from_db()
+    html = screen(tournament.hall_token).content.decode()
+    assert "Classement par équipes" in html
+    assert "Les Sudistes" in html

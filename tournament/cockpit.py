@@ -124,6 +124,7 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
     tables = _tables(current) if current is not None else []
     waiting, waiting_count = _waiting(tournament, tables)
     standings = standings_for(tournament)
+    top = _played(standings.players)[:TOP]
     people = Registration.objects.filter(tournament=tournament).aggregate(
         active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
         withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
@@ -138,8 +139,8 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
         tables=tables,
         waiting=waiting,
         waiting_count=waiting_count,
-        top=_played(standings.players)[:TOP],
-        top_teams=_played(standings.teams)[:TOP] if tournament.team_size else [],
+        top=top,
+        top_teams=standings.teams[:TOP] if top and tournament.team_size else [],
         active=people["active"],
         withdrawn=people["withdrawn"],
         teams=people["teams"],

@@ -66,8 +66,12 @@ def live(view: Callable) -> Callable:
 
 
 def _cockpit_etag(request: HttpRequest, pk: int) -> str:
-    manage = capabilities(request.user, request.tournament)["manage"]
-    return f"{live_fingerprint(request.tournament)}-{get_language()}-{int(manage)}"
+    etag = getattr(request, "_cockpit_etag", None)
+    if etag is None:  # asked by the ETag check, then by the page that shows it: once
+        manage = capabilities(request.user, request.tournament)["manage"]
+        etag = f"{live_fingerprint(request.tournament)}-{get_language()}-{int(manage)}"
+        request._cockpit_etag = etag
+    return etag
 
 
 def _cockpit_context(request: HttpRequest, tournament: Tournament) -> dict:
