@@ -304,3 +304,18 @@ def test_team_tournaments_show_the_leading_teams_too(arbiter_client):
         r"<td class=\"num\">1</td><td>Les Sudistes</td><td class=\"num\">836</td>", top
     )
     assert "Les Nordistes" in top
+
+
+def test_a_finished_tournament_shows_its_last_position_closed_and_offers_to_reopen(
+    arbiter_client, evening
+):
+    from tournament.lifecycle import tournament_finish
+
+    tournament, _position, _sheets = evening
+    tournament_finish(tournament=tournament)
+    html = cockpit(arbiter_client, tournament)
+    assert "Position 1 close" in html
+    assert 'id="position-clock"' not in html
+    assert 'id="tournament-reopen"' in html
+    assert reverse("position-close", args=[tournament.pk, 1]) not in html
+    assert reverse("position-publish", args=[tournament.pk, 2]) not in html

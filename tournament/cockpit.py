@@ -134,7 +134,11 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
         tournament=tournament,
         positions=positions,
         current=current,
-        upcoming=upcoming_position(positions),
+        upcoming=(
+            upcoming_position(positions)
+            if tournament.status != Tournament.Status.FINISHED
+            else None
+        ),
         clock=state_of(current) if current is not None else None,
         tables=tables,
         waiting=waiting,
