@@ -20,7 +20,14 @@ from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
-from tournament.models import DIRECTIONS, Direction, Position, Table, sheet_order_key
+from tournament.models import (
+    DIRECTIONS,
+    Direction,
+    Position,
+    Table,
+    sheet_order_key,
+    start_display,
+)
 
 DIRECTION_LABELS = dict(Direction.choices)
 
@@ -219,7 +226,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
                 direction=seats.directions[p.seat],
                 key=seats.key_for_seat(p.seat),
                 name=str(p.registration.player),
-                start=p.start_label,
+                start=start_display(p.start_label),
                 registration_id=p.registration_id,
             )
             for p in players

@@ -27,7 +27,7 @@ from tournament.models import (
     Table,
     Team,
     Tournament,
-    seat_label,
+    seat_code,
 )
 
 LAST_NAMES = (
@@ -180,7 +180,7 @@ def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
     starts: dict[int, str] = {}
     for table, players in zip(tables, table_players, strict=True):
         for index, player in enumerate(players):
-            starts.setdefault(player, seat_label(table.number, DIRECTIONS[index]))
+            starts.setdefault(player, seat_code(table.number, DIRECTIONS[index]))
     played_tables = [
         (table, players)
         for table, players in zip(tables, table_players, strict=True)

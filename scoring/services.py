@@ -24,7 +24,7 @@ from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
 from scoring.penalties import default_penalty
 from scoring.rules import RULE_SETS
 from tournament.lifecycle import Locked, ensure_position_open, ensure_tournament_open
-from tournament.models import DIRECTIONS, Position, Registration, Table, Tournament
+from tournament.models import DIRECTIONS, Position, Registration, Table, Tournament, seat_code
 
 # The engine's Deal fields are the contract: read them from it rather than listing them again.
 ENGINE_FIELDS = tuple(field.name for field in dataclasses.fields(EngineDeal))
@@ -92,7 +92,10 @@ def sheet_for_table(*, table: Table) -> ScoreSheet:
 
 
 def start_label(registration: Registration) -> str:
-    """How FFT sheets name a player: table and direction at the first position played."""
+    """How FFT sheets name a player: table and direction at the first position played.
+
+    Stored in no language (`seat_code`); pages print it with `start_display`.
+    """
     first = (
         registration.seats.select_related("table__position")
         .order_by("table__position__number")
@@ -100,7 +103,7 @@ def start_label(registration: Registration) -> str:
     )
     if first is None:
         return str(registration.number)
-    return first.label
+    return seat_code(first.table.number, first.direction)
 
 
 def sheet_create_free(

@@ -40,6 +40,29 @@ def seat_label(table_number: int, direction: str) -> str:
     return f"{table_number} {short}"
 
 
+def seat_code(table_number: int, direction: str) -> str:
+    """A starting position as stored on sheets, in no language: "3 W", "5 X".
+
+    Sheets keep this and print `start_display` of it, so every reader sees their own words
+    (a label stored translated kept the language of whoever opened the sheet first).
+    """
+    return f"{table_number} {direction}"
+
+
+# Seat words sheets stored before labels were kept in no language, in French or English.
+_STORED_SEATS = {"N": "N", "E": "E", "S": "S", "W": "W", "O": "W", "X": "X", "5e": "X"}
+_STORED_SEATS["5th"] = "X"
+
+
+def start_display(stored: str) -> str:
+    """A stored starting position in the reader's language: "3 W" → "3 O" in French."""
+    number, _space, seat = (stored or "").partition(" ")
+    seat = seat.removeprefix("— ").strip()
+    if not number.isdecimal() or seat not in _STORED_SEATS:
+        return stored or ""
+    return seat_label(int(number), _STORED_SEATS[seat])
+
+
 class Direction(models.TextChoices):
     NORTH = "N", _("Nord")
     EAST = "E", _("Est")
