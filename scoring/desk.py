@@ -335,7 +335,9 @@ class DealDetail:
 
     taker: str  # the taker's key: "N", "S", "E", "O", "5"
     partner: str = ""  # at a table of 5 with a called king: the partner's key
-    alone: bool = False  # at a table of 5: the king in the chien, or the taker called himself
+    # At a table of 5 with a called king and no partner: "dog" (roi au chien), "self" (appelé
+    # soi-même), or "unknown" (typed before the reason was recorded); "" with a partner.
+    alone: str = ""
     oudlers: str = ""
     points: str = ""
     poignees: tuple[str, ...] = ()  # "simple E", "double N"
@@ -348,7 +350,7 @@ class DealDetail:
         """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
         parts = [f"{self.taker} + {self.partner}" if self.partner else self.taker]
         if self.alone:
-            parts[0] += " " + gettext("seul")
+            parts[0] += " " + self.alone_text
         if self.figure_only:
             parts.append(gettext("saisie au chiffre (feuille FFT)"))
         else:
@@ -361,7 +363,23 @@ class DealDetail:
             parts.append(gettext("chelem %(how)s") % {"how": self.chelem})
         return " · ".join(parts)
 
+    @property
+    def alone_words(self) -> str:
+        """Why the taker plays alone, in words: "roi au chien", "appelé soi-même", or ""."""
+        return str(ALONE_WORDS.get(self.alone, ""))
 
+    @property
+    def alone_text(self) -> str:
+        """ "seul (roi au chien)", "seul (appelé soi-même)", or "seul" when not recorded."""
+        if not self.alone:
+            return ""
+        words = self.alone_words
+        if not words:
+            return gettext("seul")
+        return gettext("seul (%(why)s)") % {"why": words}
+
+
+ALONE_WORDS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}
 POIGNEE_WORDS = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
 SIDE_WORDS = {"attack": _("attaque"), "defense": _("défense")}
 # (side that took every trick, announced) → how the chelem went.
@@ -380,9 +398,11 @@ def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
     if deal.passed or deal.cancelled or deal.taker is None:
         return None
     partner = seats.key_for_seat(deal.partner) if seats.called_king else ""
-    # Alone at 5: the called king was in the chien, or the taker called himself (the deal does
-    # not record which; both score the same).
-    alone = seats.called_king and deal.partner is None
+    # Alone at 5: the called king was in the chien, or the taker called themself (both score
+    # the same); deals typed before the reason was recorded say only "seul".
+    alone = ""
+    if seats.called_king and deal.partner is None:
+        alone = deal.alone or "unknown"
     if deal.is_figure_only:
         return DealDetail(
             taker=seats.key_for_seat(deal.taker), partner=partner, alone=alone, figure_only=True

@@ -33,7 +33,10 @@ DIRECTION_KEYS = {"N": ("N",), "E": ("E",), "S": ("S",), "W": ("O", "W"), "X": (
 DIRECTION_CODES = {"N": "N", "E": "E", "S": "S", "W": "O", "X": "5"}
 PASSED_KEY = "T"
 CANCELLED_KEY = "A"
-CHIEN_KEYS = ("C", "CHIEN")
+# Alone at 5: the called king was in the chien (C), or the taker called themself (their own
+# letter, or SOI). SEUL keeps "alone, reason unknown", as deals typed before it was recorded.
+CHIEN_KEYS = ("C", "CHIEN", "ROIAUCHIEN")
+SELF_KEYS = ("SOI", "SOIMEME")
 ALONE_KEYS = ("SEUL",)
 POIGNEE_SIZES = {
     "": "simple",
@@ -61,6 +64,7 @@ ENGINE_TO_FORM = {
     "deal": "__all__",
     "dead": "dealer",
     "chelem_announced": "chelem",
+    "alone": "partner",
 }
 
 
@@ -117,7 +121,7 @@ class DealForm(forms.Form):
         label=_("Roi appelé chez"),
         max_length=12,
         required=False,
-        help_text=_("place ; C = au chien ; lettre du preneur = seul"),
+        help_text=_("place ; C = roi au chien ; lettre du preneur = appelé soi-même"),
     )
     oudlers = forms.CharField(label=_("Bouts"), max_length=4, required=False)
     points = forms.CharField(
@@ -202,7 +206,7 @@ class DealForm(forms.Form):
             self.add_error("taker", self.barred[taker])
         deal["taker"] = taker
         deal["contract"] = self._contract(data.get("contract", ""))
-        deal["partner"] = self._partner(data.get("partner", ""), taker)
+        deal["partner"], deal["alone"] = self._partner(data.get("partner", ""), taker)
         deal["oudlers"] = self._oudlers(data.get("oudlers", ""))
         deal["points"] = self._points(data.get("points", ""), data.get("side") or "attack")
         deal["poignees"] = self._poignees(data.get("poignees", ""))
@@ -225,9 +229,11 @@ class DealForm(forms.Form):
             return None
         return CONTRACT_KEYS[key]
 
-    def _partner(self, value: str, taker: int | None) -> int | None:
+    def _partner(self, value: str, taker: int | None) -> tuple[int | None, str]:
+        """(partner seat, why alone): a place, C for the king in the chien (Deal.Alone.DOG),
+        or the taker's own letter when they called themself (Deal.Alone.SELF)."""
         if not self.seats.called_king:
-            return None
+            return None, ""
         key = _normalise(value)
         if not key:
             self.add_error(
@@ -237,11 +243,17 @@ class DealForm(forms.Form):
                     "ou la lettre du preneur s'il s'est appelé (seul)."
                 ),
             )
-            return None
-        if key in CHIEN_KEYS or key in ALONE_KEYS:
-            return None
+            return None, ""
+        if key in CHIEN_KEYS:
+            return None, "dog"
+        if key in SELF_KEYS:
+            return None, "self"
+        if key in ALONE_KEYS:
+            return None, ""
         seat = self._seat("partner", key)
-        return None if seat == taker else seat
+        if seat is not None and seat == taker:
+            return None, "self"
+        return seat, ""
 
     def _oudlers(self, value: str) -> int | None:
         value = value.strip()
@@ -336,7 +348,14 @@ def deal_initial(deal, seats: SeatInfo) -> dict[str, Any]:
     if deal.passed or deal.cancelled:
         taker = PASSED_KEY if deal.passed else CANCELLED_KEY
         return {"taker": taker, "dealer": deal.dealer or 0, "arbiter_called": deal.arbiter_called}
-    partner = seats.key_for_seat(deal.partner if deal.partner is not None else deal.taker)
+    # Alone: C when the king was in the chien, the taker's letter when they called themself,
+    # SEUL when the reason was not recorded (saved again, it stays unknown).
+    if deal.partner is None and deal.alone == "dog":
+        partner = CHIEN_KEYS[0]
+    elif deal.partner is None and not deal.alone and seats.called_king:
+        partner = ALONE_KEYS[0]
+    else:
+        partner = seats.key_for_seat(deal.partner if deal.partner is not None else deal.taker)
     if deal.is_figure_only:
         return {
             "dealer": deal.dealer or 0,

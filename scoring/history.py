@@ -20,6 +20,7 @@ from tournament.models import Direction, Registration, sheet_order_key
 DIRECTION_LABELS = dict(Direction.choices)
 CONTRACT_LABELS = dict(Deal.Contract.choices)
 SIDE_LABELS = {"attack": _("attaque"), "defense": _("défense")}
+ALONE_LABELS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}
 POIGNEE_LABELS = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
 STATUS_LABELS = dict(ScoreSheet.Status.choices)
 
@@ -30,6 +31,7 @@ DEAL_FIELDS: dict[str, Any] = {
     "taker": _("preneur"),
     "contract": _("contrat"),
     "partner": _("partenaire"),
+    "alone": _("seul"),
     "figure": _("chiffre du preneur"),
     "oudlers": _("bouts"),
     "points": _("points"),
@@ -124,6 +126,8 @@ class _Words:
         if key == "contract":
             label = CONTRACT_LABELS.get(value)
             return str(label).lower() if label else self.plain(value)
+        if key == "alone":
+            return str(ALONE_LABELS.get(value, "")) or self.plain(value)
         if key in ("petit_au_bout", "chelem"):
             return str(SIDE_LABELS.get(value, "")) or self.plain(value)
         if key == "poignees":

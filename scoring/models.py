@@ -121,6 +121,12 @@ class Deal(models.Model):
         ATTACK = "attack", _("Attaque")
         DEFENSE = "defense", _("Défense")
 
+    class Alone(models.TextChoices):
+        """Why a taker at a table of 5 with a called king plays alone (both score the same)."""
+
+        DOG = "dog", _("Roi au chien")
+        SELF = "self", _("Appelé soi-même")
+
     sheet = models.ForeignKey(
         ScoreSheet, verbose_name=_("feuille"), on_delete=models.CASCADE, related_name="deals"
     )
@@ -132,6 +138,10 @@ class Deal(models.Model):
     players = models.PositiveSmallIntegerField(_("joueurs"))
     taker = models.PositiveSmallIntegerField(_("preneur"), null=True, blank=True)
     partner = models.PositiveSmallIntegerField(_("partenaire"), null=True, blank=True)
+    # At a table of 5 with a called king and no partner: the called king was in the chien, or
+    # the taker called themself. Blank elsewhere; blank with no partner at 5 (deals typed
+    # before it was recorded) means "alone, reason unknown".
+    alone = models.CharField(_("seul"), max_length=4, choices=Alone.choices, blank=True)
     dead = models.PositiveSmallIntegerField(_("mort"), null=True, blank=True)
     contract = models.CharField(_("contrat"), max_length=12, choices=Contract.choices, blank=True)
     oudlers = models.PositiveSmallIntegerField(_("bouts"), null=True, blank=True)

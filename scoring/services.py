@@ -56,6 +56,9 @@ def deal_snapshot(deal: Deal) -> dict[str, Any]:
         adjustment_reason=deal.adjustment_reason,
         score_not_recorded=deal.score_not_recorded,
     )
+    if deal.alone:
+        # Only when known: older pictures have no such key, and "" would read as a change.
+        data["alone"] = deal.alone
     if deal.is_figure_only:
         data[FIGURE] = deal_figure(deal)
     if deal.client_id:
@@ -218,8 +221,9 @@ def ensure_sheet_writable(sheet: ScoreSheet, *, validating: bool = False) -> Non
         )
 
 
-# Desk fields of a deal besides the engine's; any other key is refused.
-DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called")
+# Desk fields of a deal besides the engine's; any other key is refused. "alone" says why a
+# taker at 5 with a called king has no partner (Deal.Alone); the engine does not need it.
+DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
 # A deal typed from the FFT sheet gives the taker's figure instead of the card fields.
 FIGURE_FIELDS = (FIGURE,)
 CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
@@ -262,6 +266,7 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     _check_figure_input(data)
     clean = dict(data, players=players)
     game = _table_game(sheet)
+    clean["alone"] = _check_alone(data, players, game)
     if game == Table.Game.FIVE_DEAD:
         # The dealer sits out: the mort is the dealer, whatever the body says.
         if dealer is None:
@@ -270,6 +275,41 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     elif data.get("dead") is not None:
         raise DealError("dead", _("Il n'y a pas de mort à cette table."))
     return clean
+
+
+def _check_alone(data: dict[str, Any], players: int, game: str | None) -> str:
+    """Why the taker plays alone: only at a table of 5 with a called king, and without partner.
+
+    Left out or blank, the reason is not known (as on deals typed before it was recorded).
+    """
+    alone = data.get("alone")
+    if alone is None or alone == "":
+        return ""
+    if not isinstance(alone, str) or alone not in Deal.Alone.values:
+        raise DealError(
+            "alone",
+            _(
+                "Seul : %(value)s n'est pas une réponse possible (« dog » : roi au chien, "
+                "« self » : appelé soi-même, ou vide)."
+            ),
+            {"value": str(alone)[:40]},
+        )
+    if data.get("passed") or data.get("cancelled"):
+        return ""  # no taker: nothing to say, as for the other fields of such a deal
+    if players != 5 or game == Table.Game.FIVE_DEAD:
+        raise DealError(
+            "alone",
+            _("Seul (roi au chien, appelé soi-même) : seulement à une table de 5 avec roi appelé."),
+        )
+    if data.get("partner") is not None:
+        raise DealError(
+            "alone",
+            _(
+                "Seul (roi au chien, appelé soi-même) : le preneur a un partenaire ; laisser ce "
+                "champ vide, ou ne pas indiquer de partenaire."
+            ),
+        )
+    return alone
 
 
 def _check_figure_input(data: dict[str, Any]) -> None:
@@ -343,12 +383,13 @@ def _apply_inputs(deal: Deal, data: dict[str, Any]) -> None:
     deal.dead = data.get("dead")
     if passed or cancelled:
         deal.taker = deal.partner = deal.oudlers = deal.points = None
-        deal.contract = deal.petit_au_bout = deal.chelem = ""
+        deal.contract = deal.petit_au_bout = deal.chelem = deal.alone = ""
         deal.poignees = []
         deal.chelem_announced = False
         return
     deal.taker = data["taker"]
     deal.partner = data.get("partner")
+    deal.alone = data.get("alone") or ""
     deal.contract = data["contract"]
     if data.get(FIGURE) is not None:
         # Typed from the FFT sheet: the card fields stay unknown, the row holds the figures.

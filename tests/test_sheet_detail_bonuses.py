@@ -67,8 +67,8 @@ def test_at_five_the_detail_names_the_partner_or_says_the_taker_was_alone(arbite
     html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
     assert detail_cell(html, 1).startswith("N + S")
     second = detail_cell(html, 2)
-    assert second.startswith("E seul") and "poignée double E" in second
+    assert second.startswith("E seul (roi au chien)") and "poignée double E" in second
     _reader, pages = fetch_pdf(arbiter_client, reverse("print-sheet", args=[sheet.pk]))
     text = " ".join(pages[0].split())
     assert re.search(r"Donne 1 Garde N S 2 50\b", text)
-    assert re.search(r"Donne 2 Prise E seul 1 40 double E\b", text)
+    assert re.search(r"Donne 2 Prise E roi au chien 1 40 double E\b", text)

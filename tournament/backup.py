@@ -687,6 +687,15 @@ class _Checker:
                 raise _RowError(_("à une table de 5 avec un mort, le mort est le donneur."))
         elif deal.dead is not None:
             raise _RowError(_("il n'y a pas de mort à cette table."))
+        # Why a taker is alone (roi au chien, appelé soi-même): at a table of 5 with a called
+        # king and without partner only. Older backups have no such field: blank, unknown.
+        if deal.alone:
+            called_king = seats == 5 and (table is None or table.game != table.Game.FIVE_DEAD)
+            if not called_king or deal.partner is not None:
+                raise _RowError(
+                    _("%(field)s : seulement sans partenaire, à une table de 5 avec roi appelé.")
+                    % {"field": _field_name(deal._meta.get_field("alone"))}
+                )
         if not isinstance(deal.poignees, list) or not all(
             isinstance(p, list) and len(p) == 2 for p in deal.poignees
         ):
@@ -704,6 +713,7 @@ class _Checker:
             or deal.petit_au_bout
             or deal.chelem
             or deal.chelem_announced
+            or deal.alone
         ):
             raise _RowError(_("une donne passée ou annulée n'a ni preneur ni contrat."))
         data = {**deal.engine_input(), "passed": deal.passed, "cancelled": deal.cancelled}

@@ -30,6 +30,7 @@ FIELDS = (
     "dealer",
     "taker",
     "partner",
+    "alone",
     "dead",
     "contract",
     "oudlers",
@@ -157,6 +158,8 @@ def rows(
     if names is None:
         names = seat_names(tournament)
     contracts = dict(Deal.Contract.choices)
+    # Alone at 5, in the partner's column: why (the columns keep their places).
+    alone = {"dog": _("seul : roi au chien"), "self": _("seul : appelé soi-même")}
     sides = dict(Deal.Side.choices)
     yes = _("oui")
     waiting = _("à confirmer")
@@ -184,7 +187,7 @@ def rows(
             deal["players"],
             name(deal["dealer"]),
             name(deal["taker"]),
-            name(deal["partner"]),
+            name(deal["partner"]) or alone.get(deal["alone"], ""),
             name(deal["dead"]),
             str(contracts.get(deal["contract"], deal["contract"])),
             deal["oudlers"],

@@ -95,7 +95,8 @@ def detail_cells(detail: DealDetail | None) -> dict[str, str]:
     unknown = "—"  # typed from the FFT sheet: the paper gave no bouts, points nor bonuses
     return {
         "taker": detail.taker,
-        "partner": detail.partner or (_("seul") if detail.alone else ""),
+        # Alone: "roi au chien" or "appelé soi-même", "seul" when the reason was not recorded.
+        "partner": detail.partner or ((detail.alone_words or _("seul")) if detail.alone else ""),
         "oudlers": unknown if detail.figure_only else detail.oudlers,
         "points": unknown if detail.figure_only else detail.points,
         "poignees": ", ".join(detail.poignees),

@@ -53,7 +53,9 @@ class RowView:
     number: int
     contract: str = ""
     taker: str = ""  # seat keys as the desk types them: N, S, E, O, 5
-    partner: str = ""  # tables of 5 with a called king: the partner, or "seul"
+    # Tables of 5 with a called king: the partner's key, or why the taker was alone ("roi au
+    # chien", "appelé soi-même", "seul" when not recorded).
+    partner: str = ""
     oudlers: str = ""
     points: str = ""
     poignees: str = ""  # "simple E", "double N"
@@ -63,6 +65,11 @@ class RowView:
     adjusted: bool = False
     mark: str = ""  # refers to a note under the sheet
     entry: str = ""  # who entered and who confirmed a deal typed on a phone
+
+    @property
+    def partner_in_words(self) -> bool:
+        """The partner cell holds words rather than a seat key: printed small, on two lines."""
+        return len(self.partner) > 2
 
 
 @dataclass

@@ -130,7 +130,14 @@
     if (calledKing) {
       var partner = value("partner");
       if (partner === "") return { error: _("Indiquez le partenaire appelé (ou seul, ou roi au chien).") };
-      deal.partner = (partner === "alone" || partner === "dog") ? null : parseInt(partner, 10);
+      // Alone: the taker called themself ("self") or the king was in the chien ("dog"). Deals
+      // queued by an older page have no "alone" key: the server reads them as "reason unknown".
+      if (partner === "alone" || partner === "dog") {
+        deal.partner = null;
+        deal.alone = partner === "dog" ? "dog" : "self";
+      } else {
+        deal.partner = parseInt(partner, 10);
+      }
     }
     var oudlers = value("oudlers");
     if (oudlers === "") return { error: _("Indiquez le nombre de bouts.") };
