@@ -5,11 +5,9 @@ the history, the deal log and backups all say which."""
 import io
 import json
 import re
-from pathlib import Path
 
 import openpyxl
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -214,11 +212,6 @@ def test_the_phone_page_sends_the_reason_and_older_queued_deals_still_go(client)
     ]
     rows = client.get(reverse("table-sheet", args=[link.token])).content.decode()
     assert "E seul (roi au chien)" in rows and "E seul (appelé soi-même)" in rows
-
-
-def test_the_phone_script_sends_alone_for_both_taps():
-    script = (Path(settings.BASE_DIR) / "static/js/table_entry.js").read_text()
-    assert 'deal.alone = partner === "dog" ? "dog" : "self";' in script
 
 
 # --- the printed sheet, the history, the deal log ---------------------------------------------
