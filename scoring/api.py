@@ -2,6 +2,8 @@
 
 POST /api/feuilles/<sheet>/donnes/ with a JSON body {"version": n, "deal": {engine fields…}}
 (or {"version": n, "deal": {"passed": true}}). The number of players comes from the sheet.
+At a table of 5 with a called king, a taker without partner may say why: "alone": "dog" (the
+king in the chien) or "self" (called themself); left out, the reason is unknown.
 Answers 201 with the stored scores and the sheet's new version; 400 with {"field", "error"}
 for anything malformed or impossible; 409 with the current version when the sheet changed
 meanwhile or is locked (validated, position closed, tournament finished). Session
