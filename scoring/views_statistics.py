@@ -35,7 +35,8 @@ from scoring.statistics_loader import (
     visible_sheets_of,
 )
 from tournament.access import Permission, permission_required, public_page, visible_tournaments
-from tournament.models import Registration, Tournament
+from tournament.collation import person_key
+from tournament.models import Player, Registration, Tournament
 
 
 def _percent(rate: float | None) -> str:
@@ -221,8 +222,11 @@ def public_player_statistics(request: HttpRequest, pk: int, registration: int) -
 @require_safe
 def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
     """The arbiter's view: every player's figures, the clubs' and the tournament's totals
-    (every sheet counts, as on the arbiter's ranking)."""
+    (every sheet counts, as on the arbiter's ranking). With ?saison=1, the same over the
+    season's tournaments of the organising club that this user may see, by roster player."""
     tournament = request.tournament
+    if request.GET.get("saison") == "1":
+        return _season_statistics(request, tournament)
     standings = standings_for(tournament, public=False)
     sheets = visible_sheets_of([tournament], public=False)
     stats = statistics_by_player(
@@ -232,8 +236,66 @@ def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
     players = []
     for ranked in standings.players:
         row = ranked.row
-        players.append({"ranked": ranked, "row": row, **figures(stats.get(row.key, PlayerStats()))})
+        players.append(
+            {
+                "rank": ranked.rank,
+                "label": f"{row.number}. {row.name}",
+                "club": row.club,
+                "registration": row.key,
+                **figures(stats.get(row.key, PlayerStats())),
+            }
+        )
     clubs_of = {ranked.row.key: ranked.row.club for ranked in standings.players if ranked.row.club}
+    return _statistics_page(request, tournament, players, stats, clubs_of, season=None)
+
+
+def _season_statistics(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    start, end = season_of(tournament.date)
+    season = list(
+        visible_tournaments(request.user)
+        .filter(date__range=(start, end), club=tournament.club)
+        .order_by("date", "name", "pk")
+    )
+    sheets = visible_sheets_of(season, public=False)
+    records = deal_records(sheets, public=False, key=BY_PLAYER)
+    penalties = penalty_records(season, sheets, key=BY_PLAYER)
+    stats = statistics_by_player(records, [p for found in penalties.values() for p in found])
+    people = {
+        player.pk: player
+        for player in Player.objects.filter(pk__in=list(stats)).only(
+            "last_name", "first_name", "club"
+        )
+    }
+    here = dict(
+        Registration.objects.filter(tournament=tournament, player__in=list(people)).values_list(
+            "player_id", "pk"
+        )
+    )
+    ordered = sorted(
+        people.values(), key=lambda p: (-stats[p.pk].points, person_key(p.last_name, p.first_name))
+    )
+    players = [
+        {
+            "rank": index,
+            "label": person.full_name,
+            "club": person.club,
+            "registration": here.get(person.pk),
+            **figures(stats[person.pk]),
+        }
+        for index, person in enumerate(ordered, start=1)
+    ]
+    clubs_of = {person.pk: person.club for person in people.values() if person.club}
+    return _statistics_page(
+        request,
+        tournament,
+        players,
+        stats,
+        clubs_of,
+        season={"label": _season_label(tournament), "tournaments": season},
+    )
+
+
+def _statistics_page(request, tournament, players, stats, clubs_of, *, season) -> HttpResponse:
     clubs = [
         {"club": club, **figures(one)}
         for club, one in sorted(totals_by(stats, clubs_of).items(), key=lambda pair: pair[0])
@@ -244,6 +306,8 @@ def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
         "tab": "ranking",
         "players": players,
         "clubs": clubs,
+        "season": season,
+        "season_label": _season_label(tournament),
         "total": figures(total),
         "total_contracts": contracts_chart(total, who=tournament.name, ident="total-contracts"),
     }

@@ -177,7 +177,10 @@ def test_the_arbiter_sees_every_players_figures_and_the_totals(arbiter_client):
     )
     assert sum(p["stats"].takes for p in players) == total.takes
     assert total.points == 0  # zero-sum game
-    assert reverse("public-player-statistics", args=[tournament.pk, players[0]["row"].key]) in html
+    assert (
+        reverse("public-player-statistics", args=[tournament.pk, players[0]["registration"]])
+        in html
+    )
 
 
 def test_the_tournament_page_asks_as_many_queries_at_13_and_40_players(
