@@ -163,7 +163,7 @@ def _card_points(playing: int) -> Iterator[tuple[int, int | float]]:
     for oudlers in range(4):
         low = POINTS_PER_OUDLER * oudlers
         high = TOTAL_POINTS - POINTS_PER_OUDLER * (3 - oudlers)
-        points = low
+        points: int | float = low
         while points <= high:
             yield oudlers, int(points) if points == int(points) else points
             points += step

@@ -146,7 +146,8 @@ class Criterion:
 
     key: str
     label: str
-    value: Callable[[Rankable], Any]
+    # Reads one row: a Rankable in tournament standings, a ChampionshipRow in championships.
+    value: Callable[[Any], Any]
 
 
 def _best_position(row: Rankable) -> int:
@@ -204,17 +205,17 @@ def rank(
     never decides a rank.
     """
 
-    def sort_key(row: Any) -> tuple:
+    def sort_key(row: Any) -> tuple[Any, ...]:
         return tuple(c.value(row) for c in criteria)
 
     keyed = [(sort_key(row), row) for row in rows]
     keyed.sort(key=lambda pair: name(pair[1]))
     keyed.sort(key=lambda pair: pair[0], reverse=True)
-    counts: dict[tuple, int] = {}
+    counts: dict[tuple[Any, ...], int] = {}
     for key, _row in keyed:
         counts[key] = counts.get(key, 0) + 1
     ranked: list[Ranked] = []
-    previous: tuple | None = None
+    previous: tuple[Any, ...] | None = None
     current = 0
     for index, (key, row) in enumerate(keyed, start=1):
         if key != previous:
@@ -289,9 +290,11 @@ def position_rows(rows: Iterable[PlayerRow], number: int) -> list[PlayerRow]:
     return restricted
 
 
-def mark_table_winners(bilans: Mapping[Hashable, Mapping[Hashable, int]]) -> set[tuple]:
+def mark_table_winners(
+    bilans: Mapping[Hashable, Mapping[Hashable, int]],
+) -> set[tuple[Hashable, Hashable]]:
     """(table, player) pairs holding the best bilan at their table, ties included."""
-    winners: set[tuple] = set()
+    winners: set[tuple[Hashable, Hashable]] = set()
     for table, players in bilans.items():
         if not players:
             continue

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def _(s: str) -> str:
@@ -12,7 +16,7 @@ def _(s: str) -> str:
     return s
 
 
-def _frozen(mapping: Mapping) -> Mapping:
+def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(mapping))
 
 

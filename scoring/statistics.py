@@ -137,8 +137,8 @@ class PlayerStats:
             mine_role = self.roles.setdefault(role, RoleScore())
             mine_role.deals += score.deals
             mine_role.total += score.total
-        for size, count in other.poignees.items():
-            self.poignees[size] = self.poignees.get(size, 0) + count
+        for size, times in other.poignees.items():
+            self.poignees[size] = self.poignees.get(size, 0) + times
         self.petit_made += other.petit_made
         self.petit_lost += other.petit_lost
         self.chelems_made += other.chelems_made

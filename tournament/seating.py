@@ -35,11 +35,12 @@ import heapq
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
+from tournament.i18n import gettext_noop
 from tournament.seating_designs import (
     affine_plane_16,
     catalogue_design,
@@ -79,7 +80,24 @@ _REDEAL = 0.2  # share of annealing steps that redeal two tables instead of swap
 
 
 class SeatingError(ValueError):
-    """A request that cannot be seated; the message is French and meant for the arbiter."""
+    """A request that cannot be seated, meant for the arbiter.
+
+    Like scoring.engine.DealError, it carries a French message template with named params,
+    marked for the catalogue; the Django layer translates the template when it shows it
+    (`gettext(error.template) % error.params`). str() gives the French message.
+    """
+
+    def __init__(self, template: str, params: Mapping[str, Any] | None = None):
+        self.template = template
+        self.params = dict(params or {})
+        super().__init__(self.template % self.params)
+
+    def __str__(self) -> str:
+        return self.template % self.params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable despite the custom __init__ (parallel test workers, caches).
+        return (type(self), (self.template, self.params))
 
 
 class PlayerLike(Protocol):
@@ -122,22 +140,28 @@ def table_sizes(players: int, policy: str = "five") -> list[int]:
     """Table sizes for one position: tables of 4, then the remainder at tables of 5 or 3."""
     policy = _check_policy(policy)
     if players < 3:
-        raise SeatingError("Il faut au moins 3 joueurs pour former une table.")
+        raise SeatingError(gettext_noop("Il faut au moins 3 joueurs pour former une table."))
     rest = players % 4
     if rest == 0:
         return [4] * (players // 4)
     if policy == "five":
         if players < 5 * rest:
             raise SeatingError(
-                f"Impossible de placer {players} joueurs à des tables de 4 et de 5 : "
-                "choisissez des tables de 3."
+                gettext_noop(
+                    "Impossible de placer %(players)s joueurs à des tables de 4 et de 5 : "
+                    "choisissez des tables de 3."
+                ),
+                {"players": players},
             )
         return [4] * ((players - 5 * rest) // 4) + [5] * rest
     threes = 4 - rest
     if players < 3 * threes:
         raise SeatingError(
-            f"Impossible de placer {players} joueurs à des tables de 4 et de 3 : "
-            "choisissez des tables de 5."
+            gettext_noop(
+                "Impossible de placer %(players)s joueurs à des tables de 4 et de 3 : "
+                "choisissez des tables de 5."
+            ),
+            {"players": players},
         )
     return [4] * ((players - 3 * threes) // 4) + [3] * threes
 
@@ -220,7 +244,10 @@ def direction_counts(plan: Plan) -> dict[int, dict[str, int]]:
 def _check_policy(policy: str) -> str:
     policy = POLICY_ALIASES.get(policy, policy)
     if policy not in POLICIES:
-        raise SeatingError(f"Formule de tables inconnue : « {policy} » (five ou three).")
+        raise SeatingError(
+            gettext_noop("Formule de tables inconnue : « %(policy)s » (five ou three)."),
+            {"policy": policy},
+        )
     return policy
 
 
@@ -229,25 +256,37 @@ def _check_players(players: Iterable[PlayerLike]) -> list[SeatingPlayer]:
     ids = [p.id for p in roster]
     if len(set(ids)) != len(ids):
         twice = sorted({i for i in ids if ids.count(i) > 1})
-        raise SeatingError(f"Joueurs en double : {', '.join(map(str, twice))}.")
+        raise SeatingError(
+            gettext_noop("Joueurs en double : %(players)s."),
+            {"players": ", ".join(map(str, twice))},
+        )
     if len(roster) < 3:
-        raise SeatingError("Il faut au moins 3 joueurs pour former une table.")
+        raise SeatingError(gettext_noop("Il faut au moins 3 joueurs pour former une table."))
     return roster
 
 
 def _check_fixed(fixed: Sequence[Sequence[Sequence[int]]], positions: int) -> tuple[Position, ...]:
     if positions < 1 or positions > MAX_POSITIONS:
-        raise SeatingError(f"Le nombre de positions doit être entre 1 et {MAX_POSITIONS}.")
+        raise SeatingError(
+            gettext_noop("Le nombre de positions doit être entre 1 et %(max)s."),
+            {"max": MAX_POSITIONS},
+        )
     if len(fixed) > positions:
-        raise SeatingError("Plus de positions jouées que de positions prévues.")
+        raise SeatingError(gettext_noop("Plus de positions jouées que de positions prévues."))
     out = []
     for number, position in enumerate(fixed, start=1):
         tables = tuple(tuple(int(p) for p in table) for table in position)
         seated = [p for table in tables for p in table]
         if len(set(seated)) != len(seated):
-            raise SeatingError(f"Position {number} : un joueur y est assis deux fois.")
+            raise SeatingError(
+                gettext_noop("Position %(number)s : un joueur y est assis deux fois."),
+                {"number": number},
+            )
         if any(not 3 <= len(table) <= 5 for table in tables):
-            raise SeatingError(f"Position {number} : une table n'a pas 3 à 5 joueurs.")
+            raise SeatingError(
+                gettext_noop("Position %(number)s : une table n'a pas 3 à 5 joueurs."),
+                {"number": number},
+            )
         out.append(tables)
     return tuple(out)
 
@@ -263,17 +302,24 @@ def _check_teams_fit(roster: list[SeatingPlayer], sizes: list[int]) -> None:
     largest = max(team_sizes.values())
     if largest > len(sizes):
         raise SeatingError(
-            f"Une équipe de {largest} joueurs ne peut pas être répartie sur {len(sizes)} "
-            "tables sans que deux coéquipiers se rencontrent."
+            gettext_noop(
+                "Une équipe de %(size)s joueurs ne peut pas être répartie sur %(tables)s "
+                "tables sans que deux coéquipiers se rencontrent."
+            ),
+            {"size": largest, "tables": len(sizes)},
         )
     groups = list(team_sizes.values()) + [1] * sum(1 for p in roster if p.team is None)
     ordered = sorted(sizes, reverse=True)
     for k in range(1, len(ordered) + 1):
         if sum(ordered[:k]) > sum(min(g, k) for g in groups):
-            raise SeatingError("Les équipes sont trop grandes pour séparer tous les coéquipiers.")
+            raise SeatingError(
+                gettext_noop("Les équipes sont trop grandes pour séparer tous les coéquipiers.")
+            )
 
 
-def _positions_of(plan: Plan | Sequence[Sequence[Sequence[int]]]) -> Sequence:
+def _positions_of(
+    plan: Plan | Sequence[Sequence[Sequence[int]]],
+) -> Sequence[Sequence[Sequence[int]]]:
     return plan.positions if isinstance(plan, Plan) else plan
 
 
@@ -608,7 +654,7 @@ def _even_prefixes(state: _State, grouping: Grouping) -> None:
 def _notes(state: _State, outcome: _Outcome, sizes: list[int]) -> tuple[str, ...]:
     """What the arbiter should know about a plan that is not perfect, in French."""
     notes = []
-    odd_size = next((s for s in sizes if s != 4), None)
+    odd_size = next((s for s in sizes if s != 4), 0)
     tables = {5: "tables de 5", 3: "tables de 3"}.get(odd_size, "tables de 3 ou 5")
     if outcome.fair_spread > 1:
         notes.append(
@@ -710,11 +756,10 @@ def _design_hint(
         rounds = max_difference_rounds(m, min(new_count, m))
         if catalogue is not None and len(catalogue) >= rounds:
             design, grouped = catalogue, False
-        elif rounds >= 2:
-            design, grouped = difference_design(m, rounds), True
+        elif rounds >= 2 and (difference := difference_design(m, rounds)) is not None:
+            design, grouped = difference, True
         else:
-            return None
-    assert design is not None
+            return None  # no design for this many rounds: the search starts from scratch
     hint: list[list[list[int]]] = []
     while len(hint) < new_count:
         # Each block of rounds gets fresh labels: pairs then meet at most once per block.
@@ -847,8 +892,8 @@ def _tabu(state: _State, grouping: Grouping, rng: random.Random, floor: int = 0)
         if not movers:
             conflicts = _conflicts(state, grouping)  # stale entries: refresh the list
             continue
-        choice = None
-        best_delta = None
+        # The best swap so far: (delta, tie-breaking draw) and (r, x, a, y, b).
+        choice: tuple[tuple[int, float], tuple[int, int, int, int, int]] | None = None
         for r, x in movers:
             tables, tab_of = grouping[r], where[r]
             a = tab_of[x]
@@ -875,13 +920,13 @@ def _tabu(state: _State, grouping: Grouping, rng: random.Random, floor: int = 0)
                     if (x_tabu or tabu[r][y] > it) and cost + delta >= best_cost:
                         continue
                     key = (delta, rng.random())
-                    if best_delta is None or key < best_delta:
-                        best_delta, choice = key, (r, x, a, y, b)
+                    if choice is None or key < choice[0]:
+                        choice = key, (r, x, a, y, b)
         if choice is None:
             continue
-        r, x, a, y, b = choice
+        (best_delta, _draw), (r, x, a, y, b) = choice
         _move(state, grouping[r], where[r], x, a, y, b)
-        cost += best_delta[0]
+        cost += best_delta
         tabu[r][x] = it + rng.randint(4, 12)
         tabu[r][y] = it + rng.randint(4, 12)
         if cost < best_cost:
@@ -1007,7 +1052,7 @@ def _repartition(
     a: int,
     b: int,
     temperature: float,
-    rand,
+    rand: Callable[[], float],
 ) -> int | None:
     """Deal the players of two tables of one kind between them again, any split.
 
@@ -1060,7 +1105,7 @@ def _exchange(
     x: int,
     y: int,
     temperature: float,
-    rand,
+    rand: Callable[[], float],
 ) -> int | None:
     """Swap x and y in position r and back in another position where their tables' kinds are
     the other way round, so that both keep their odd-table counts. Made when the annealing

@@ -305,7 +305,7 @@ def _is_prime(n: int) -> bool:
 def _dfs_rows(
     order: int, rows: int, sub: list[list[int]], rng: random.Random, budget: int
 ) -> list[tuple[int, ...]]:
-    used = [set() for _ in range(6)]  # column pairs 01, 02, 03, 12, 13, 23
+    used: list[set[int]] = [set() for _ in range(6)]  # column pairs 01, 02, 03, 12, 13, 23
     chosen: list[tuple[int, ...]] = []
     best: list[tuple[int, ...]] = []
     nodes = 0

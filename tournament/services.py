@@ -731,7 +731,8 @@ def position_generate(
             previous=previous,
         )
     except seating.SeatingError as error:
-        raise ValidationError(str(error)) from error
+        # Translated here, in the arbiter's language: the pure module only marks its templates.
+        raise ValidationError(_(error.template) % error.params) from error
 
     # E over the whole tournament, kept in the history to compare plans.
     repeats = seating.repeated_meetings(plan)

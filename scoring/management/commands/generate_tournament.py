@@ -1,6 +1,7 @@
 """Generate a tournament of any size with realistic random deals (demos and benchmarks)."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.generate import GenerateOptions, tournament_generate
 from tournament.models import Tournament
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         try:
             tournament = tournament_generate(options=generate_options)
         except SeatingError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(gettext(error.template) % error.params) from error
         deals = tournament.sheets.values("deals").count()
         self.stdout.write(
             self.style.SUCCESS(

@@ -3,6 +3,7 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from tournament.models import sheet_order_key
 from tournament.seating import (
@@ -45,7 +46,7 @@ class Command(BaseCommand):
         try:
             plan = generate(numbered_field(players, teams), positions, tables, seed=seed)
         except SeatingError as error:
-            raise CommandError(str(error)) from error
+            raise CommandError(gettext(error.template) % error.params) from error
         if format == "json":
             self.stdout.write(json.dumps({"positions": plan.to_lists()}))
             for note in plan.notes:  # beside the JSON, whose shape scripts rely on
