@@ -45,6 +45,7 @@ lint: deps
 	$(VENV)/bin/ruff format --check .
 
 test: deps debs-test lint
+	$(VENV)/bin/lint-imports  # the layer contracts of pyproject.toml: pure modules, tournament below scoring
 	$(PY) manage.py compilemessages -v 0 --ignore=.venv
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)

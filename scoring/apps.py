@@ -8,3 +8,21 @@ class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = _("Marque")
+
+    def ready(self) -> None:
+        from tournament import hooks
+        from tournament.models import Position
+
+        # The championship permissions (django-rules) exist before any request asks them.
+        from . import access_championship  # noqa: F401
+        from .entry_progress import sheets_to_enter
+
+        # What tournament's writes need from the results, plugged in from above.
+        hooks.provide_sheets_to_enter(sheets_to_enter)
+        hooks.position_published.connect(_links_for_position, sender=Position)
+
+
+def _links_for_position(sender, *, position, **kwargs) -> None:
+    from .table_entry import links_for_position
+
+    links_for_position(position)

@@ -46,7 +46,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from .safe_json import JSONTooDeep, loads_bounded
+from tournament.safe_json import JSONTooDeep, loads_bounded
 
 FORMAT = "tarot-desk-backup"
 VERSION = 1

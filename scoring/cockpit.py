@@ -17,9 +17,8 @@ from scoring.desk import State, TableRow, position_overview
 from scoring.models import ChangeLog, Incident, ScoreSheet
 from scoring.ranking import Ranked
 from scoring.standings import standings_fingerprint, standings_for
-
-from .clock import ClockState, state_of
-from .models import Position, Registration, Tournament
+from tournament.clock import ClockState, state_of
+from tournament.models import Position, Registration, Tournament
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10

@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
-from .access import Permission, permission_required
-from .backup import MAX_BACKUP_BYTES, BackupError, tournament_export_json, tournament_import
-from .models import Tournament
+from scoring.backup import MAX_BACKUP_BYTES, BackupError, tournament_export_json, tournament_import
+from tournament.access import Permission, permission_required
+from tournament.models import Tournament
 
 
 class RestoreForm(forms.Form):

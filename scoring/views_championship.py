@@ -12,17 +12,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scoring.access_championship import championship_required, visible_championships
 from scoring.championship_service import championship_save, championship_standings, lines
 from scoring.exports import championship_xlsx
 from scoring.forms_championship import ChampionshipForm
 from scoring.models import Championship
 from scoring.printing.championship_pdf import championship_pdf
-from tournament.access import (
-    Permission,
-    championship_required,
-    permission_required,
-    visible_championships,
-)
+from tournament.access import Permission, permission_required
 from tournament.models import Player
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -17,10 +17,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
-from . import clock, hall
-from .access import Permission, capabilities, permission_required
-from .cockpit import cockpit_load, current_position, live_fingerprint
-from .models import Position, Tournament
+from scoring.cockpit import cockpit_load, current_position, live_fingerprint
+from tournament import clock, hall
+from tournament.access import Permission, capabilities, permission_required
+from tournament.models import Position, Tournament
 
 # How often the cockpit's live part asks for news (an unchanged cockpit answers 304).
 POLL_SECONDS = 5

@@ -13,11 +13,11 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
-from .access import hall_screen
-from .clock import state_of
-from .cockpit import live_fingerprint
-from .hall import hall_content
-from .views_cockpit import live
+from scoring.cockpit import live_fingerprint
+from scoring.hall import hall_content
+from scoring.views_cockpit import live
+from tournament.access import hall_screen
+from tournament.clock import state_of
 
 # Seconds each page of the screen stays up, and between two polls; ?duree= changes the first
 # (3 to 120 s) for a slower hall or a quick check.

@@ -13,19 +13,19 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.db.models import Sum
 
+from scoring import backup
+from scoring.backup import (
+    BackupError,
+    tournament_export,
+    tournament_export_json,
+    tournament_import,
+)
 from scoring.exports import deals_xlsx, ranking_xlsx
 from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import ChangeLog, Deal, DealScore, Incident, ScoreSheet
 from scoring.services import deal_adjust, deal_record, incident_record, sheet_for_table
 from scoring.standings import standings_for
 from tests import report_builders
-from tournament import backup
-from tournament.backup import (
-    BackupError,
-    tournament_export,
-    tournament_export_json,
-    tournament_import,
-)
 from tournament.models import Player, Position, Registration, Seat, Table, Team, Tournament
 
 pytestmark = pytest.mark.django_db

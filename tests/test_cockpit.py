@@ -260,8 +260,8 @@ def test_the_cockpit_costs_the_same_queries_for_2_and_12_tables(
 
 
 def test_the_position_length_is_a_setting_kept_by_backups(arbiter_client, arbiter):
+    from scoring import backup
     from tests.test_registration_tournament import SETTINGS
-    from tournament import backup
     from tournament.models import Tournament
 
     tournament = Tournament.objects.create(name="Open", date="2026-11-21")

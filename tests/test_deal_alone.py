@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.backup import BackupError, tournament_export, tournament_import
 from scoring.desk import seat_info
 from scoring.engine import DealError
 from scoring.exports import deals_xlsx
@@ -21,7 +22,6 @@ from scoring.services import ENGINE_FIELDS, deal_record, sheet_for_table
 from scoring.table_entry import links_for_position
 from tests.desk_helpers import deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
-from tournament.backup import BackupError, tournament_export, tournament_import
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

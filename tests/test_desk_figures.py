@@ -13,12 +13,12 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.backup import BackupError, tournament_export_json, tournament_import
 from scoring.desk import load_sheet_view
 from scoring.models import Deal, DealScore
 from scoring.services import deal_record, sheet_for_table
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
-from tournament.backup import BackupError, tournament_export_json, tournament_import
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -89,7 +89,7 @@ def table_token(ids: dict) -> tuple[str, str]:
 
 def build_world(django_user_model) -> dict:
     """X owned by `owner_x` (with `co_x` and `scorer_x`), Y likewise by `owner_y`."""
-    from tournament.backup import tournament_export_json
+    from scoring.backup import tournament_export_json
 
     users = {
         name: account(django_user_model, name, arbiter=name.startswith("owner"))
@@ -198,16 +198,16 @@ class Upload:
 
 def form_field_names() -> set[str]:
     import scoring.forms
+    import scoring.views_backup
     import tournament.forms
     import tournament.forms_signup
-    import tournament.views_backup
 
     names = set()
     for module in (
         scoring.forms,
         tournament.forms,
         tournament.forms_signup,
-        tournament.views_backup,
+        scoring.views_backup,
     ):
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, forms.BaseForm):

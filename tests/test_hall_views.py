@@ -4,9 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring import backup
 from scoring.models import ChangeLog, Deal
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
-from tournament import backup, clock, hall
+from tournament import clock, hall
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from scoring.backup import BackupError, tournament_export, tournament_import
 from tournament import signup
-from tournament.backup import BackupError, tournament_export, tournament_import
 from tournament.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db

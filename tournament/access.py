@@ -239,36 +239,9 @@ def hall_screen(view: Callable):
 
 
 # --- season championships --------------------------------------------------------------------
-# A championship gathers finished tournaments into a season ranking. Its owner and the
-# co-organisers the owner names define it, and may put in it only tournaments they run.
-
-
-def _organiser_ids(championship) -> set[int]:
-    """The co-organisers' ids, read once per championship object."""
-    cached = getattr(championship, "_organiser_ids", None)
-    if cached is None:
-        cached = set(championship.organisers.values_list("pk", flat=True))
-        championship._organiser_ids = cached
-    return cached
-
-
-@rules.predicate
-def organises_championship(user, championship) -> bool:
-    if user.pk is None:
-        return False
-    return championship.owner_id == user.pk or user.pk in _organiser_ids(championship)
-
-
-@rules.predicate
-def championship_is_public(user, championship) -> bool:
-    return championship.is_public
-
-
-rules.add_perm(Permission.CHAMPIONSHIPS, is_active & (is_arbiter_member | runs_some_tournament))
-rules.add_perm(Permission.CHAMPIONSHIP_MANAGE, is_active & organises_championship)
-rules.add_perm(
-    Permission.CHAMPIONSHIP_PUBLIC, championship_is_public | (is_active & organises_championship)
-)
+# Their predicates and decorator read scoring's Championship: scoring.access_championship
+# registers them (this app never imports scoring). The tournaments one may put in a championship
+# are a question about tournaments, so it stays here.
 
 
 def managed_tournaments(user) -> QuerySet[Tournament]:
@@ -281,43 +254,3 @@ def managed_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(
         Q(owner=user) | Q(roles__user=user, roles__role=TournamentRole.Role.ARBITER)
     ).distinct()
-
-
-def visible_championships(user):
-    """The championships a user organises (all of them for a superuser)."""
-    from scoring.models import Championship  # scoring builds on this app, not the reverse
-
-    if not (user.is_authenticated and user.is_active):
-        return Championship.objects.none()
-    if user.is_superuser:
-        return Championship.objects.all()
-    return Championship.objects.filter(Q(owner=user) | Q(organisers=user)).distinct()
-
-
-def championship_required(permission: Permission, kwarg: str = "pk"):
-    """Check `permission` on the championship the URL points at, then run the view.
-
-    The championship is left on `request.championship`. A championship the user may not see
-    publicly answers 404 (as the public tournament pages do); the organisers' pages send
-    anonymous users to log in and refuse the others.
-    """
-
-    def decorator(view: Callable):
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args, **kwargs):
-            from scoring.models import Championship
-
-            championship = Championship.objects.filter(pk=kwargs[kwarg]).first()
-            if championship is None:
-                raise Http404
-            if not may(request.user, permission, championship):
-                if permission == Permission.CHAMPIONSHIP_PUBLIC:
-                    raise Http404
-                return refuse(request)
-            request.championship = championship
-            return view(request, *args, **kwargs)
-
-        wrapper.permission = permission  # read by the tests that walk every URL
-        return wrapper
-
-    return decorator

@@ -6,24 +6,15 @@ from django import forms
 from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
-from scoring.ranking import TIE_BREAK_CHOICES
-from scoring.rules import RULE_SETS
-
 from .collation import person_key
 from .licence import licence_clean
 from .models import Registration, Tournament
 from .services import TOURNAMENT_FIELDS
-
-# Short labels for the settings form; the rule set objects carry longer descriptions.
-RULE_SET_LABELS = {"fft": _("FFT officiel"), "booklet": _("Variante livret (×3/×4)")}
-
-
-def rule_set_choices() -> list[tuple[str, str]]:
-    return [(key, RULE_SET_LABELS.get(key, rules.label)) for key, rules in RULE_SETS.items()]
+from .vocabulary import RULE_SET_CHOICES, TIE_BREAK_CHOICES
 
 
 class TournamentForm(forms.ModelForm):
-    rule_set = forms.ChoiceField(label=_("règlement"), choices=rule_set_choices)
+    rule_set = forms.ChoiceField(label=_("règlement"), choices=RULE_SET_CHOICES)
     tie_breaks = forms.MultipleChoiceField(
         label=_("critères de départage"),
         choices=TIE_BREAK_CHOICES,

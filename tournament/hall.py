@@ -1,5 +1,5 @@
-"""The hall screen: a revocable secret link to a read-only page for the room's projector or TV,
-its announcement line, and what it shows (only what is published).
+"""The hall screen's controls: a revocable secret link to a read-only page for the room's
+projector or TV, and its announcement line (what it shows is scoring.hall).
 
 The link's token is the only credential, like a table's link: a new token kills the old link.
 Neither the link nor the announcement is a result, so a finished tournament still takes them:
@@ -9,19 +9,14 @@ the prize-giving shows the final standings on the hall screen.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.ranking import Ranked
-from scoring.standings import standings_for
-
 from . import services
-from .cockpit import current_position
-from .models import Position, Seat, Table, Tournament
+from .models import Tournament
 
 MAX_ANNOUNCEMENT = Tournament._meta.get_field("hall_announcement").max_length
 
@@ -88,54 +83,3 @@ def hall_announcement_set(*, tournament: Tournament, text: str, user=None) -> To
         user,
     )
     return tournament
-
-
-# --- what the screen shows ------------------------------------------------------------------
-
-
-@dataclass
-class HallContent:
-    tournament: Tournament
-    position: Position | None  # the published (or last closed) position; never a draft
-    who: list[dict]  # alphabetical: name, table, seat
-    tables: list[Table]  # with seat_list
-    standings: list[Ranked]
-    teams: list[Ranked]
-
-    @property
-    def in_play(self) -> bool:
-        return self.position is not None and self.position.status == Position.Status.PUBLISHED
-
-
-def hall_content(tournament: Tournament) -> HallContent:
-    """Published data only: no draft position, and the public standings (pending phone deals,
-    draft positions and, if the organiser asks, unvalidated sheets count nowhere)."""
-    positions = list(
-        Position.objects.filter(tournament=tournament)
-        .exclude(status=Position.Status.DRAFT)
-        .order_by("number")
-    )
-    position = current_position(positions)
-    who: list[dict] = []
-    tables: list[Table] = []
-    if position is not None:
-        who = services.who_sits_where(position)
-        tables = services.position_plan(position)
-    standings = standings_for(tournament, public=True)
-    played = any(r.row.deals for r in standings.players)
-    # Who has sat at a published table; a registration alone (a late arrival seated only in a
-    # draft) is nothing to show yet.
-    seated = set(
-        Seat.objects.filter(table__position__tournament=tournament)
-        .exclude(table__position__status=Position.Status.DRAFT)
-        .values_list("registration_id", flat=True)
-        .distinct()
-    )
-    return HallContent(
-        tournament=tournament,
-        position=position,
-        who=who,
-        tables=tables,
-        standings=[r for r in standings.players if r.row.key in seated] if played else [],
-        teams=standings.teams if played and tournament.team_size else [],
-    )

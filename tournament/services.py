@@ -18,7 +18,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import identity, seating
+from . import hooks, identity, seating
 from .collation import fold_words, person_key
 from .folding import Fold
 from .importing import (
@@ -654,15 +654,15 @@ def _store_tables(position: Position, tables: Sequence[Sequence[int]]) -> None:
 
 def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
     """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
-    from scoring.models import Deal
-
+    # Through the sheets' reverse names: this app does not import scoring's models.
     typed = (
-        Deal.objects.filter(
-            sheet__table__position__tournament=tournament,
-            sheet__table__position__number__gte=start,
+        Table.objects.filter(
+            position__tournament=tournament,
+            position__number__gte=start,
+            sheet__deals__isnull=False,
         )
-        .order_by("sheet__table__position__number")
-        .values_list("sheet__table__position__number", flat=True)
+        .order_by("position__number")
+        .values_list("position__number", flat=True)
         .first()
     )
     if typed is not None:
@@ -813,8 +813,6 @@ def position_publish(
     Raises EarlierPositionsUnfinished, unless `unfinished_confirmed`, while an earlier
     published position still has missing or incomplete sheets.
     """
-    from scoring.entry_progress import sheets_to_enter
-
     position = (
         Position.objects.select_for_update(no_key=True, of=("self",))
         .select_related("tournament")
@@ -840,7 +838,9 @@ def position_publish(
     earlier = tournament.positions.filter(
         number__lt=position.number, status=Position.Status.PUBLISHED
     )
-    to_enter = sorted(sheets_to_enter(tournament, list(earlier)).values(), key=lambda t: t.number)
+    to_enter = sorted(
+        hooks.sheets_to_enter(tournament, list(earlier)).values(), key=lambda t: t.number
+    )
     if to_enter and not unfinished_confirmed:
         raise EarlierPositionsUnfinished(to_enter)
     position.status = Position.Status.PUBLISHED
@@ -892,10 +892,8 @@ def _swap_seats(position: Position, first: Registration, second: Registration):
                 % {"player": registration.player.full_name}
             )
     ensure_position_open(position)
-    from scoring.models import ScoreSheet
-
     table_ids = [seats[first.pk].table_id, seats[second.pk].table_id]
-    if ScoreSheet.objects.filter(table_id__in=table_ids).exists():
+    if Table.objects.filter(pk__in=table_ids, sheet__isnull=False).exists():
         raise ValidationError(
             _("Une feuille de marque existe déjà pour cette table : les places ne changent plus.")
         )

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from . import views, views_backup
+from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,15 +14,11 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
-    path("", include("tournament.urls_cockpit")),
+    # The cockpit, the hall screen and backups read results: they live in scoring, above this app.
+    path("", include("scoring.urls_cockpit")),
     path("", include("tournament.urls_desk")),
     path("", include("tournament.urls_signup")),
-    path(
-        "tournois/<int:pk>/sauvegarde/",
-        views_backup.backup_download,
-        name="tournament-backup",
-    ),
-    path("tournois/restaurer/", views_backup.backup_restore, name="tournament-restore"),
+    path("", include("scoring.urls_backup")),
     path("", include("scoring.urls_api")),
     path("", include("scoring.urls_table")),
     path("", include("scoring.urls_print")),

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from . import identity, services
+from . import hooks, identity, services
 from .access import Permission, capabilities, may, permission_required, visible_tournaments
 from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
 from .identity import LikelyDuplicate
@@ -558,10 +558,9 @@ def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse
     except ValidationError as error:
         _errors(request, error)
     else:
-        from scoring.table_entry import links_for_position
-
-        # Every table gets its link and code now: printed on its sheet, scanned by players.
-        links_for_position(position)
+        # Every table gets its link and code now (scoring listens): printed on its sheet,
+        # scanned by players.
+        hooks.position_published.send(sender=Position, position=position)
         messages.success(request, _("Position %(number)s publiée.") % {"number": number})
     return redirect("position-detail", pk, number)
 

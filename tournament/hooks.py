@@ -1,0 +1,34 @@
+"""What this app asks of the results app built on it (scoring), without importing it.
+
+`tournament` never imports `scoring` (an import-linter contract in pyproject.toml). Where a
+tournament write needs a result-side answer or effect, scoring plugs it in here from its
+AppConfig.ready(): a Django signal for what follows a write, a registered function for a
+question a write must ask first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import Signal
+
+# Sent by the publish view once a position is published (sender=Position, position=...):
+# scoring gives every table its link and code for entering deals on the phones.
+position_published = Signal()
+
+# (tournament, positions) -> {position id: ToEnter}: the sheets still to enter per position.
+SheetsToEnter = Callable[[Any, Sequence[Any]], dict[int, Any]]
+_sheets_to_enter: SheetsToEnter | None = None
+
+
+def provide_sheets_to_enter(func: SheetsToEnter) -> None:
+    global _sheets_to_enter
+    _sheets_to_enter = func
+
+
+def sheets_to_enter(tournament: Any, positions: Sequence[Any]) -> dict[int, Any]:
+    if _sheets_to_enter is None:  # a wiring mistake, never a user's: fail loudly
+        raise ImproperlyConfigured("scoring is not installed: nothing counts the sheets to enter")
+    return _sheets_to_enter(tournament, positions)

@@ -1,0 +1,26 @@
+"""What an organiser may choose among the rules that live above this app: the rule sets and the
+ranking's tie-break criteria, by key and label.
+
+`tournament` never imports `scoring` (an import-linter contract), yet its settings form offers
+these choices. Their behaviour stays in scoring (`scoring.rules.RULE_SETS`,
+`scoring.ranking.TIE_BREAKS`); tests/test_vocabulary.py checks that the keys agree.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+# Short labels for the settings form; the rule set objects carry longer descriptions.
+RULE_SET_CHOICES: list[tuple[str, str]] = [
+    ("fft", _("FFT officiel")),
+    ("booklet", _("Variante livret (×3/×4)")),
+]
+
+# The tie-breaks offered, in the order offered, labelled as scoring.ranking's criteria.
+TIE_BREAK_CHOICES: list[tuple[str, str]] = [
+    ("best_position", gettext_noop("Meilleur bilan sur une position")),
+    ("fewest_penalties", gettext_noop("Moins de points de pénalité")),
+    ("tables_won", gettext_noop("Plus de tables gagnées")),
+    ("positive_positions", gettext_noop("Plus de positions positives")),
+]
