@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
 TEST_DEBS := $(RUN_DEBS) chromium postgresql
 
-.PHONY: run test lint deps debs-run debs-test demo clean messages bench load
+.PHONY: run test lint typecheck deps debs-run debs-test demo clean messages bench load
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,11 @@ lint: deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: deps debs-test lint
+# mypy --strict on the pure modules listed in pyproject.toml ([tool.mypy] files).
+typecheck: deps
+	$(VENV)/bin/mypy
+
+test: deps debs-test lint typecheck
 	$(VENV)/bin/lint-imports  # the layer contracts of pyproject.toml: pure modules, tournament below scoring
 	$(PY) manage.py compilemessages -v 0 --ignore=.venv
 	$(PY) manage.py makemigrations --check --dry-run -v 0
