@@ -118,6 +118,13 @@ def test_debug_typo_stops_start_up():
     assert "DEBUG='ture'" in result.stderr
 
 
+def test_ssl_redirect_typo_stops_a_production_start_up():
+    result = manage_check(DEBUG="false", SECRET_KEY=PRODUCTION_KEY, SECURE_SSL_REDIRECT="ture")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECURE_SSL_REDIRECT='ture' is not a yes/no value" in result.stderr
+
+
 # --- client address behind a reverse proxy ------------------------------------------------------
 
 
