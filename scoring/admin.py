@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import ChangeLog, Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from .models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 
 
 class SheetPlayerInline(admin.TabularInline):
@@ -39,10 +39,3 @@ class DealScoreAdmin(admin.ModelAdmin):
 class IncidentAdmin(admin.ModelAdmin):
     list_display = ["kind", "registration", "tournament", "penalty_points", "created_at"]
     list_filter = ["tournament", "kind"]
-
-
-@admin.register(ChangeLog)
-class ChangeLogAdmin(admin.ModelAdmin):
-    list_display = ["at", "user", "action", "object_type", "object_id", "sheet"]
-    list_filter = ["tournament", "action", "object_type"]
-    readonly_fields = [f.name for f in ChangeLog._meta.fields]

@@ -80,8 +80,10 @@ SECTIONS: list[tuple[str, str]] = [
     ("scoring.deal", "sheet__tournament"),
     ("scoring.dealscore", "deal__sheet__tournament"),
     ("scoring.incident", "tournament"),
-    ("scoring.changelog", "tournament"),
+    ("tournament.changelog", "tournament"),
 ]
+# Files written while the history lived in scoring name its section so.
+FORMER_LABELS = {"scoring.changelog": "tournament.changelog"}
 LABELS = [label for label, _lookup in SECTIONS]
 
 logger = logging.getLogger(__name__)
@@ -196,6 +198,9 @@ def _check_document(data: Any) -> dict[str, list[dict[str, Any]]]:
     sections = data.get("sections")
     if not isinstance(sections, dict):
         raise BackupError(_("La sauvegarde est incomplète ou endommagée."))
+    for former, label in FORMER_LABELS.items():
+        if former in sections and label not in sections:
+            sections = {(label if key == former else key): rows for key, rows in sections.items()}
     missing = [label for label in LABELS if label not in sections]
     unknown = [str(label) for label in sections if label not in LABELS]
     if missing or unknown:
@@ -246,7 +251,7 @@ _WHERE = {
     "scoring.deal": gettext_noop("donne %(pk)s"),
     "scoring.dealscore": gettext_noop("score %(pk)s"),
     "scoring.incident": gettext_noop("incident %(pk)s"),
-    "scoring.changelog": gettext_noop("historique %(pk)s"),
+    "tournament.changelog": gettext_noop("historique %(pk)s"),
 }
 
 
@@ -530,7 +535,7 @@ class _Checker:
         self.check_sheets()
         self.deals()
         self.section("scoring.incident", self.check_incident)
-        self.section("scoring.changelog", self.check_change)
+        self.section("tournament.changelog", self.check_change)
         self.match_players()
         return self.plan
 

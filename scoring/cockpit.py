@@ -14,11 +14,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.desk import State, TableRow, position_overview
-from scoring.models import ChangeLog, Incident, ScoreSheet
+from scoring.models import Incident, ScoreSheet
 from scoring.ranking import Ranked
 from scoring.standings import standings_fingerprint, standings_for
 from tournament.clock import ClockState, state_of
-from tournament.models import Position, Registration, Tournament
+from tournament.models import ChangeLog, Position, Registration, Tournament
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10

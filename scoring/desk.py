@@ -15,13 +15,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import CONTRACT_LABELS
-from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, SheetPlayer
+from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.notation import DIRECTION_CODES, SeatInfo
 from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTIONS,
+    ChangeLog,
     Direction,
     Position,
     Table,

@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, SheetPlayer
-from tournament.models import Direction, Registration, sheet_order_key
+from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
+from tournament.models import ChangeLog, Direction, Registration, sheet_order_key
 
 DIRECTION_LABELS = dict(Direction.choices)
 CONTRACT_LABELS = dict(Deal.Contract.choices)

@@ -338,59 +338,6 @@ class Incident(models.Model):
         return f"{self.get_kind_display()} ({self.registration})"
 
 
-class ChangeLog(models.Model):
-    """Who changed what, when, with the state before and after: nothing is overwritten."""
-
-    class Action(models.TextChoices):
-        CREATE = "create", _("Création")
-        UPDATE = "update", _("Modification")
-        DELETE = "delete", _("Suppression")
-        CONFLICT = "conflict", _("Conflit de saisie")
-        REOPEN = "reopen", _("Réouverture")
-
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="changes"
-    )
-    sheet = models.ForeignKey(
-        ScoreSheet,
-        verbose_name=_("feuille"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="changes",
-    )
-    object_type = models.CharField(_("objet"), max_length=40)
-    object_id = models.PositiveBigIntegerField(_("identifiant"), null=True, blank=True)
-    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
-    before = models.JSONField(_("avant"), null=True, blank=True)
-    after = models.JSONField(_("après"), null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("par"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    # The author's username as text: the history stays readable when the account goes, and a
-    # restored history names its authors without being credited to any local account.
-    username = models.CharField(_("auteur"), max_length=150, blank=True)
-    at = models.DateTimeField(_("le"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("historique")
-        verbose_name_plural = _("historique")
-        ordering = ["-at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_action_display()} {self.object_type} {self.object_id}"
-
-    def save(self, *args, **kwargs):
-        if self.user_id and not self.username:
-            self.username = self.user.get_username()
-        super().save(*args, **kwargs)
-
-
 class Championship(models.Model):
     """A club's season "challenge": points earned in several finished tournaments add up.
 

@@ -20,11 +20,20 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import Deal as EngineDeal
 from scoring.engine import DealError, score_deal
 from scoring.figures import FIGURE, figure_scores
-from scoring.models import ChangeLog, Deal, DealScore, ScoreSheet, SheetPlayer
+from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
 from scoring.penalties import default_penalty
 from scoring.rules import RULE_SETS
+from tournament.audit import change_record
 from tournament.lifecycle import Locked, ensure_position_open, ensure_tournament_open
-from tournament.models import DIRECTIONS, Position, Registration, Table, Tournament, seat_code
+from tournament.models import (
+    DIRECTIONS,
+    ChangeLog,
+    Position,
+    Registration,
+    Table,
+    Tournament,
+    seat_code,
+)
 
 # The engine's Deal fields are the contract: read them from it rather than listing them again.
 ENGINE_FIELDS = tuple(field.name for field in dataclasses.fields(EngineDeal))
@@ -134,11 +143,11 @@ def sheet_create_free(
             )
             for index, registration in enumerate(registrations)
         )
-        ChangeLog.objects.create(
+        change_record(
             tournament=tournament,
+            obj=sheet,
+            kind=ChangeLog.ObjectType.SHEET,
             sheet=sheet,
-            object_type="sheet",
-            object_id=sheet.pk,
             action=ChangeLog.Action.CREATE,
             after={"title": title, "players": [r.pk for r in registrations]},
             user=user,
@@ -418,19 +427,6 @@ def _seat_registrations(sheet: ScoreSheet) -> dict[int, int]:
     return dict(SheetPlayer.objects.filter(sheet=sheet).values_list("seat", "registration_id"))
 
 
-def _log(deal: Deal, action: str, before, after, user) -> None:
-    ChangeLog.objects.create(
-        tournament_id=deal.sheet.tournament_id,
-        sheet_id=deal.sheet_id,
-        object_type="deal",
-        object_id=deal.pk,
-        action=action,
-        before=before,
-        after=after,
-        user=user,
-    )
-
-
 # FFT (004): the culprit of a fausse donne may not bid on that deal (the same dealer deals it
 # again); a defender who revoked ("renonce consommée") may not bid on the next deal.
 BARRED_FAUSSE_DONNE = _(
@@ -541,7 +537,15 @@ def deal_record(
         deal.computed_scores = scores
         deal.save()
         _store_scores(deal, _seat_registrations(sheet))
-        _log(deal, ChangeLog.Action.CREATE, None, deal_snapshot(deal), user)
+        change_record(
+            tournament=deal.sheet.tournament_id,
+            obj=deal,
+            sheet=deal.sheet_id,
+            action=ChangeLog.Action.CREATE,
+            before=None,
+            after=deal_snapshot(deal),
+            user=user,
+        )
     return deal
 
 
@@ -561,7 +565,15 @@ def deal_update(
             deal.scores = [0] * len(scores) if deal.score_not_recorded else scores
         deal.save()
         _store_scores(deal, _seat_registrations(deal.sheet))
-        _log(deal, ChangeLog.Action.UPDATE, before, deal_snapshot(deal), user)
+        change_record(
+            tournament=deal.sheet.tournament_id,
+            obj=deal,
+            sheet=deal.sheet_id,
+            action=ChangeLog.Action.UPDATE,
+            before=before,
+            after=deal_snapshot(deal),
+            user=user,
+        )
     return deal
 
 
@@ -572,7 +584,15 @@ def deal_delete(*, deal: Deal, user=None, expected_version: int | None = None) -
         _bump_version(sheet, expected_version)
         before = deal_snapshot(deal)
         number = deal.number
-        _log(deal, ChangeLog.Action.DELETE, before, None, user)
+        change_record(
+            tournament=deal.sheet.tournament_id,
+            obj=deal,
+            sheet=deal.sheet_id,
+            action=ChangeLog.Action.DELETE,
+            before=before,
+            after=None,
+            user=user,
+        )
         deal.delete()
         # Two-step shift avoids a transient clash on the (sheet, number) unique constraint.
         later = sheet.deals.filter(number__gt=number)
@@ -610,7 +630,15 @@ def deal_adjust(
             deal.scores = scores
         deal.save()
         _store_scores(deal, _seat_registrations(deal.sheet))
-        _log(deal, ChangeLog.Action.UPDATE, before, deal_snapshot(deal), user)
+        change_record(
+            tournament=deal.sheet.tournament_id,
+            obj=deal,
+            sheet=deal.sheet_id,
+            action=ChangeLog.Action.UPDATE,
+            before=before,
+            after=deal_snapshot(deal),
+            user=user,
+        )
     return deal
 
 
@@ -626,11 +654,11 @@ def conflict_record(
 ) -> ChangeLog:
     """Keep a refused input (its sheet moved meanwhile) beside the state that won."""
     deals = Deal.objects.filter(sheet=sheet).order_by("number")
-    return ChangeLog.objects.create(
-        tournament_id=sheet.tournament_id,
+    return change_record(
+        tournament=sheet.tournament_id,
+        obj=sheet,
+        kind=ChangeLog.ObjectType.SHEET,
         sheet=sheet,
-        object_type="sheet",
-        object_id=sheet.pk,
         action=ChangeLog.Action.CONFLICT,
         before={
             "version": sheet.version,
@@ -676,7 +704,15 @@ def deal_set_not_recorded(
             deal.scores = [0] * deal.players if not_recorded else list(deal.computed_scores)
         deal.save()
         _store_scores(deal, _seat_registrations(deal.sheet))
-        _log(deal, ChangeLog.Action.UPDATE, before, deal_snapshot(deal), user)
+        change_record(
+            tournament=deal.sheet.tournament_id,
+            obj=deal,
+            sheet=deal.sheet_id,
+            action=ChangeLog.Action.UPDATE,
+            before=before,
+            after=deal_snapshot(deal),
+            user=user,
+        )
     return deal
 
 
@@ -689,11 +725,11 @@ def sheet_set_paper_bilans(
         before = sheet.paper_bilans
         sheet.paper_bilans = list(bilans) if bilans is not None else None
         ScoreSheet.objects.filter(pk=sheet.pk).update(paper_bilans=sheet.paper_bilans)
-        ChangeLog.objects.create(
-            tournament_id=sheet.tournament_id,
+        change_record(
+            tournament=sheet.tournament_id,
+            obj=sheet,
+            kind=ChangeLog.ObjectType.PAPER_BILANS,
             sheet=sheet,
-            object_type="paper_bilans",
-            object_id=sheet.pk,
             action=ChangeLog.Action.UPDATE,
             before={"paper_bilans": before},
             after={"paper_bilans": sheet.paper_bilans},
@@ -744,11 +780,11 @@ def incident_record(
             shared=tournament.share_penalties and sheet is not None,
             created_by=user,
         )
-        ChangeLog.objects.create(
+        change_record(
             tournament=tournament,
+            obj=incident,
+            kind=ChangeLog.ObjectType.INCIDENT,
             sheet=sheet,
-            object_type="incident",
-            object_id=incident.pk,
             action=ChangeLog.Action.CREATE,
             after=incident_snapshot(incident),
             user=user,
@@ -799,10 +835,10 @@ def penalty_defaults_set(
         tournament.penalty_defaults = dict(defaults)
         tournament.share_penalties = share
         tournament.save(update_fields=["penalty_defaults", "share_penalties", "updated_at"])
-        ChangeLog.objects.create(
+        change_record(
             tournament=tournament,
-            object_type="penalty_defaults",
-            object_id=tournament.pk,
+            obj=tournament,
+            kind=ChangeLog.ObjectType.PENALTY_DEFAULTS,
             action=ChangeLog.Action.UPDATE,
             before=before,
             after={"penalty_defaults": tournament.penalty_defaults, "share": share},
@@ -898,11 +934,11 @@ def sheet_validate(
         if reason:
             after["reason"] = reason
         reopening = not validated and before == ScoreSheet.Status.VALIDATED
-        ChangeLog.objects.create(
-            tournament_id=sheet.tournament_id,
+        change_record(
+            tournament=sheet.tournament_id,
+            obj=sheet,
+            kind=ChangeLog.ObjectType.SHEET_STATUS,
             sheet=sheet,
-            object_type="sheet_status",
-            object_id=sheet.pk,
             action=ChangeLog.Action.REOPEN if reopening else ChangeLog.Action.UPDATE,
             before={"status": before},
             after=after,
@@ -920,11 +956,11 @@ def sheet_allow_extra_deal(
         before = ScoreSheet.objects.values_list("extra_deals", flat=True).get(pk=sheet.pk)
         sheet.extra_deals = before + 1
         ScoreSheet.objects.filter(pk=sheet.pk).update(extra_deals=sheet.extra_deals)
-        ChangeLog.objects.create(
-            tournament_id=sheet.tournament_id,
+        change_record(
+            tournament=sheet.tournament_id,
+            obj=sheet,
+            kind=ChangeLog.ObjectType.SHEET_EXTRA_DEALS,
             sheet=sheet,
-            object_type="sheet_extra_deals",
-            object_id=sheet.pk,
             action=ChangeLog.Action.UPDATE,
             before={"extra_deals": before},
             after={"extra_deals": sheet.extra_deals},

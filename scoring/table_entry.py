@@ -21,10 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine import DealError
-from scoring.models import ChangeLog, Deal, ScoreSheet, SheetPlayer, TableLink
+from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
 from scoring.services import StaleSheetError, _bump_version, deal_record, sheet_for_table
+from tournament.audit import change_record
 from tournament.lifecycle import Locked
-from tournament.models import Position, Registration, Table, Tournament
+from tournament.models import ChangeLog, Position, Registration, Table, Tournament
 
 # Unambiguous letters and digits for a code read off paper (no 0/O, 1/I/L).
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -104,10 +105,10 @@ def link_revoke(*, link: TableLink, user=None) -> TableLink:
     table = link.table
     with transaction.atomic():
         link.delete()
-        ChangeLog.objects.create(
-            tournament_id=table.position.tournament_id,
-            object_type="tablelink",
-            object_id=table.pk,
+        change_record(
+            tournament=table.position.tournament_id,
+            obj=table,
+            kind=ChangeLog.ObjectType.TABLE_LINK,
             action=ChangeLog.Action.DELETE,
             before={"table": table.number, "position": table.position.number},
             user=user,
@@ -292,11 +293,11 @@ def _confirm(sheet, deals, *, registration, user, expected_version=None) -> list
             if not updated:
                 continue
             deal.pending = False
-            ChangeLog.objects.create(
-                tournament_id=sheet.tournament_id,
+            change_record(
+                tournament=sheet.tournament_id,
+                obj=deal,
+                kind=ChangeLog.ObjectType.DEAL_CONFIRMATION,
                 sheet=sheet,
-                object_type="deal_confirmation",
-                object_id=deal.pk,
                 action=ChangeLog.Action.UPDATE,
                 before={"number": deal.number, "pending": True},
                 after={
@@ -305,7 +306,7 @@ def _confirm(sheet, deals, *, registration, user, expected_version=None) -> list
                     "confirmed_by_player": registration.number if registration else None,
                 },
                 user=user,
-                username=(registration.player.full_name if registration else ""),
+                username=registration.player.full_name if registration else "",
             )
     return deals
 
@@ -331,11 +332,11 @@ def sheet_finish_at_table(*, link: TableLink, seat: Any, pin: Any) -> ScoreSheet
     with transaction.atomic():
         _bump_version(sheet, None)
         ScoreSheet.objects.filter(pk=sheet.pk).update(status=ScoreSheet.Status.COMPLETE)
-        ChangeLog.objects.create(
-            tournament_id=sheet.tournament_id,
+        change_record(
+            tournament=sheet.tournament_id,
+            obj=sheet,
+            kind=ChangeLog.ObjectType.SHEET_STATUS,
             sheet=sheet,
-            object_type="sheet_status",
-            object_id=sheet.pk,
             action=ChangeLog.Action.UPDATE,
             before={"status": sheet.status},
             after={"status": ScoreSheet.Status.COMPLETE, "by_player": player.registration.number},

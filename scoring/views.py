@@ -26,12 +26,12 @@ from scoring.forms import (
     PenaltyDefaultsForm,
     deal_initial,
 )
-from scoring.models import ChangeLog, Deal, Incident, ScoreSheet, TableLink
+from scoring.models import Deal, Incident, ScoreSheet, TableLink
 from scoring.penalties import RULE_PENALTY_DEFAULTS
 from scoring.services import StaleSheetError
 from tournament.access import Permission, capabilities, permission_required
 from tournament.lifecycle import Locked
-from tournament.models import Position, Registration, Table
+from tournament.models import ChangeLog, Position, Registration, Table
 
 SHEET = "sheets__pk"
 # The position the arbiter last opened by hand on the desk, per tournament (session key).

@@ -22,11 +22,20 @@ from scoring.backup import (
 )
 from scoring.exports import deals_xlsx, ranking_xlsx
 from scoring.generate import GenerateOptions, tournament_generate
-from scoring.models import ChangeLog, Deal, DealScore, Incident, ScoreSheet
+from scoring.models import Deal, DealScore, Incident, ScoreSheet
 from scoring.services import deal_adjust, deal_record, incident_record, sheet_for_table
 from scoring.standings import standings_for
 from tests import report_builders
-from tournament.models import Player, Position, Registration, Seat, Table, Team, Tournament
+from tournament.models import (
+    ChangeLog,
+    Player,
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Team,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -194,7 +203,7 @@ def test_backup_is_for_arbiters_only(client, scorer):
 
 def test_the_backup_names_the_author_of_every_history_record(arbiter):
     tournament = build_tournament(arbiter)
-    changes = tournament_export(tournament)["sections"]["scoring.changelog"]
+    changes = tournament_export(tournament)["sections"]["tournament.changelog"]
     assert changes and all(change["username"] == "arbitre-test" for change in changes)
 
 

@@ -3,11 +3,10 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.models import ChangeLog
 from scoring.standings import standings_for
 from tests.positions_helpers import make_tournament
 from tournament import services, signup
-from tournament.models import Registration, Seat, Tournament
+from tournament.models import ChangeLog, Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -3,10 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tests.positions_helpers import make_tournament
 from tournament import signup
-from tournament.models import Registration, Tournament
+from tournament.models import ChangeLog, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -5,12 +5,11 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.models import ChangeLog
 from tests.desk_helpers import make_tournament
 from tournament import clock
 from tournament.clock import ClockFields, clock_state
 from tournament.lifecycle import Locked, position_close, tournament_finish
-from tournament.models import Position
+from tournament.models import ChangeLog, Position
 
 T0 = datetime.datetime(2026, 11, 21, 14, 0, tzinfo=datetime.UTC)
 

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
+from tournament.models import ChangeLog
 
 pytestmark = pytest.mark.django_db
 

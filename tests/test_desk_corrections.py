@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tournament.models import ChangeLog
 
 pytestmark = pytest.mark.django_db
 

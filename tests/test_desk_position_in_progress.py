@@ -12,9 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.entry_progress import ToEnter, sheets_to_enter
-from scoring.models import ChangeLog
 from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
-from tournament.models import Position, Seat, Table
+from tournament.models import ChangeLog, Position, Seat, Table
 
 pytestmark = pytest.mark.django_db
 

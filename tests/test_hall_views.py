@@ -5,10 +5,10 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import backup
-from scoring.models import ChangeLog, Deal
+from scoring.models import Deal
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament import clock, hall
-from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+from tournament.models import ChangeLog, Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

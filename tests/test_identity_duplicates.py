@@ -6,9 +6,8 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tournament.identity import player_merge
-from tournament.models import Player, Registration, Tournament
+from tournament.models import ChangeLog, Player, Registration, Tournament
 from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db

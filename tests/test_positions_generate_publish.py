@@ -3,9 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tournament import seating, services
-from tournament.models import Position, Seat, Table
+from tournament.models import ChangeLog, Position, Seat, Table
 
 from .positions_helpers import make_tournament
 

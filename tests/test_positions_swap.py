@@ -3,9 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import ChangeLog
 from tournament import services
-from tournament.models import Seat, Team
+from tournament.models import ChangeLog, Seat, Team
 
 from .positions_helpers import make_tournament
 

@@ -3,8 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import ChangeLog
-from tournament.models import Player, Position, Registration, Tournament
+from tournament.models import ChangeLog, Player, Position, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 

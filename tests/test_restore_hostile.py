@@ -9,10 +9,10 @@ from django.core.management import CommandError, call_command
 
 from scoring import backup
 from scoring.backup import BackupError, tournament_export, tournament_import
-from scoring.models import ChangeLog, Deal, DealScore, Incident
+from scoring.models import Deal, DealScore, Incident
 from scoring.services import deal_adjust, incident_record
 from tests.report_builders import build_tournament
-from tournament.models import Player, Registration, Tournament
+from tournament.models import ChangeLog, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ def test_status_hacked_is_refused(document):
         ("tournament.seat", "direction"),
         ("scoring.scoresheet", "status"),
         ("scoring.incident", "kind"),
-        ("scoring.changelog", "action"),
+        ("tournament.changelog", "action"),
     ],
 )
 def test_values_outside_the_choices_are_refused(document, label, field):
@@ -339,14 +339,14 @@ def test_a_forged_owner_is_ignored_the_restorer_owns_it(document, django_user_mo
 
 def test_history_credited_to_an_existing_account_links_none(document, django_user_model):
     victim = django_user_model.objects.create_user("victime", password="pw-victim-1")
-    for row in rows(document, "scoring.changelog"):
+    for row in rows(document, "tournament.changelog"):
         row["user"] = "victime"
         row["username"] = "victime"
     for row in rows(document, "scoring.deal") + rows(document, "scoring.incident"):
         row["created_by"] = "victime"
     restored = tournament_import(json.dumps(document))
     history = ChangeLog.objects.filter(tournament=restored)
-    assert history.count() == len(rows(document, "scoring.changelog")) > 0
+    assert history.count() == len(rows(document, "tournament.changelog")) > 0
     assert set(history.values_list("username", flat=True)) == {"victime"}
     assert not history.filter(user__isnull=False).exists()
     assert not Deal.objects.filter(sheet__tournament=restored, created_by=victim).exists()
@@ -354,9 +354,9 @@ def test_history_credited_to_an_existing_account_links_none(document, django_use
 
 
 def test_history_written_before_usernames_keeps_the_name_as_text(document, arbiter):
-    for row in rows(document, "scoring.changelog"):
+    for row in rows(document, "tournament.changelog"):
         row.pop("username", None)  # an older backup: only the account's name under "user"
-    credited = sum(1 for row in rows(document, "scoring.changelog") if row["user"])
+    credited = sum(1 for row in rows(document, "tournament.changelog") if row["user"])
     restored = tournament_import(json.dumps(document))
     history = ChangeLog.objects.filter(tournament=restored)
     assert history.filter(username="arbitre-test").count() == credited > 0
@@ -364,14 +364,14 @@ def test_history_written_before_usernames_keeps_the_name_as_text(document, arbit
 
 
 def test_an_account_key_instead_of_a_name_links_nothing(document, arbiter):
-    for row in rows(document, "scoring.changelog"):
+    for row in rows(document, "tournament.changelog"):
         row["user"] = arbiter.pk  # a key of this database, not a name
     restored = tournament_import(json.dumps(document))
     assert not ChangeLog.objects.filter(tournament=restored, user__isnull=False).exists()
 
 
 def test_a_username_that_is_not_text_is_refused(document):
-    rows(document, "scoring.changelog")[0]["username"] = {"id": 1}
+    rows(document, "tournament.changelog")[0]["username"] = {"id": 1}
     refused(document, "Sauvegarde illisible", "historique", "(username)")
 
 

@@ -12,11 +12,11 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import ChangeLog, Deal, Incident, ScoreSheet
+from scoring.models import Deal, Incident, ScoreSheet
 from scoring.services import deal_record
 from scoring.standings import standings_for
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
-from tournament.models import Position, Registration, Tournament, TournamentRole
+from tournament.models import ChangeLog, Position, Registration, Tournament, TournamentRole
 from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.engine import DealError
-from scoring.models import ChangeLog, DealScore
+from scoring.models import DealScore
 from scoring.services import (
     StaleSheetError,
     deal_adjust,
@@ -12,7 +12,7 @@ from scoring.services import (
     deal_update,
     sheet_create_free,
 )
-from tournament.models import Player, Registration, Tournament
+from tournament.models import ChangeLog, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 

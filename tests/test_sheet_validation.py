@@ -2,11 +2,11 @@
 
 import pytest
 
-from scoring.models import ChangeLog, ScoreSheet
+from scoring.models import ScoreSheet
 from scoring.services import deal_record, sheet_for_table
 from scoring.standings import standings_for
 from tests.test_roles_every_url import tournament_with_a_sheet
-from tournament.models import Tournament
+from tournament.models import ChangeLog, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from scoring.models import ChangeLog
 from tournament import signup
-from tournament.models import Player, Position, Registration, Tournament
+from tournament.models import ChangeLog, Player, Position, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Player, Position, Registration, Seat, Table, Team, Tournament
+from .models import ChangeLog, Player, Position, Registration, Seat, Table, Team, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -56,3 +56,10 @@ class TableAdmin(admin.ModelAdmin):
 class PositionAdmin(admin.ModelAdmin):
     list_display = ["__str__", "tournament", "status"]
     list_filter = ["tournament", "status"]
+
+
+@admin.register(ChangeLog)
+class ChangeLogAdmin(admin.ModelAdmin):
+    list_display = ["at", "user", "action", "object_type", "object_id", "sheet"]
+    list_filter = ["tournament", "action", "object_type"]
+    readonly_fields = [f.name for f in ChangeLog._meta.fields]

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .audit import change_record
 from .lifecycle import ensure_position_open
 from .models import Position
 
@@ -128,14 +129,20 @@ def _locked(position: Position) -> Position:
 
 
 def _save(position: Position, new: ClockFields, action: str, user, **extra) -> Position:
-    from .services import _log
 
     before = _snapshot(fields_of(position))
     position.clock_ends_at = new.ends_at
     position.clock_paused_left = new.paused_left
     position.save(update_fields=["clock_ends_at", "clock_paused_left"])
     after = {**_snapshot(new), "action": action, **extra}
-    _log(position.tournament, position, "update", {"clock": before}, {"clock": after}, user)
+    change_record(
+        tournament=position.tournament,
+        obj=position,
+        action="update",
+        before={"clock": before},
+        after={"clock": after},
+        user=user,
+    )
     return position
 
 

@@ -15,7 +15,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import services
+from .audit import change_record
 from .models import Tournament
 
 MAX_ANNOUNCEMENT = Tournament._meta.get_field("hall_announcement").max_length
@@ -37,8 +37,13 @@ def hall_link_create(*, tournament: Tournament, user=None) -> Tournament:
     tournament.hall_token = new_hall_token()
     tournament.save(update_fields=["hall_token", "updated_at"])
     # The token itself stays out of the history: it is a credential.
-    services._log(
-        tournament, tournament, "update", {"hall_link": had_link}, {"hall_link": "new"}, user
+    change_record(
+        tournament=tournament,
+        obj=tournament,
+        action="update",
+        before={"hall_link": had_link},
+        after={"hall_link": "new"},
+        user=user,
     )
     return tournament
 
@@ -50,7 +55,14 @@ def hall_link_revoke(*, tournament: Tournament, user=None) -> Tournament:
         return tournament
     tournament.hall_token = None
     tournament.save(update_fields=["hall_token", "updated_at"])
-    services._log(tournament, tournament, "update", {"hall_link": True}, {"hall_link": False}, user)
+    change_record(
+        tournament=tournament,
+        obj=tournament,
+        action="update",
+        before={"hall_link": True},
+        after={"hall_link": False},
+        user=user,
+    )
     return tournament
 
 
@@ -74,12 +86,12 @@ def hall_announcement_set(*, tournament: Tournament, text: str, user=None) -> To
         return tournament
     tournament.hall_announcement = text
     tournament.save(update_fields=["hall_announcement", "updated_at"])
-    services._log(
-        tournament,
-        tournament,
-        "update",
-        {"hall_announcement": before},
-        {"hall_announcement": text},
-        user,
+    change_record(
+        tournament=tournament,
+        obj=tournament,
+        action="update",
+        before={"hall_announcement": before},
+        after={"hall_announcement": text},
+        user=user,
     )
     return tournament

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .audit import change_record
 from .collation import fold
 from .folding import Fold
 from .models import Player, Registration, Tournament
@@ -163,7 +164,6 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     The kept player takes the other's licence, club or first name where it has none.
     """
     from .lifecycle import ensure_tournament_open
-    from .services import _log
 
     if keep.pk == drop.pk:
         raise ValidationError(_("Choisissez deux joueurs différents."))
@@ -208,7 +208,9 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     keep.save()
     after = {"kept": _snapshot(keep), "merged": None}
     for tournament in tournaments:
-        _log(tournament, keep, "update", before, after, user)
+        change_record(
+            tournament=tournament, obj=keep, action="update", before=before, after=after, user=user
+        )
     return keep
 
 

@@ -11,6 +11,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .audit import change_record
 from .models import Position, Tournament
 
 
@@ -56,12 +57,6 @@ def _reason(reason: str) -> str:
     return reason[:500]
 
 
-def _log(tournament: Tournament, obj, action: str, before, after, user) -> None:
-    from .services import _log as log
-
-    log(tournament, obj, action, before, after, user)
-
-
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     """Running → finished: results, players and positions are frozen."""
@@ -77,7 +72,14 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
         status=Position.Status.CLOSED
     )
     _bump_sheets(tournament=tournament)
-    _log(tournament, tournament, "update", {"status": before}, {"status": "finished"}, user)
+    change_record(
+        tournament=tournament,
+        obj=tournament,
+        action="update",
+        before={"status": before},
+        after={"status": "finished"},
+        user=user,
+    )
     return tournament
 
 
@@ -92,13 +94,13 @@ def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tour
         raise ValidationError(_("Le tournoi n'est pas terminé."))
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status", "updated_at"])
-    _log(
-        tournament,
-        tournament,
-        "reopen",
-        {"status": "finished"},
-        {"status": "running", "reason": reason},
-        user,
+    change_record(
+        tournament=tournament,
+        obj=tournament,
+        action="reopen",
+        before={"status": "finished"},
+        after={"status": "running", "reason": reason},
+        user=user,
     )
     return tournament
 
@@ -117,8 +119,13 @@ def position_close(*, position: Position, user=None) -> Position:
     position.status = Position.Status.CLOSED
     position.save(update_fields=["status"])
     _bump_sheets(table__position=position)
-    _log(
-        position.tournament, position, "update", {"status": "published"}, {"status": "closed"}, user
+    change_record(
+        tournament=position.tournament,
+        obj=position,
+        action="update",
+        before={"status": "published"},
+        after={"status": "closed"},
+        user=user,
     )
     return position
 
@@ -137,12 +144,12 @@ def position_reopen(*, position: Position, reason: str, user=None) -> Position:
         raise ValidationError(_("Cette position n'est pas close."))
     position.status = Position.Status.PUBLISHED
     position.save(update_fields=["status"])
-    _log(
-        position.tournament,
-        position,
-        "reopen",
-        {"status": "closed"},
-        {"status": "published", "reason": reason},
-        user,
+    change_record(
+        tournament=position.tournament,
+        obj=position,
+        action="reopen",
+        before={"status": "closed"},
+        after={"status": "published", "reason": reason},
+        user=user,
     )
     return position

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import hooks, identity, seating
+from .audit import change_record
 from .collation import fold_words, person_key
 from .folding import Fold
 from .importing import (
@@ -110,13 +111,13 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None
     after = {key: _json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
     changed = [key for key in TOURNAMENT_FIELDS if before[key] != after[key]]
     if changed:
-        _log(
-            tournament,
-            tournament,
-            "update",
-            {k: before[k] for k in changed},
-            {k: after[k] for k in changed},
-            user,
+        change_record(
+            tournament=tournament,
+            obj=tournament,
+            action="update",
+            before={k: before[k] for k in changed},
+            after={k: after[k] for k in changed},
+            user=user,
         )
     # Drafts beyond the new count are not part of the tournament any more.
     tournament.positions.filter(
@@ -223,13 +224,13 @@ def player_register(
         number=_next_number(tournament),
         first_position=last_played_position(tournament) + 1,
     )
-    _log(
-        tournament,
-        registration,
-        "create",
-        None,
-        {"player": player.full_name, "first_position": registration.first_position},
-        user,
+    change_record(
+        tournament=tournament,
+        obj=registration,
+        action="create",
+        before=None,
+        after={"player": player.full_name, "first_position": registration.first_position},
+        user=user,
     )
     return registration
 
@@ -251,13 +252,13 @@ def registration_withdraw(*, registration: Registration, user=None) -> Registrat
     registration.status = Registration.Status.WITHDRAWN
     registration.withdrawn_after = last_played_position(registration.tournament)
     registration.save(update_fields=["status", "withdrawn_after"])
-    _log(
-        registration.tournament,
-        registration,
-        "update",
-        before,
-        {"status": registration.status, "withdrawn_after": registration.withdrawn_after},
-        user,
+    change_record(
+        tournament=registration.tournament,
+        obj=registration,
+        action="update",
+        before=before,
+        after={"status": registration.status, "withdrawn_after": registration.withdrawn_after},
+        user=user,
     )
     return registration
 
@@ -270,7 +271,14 @@ def registration_reinstate(*, registration: Registration, user=None) -> Registra
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None
     registration.save(update_fields=["status", "withdrawn_after"])
-    _log(registration.tournament, registration, "update", before, {"status": "active"}, user)
+    change_record(
+        tournament=registration.tournament,
+        obj=registration,
+        action="update",
+        before=before,
+        after={"status": "active"},
+        user=user,
+    )
     return registration
 
 
@@ -323,7 +331,14 @@ def team_assign(
         )
     _check_team_room(team, adding=len(joining))
     Registration.objects.filter(pk__in=[r.pk for r in joining]).update(team=team)
-    _log(tournament, team, "update", None, {"members": [r.number for r in joining]}, user)
+    change_record(
+        tournament=tournament,
+        obj=team,
+        action="update",
+        before=None,
+        after={"members": [r.number for r in joining]},
+        user=user,
+    )
     return team
 
 
@@ -332,13 +347,13 @@ def team_remove_member(*, registration: Registration, user=None) -> None:
     ensure_tournament_open(registration.tournament)
     team = registration.team
     if team is not None:
-        _log(
-            registration.tournament,
-            registration,
-            "update",
-            {"team": team.name},
-            {"team": None},
-            user,
+        change_record(
+            tournament=registration.tournament,
+            obj=registration,
+            action="update",
+            before={"team": team.name},
+            after={"team": None},
+            user=user,
         )
     registration.team = None
     registration.save(update_fields=["team"])
@@ -486,23 +501,6 @@ def import_apply(
             )
         )
     return created
-
-
-# --- history ---------------------------------------------------------------------------------
-
-
-def _log(tournament, obj, action: str, before, after, user) -> None:
-    from scoring.models import ChangeLog
-
-    ChangeLog.objects.create(
-        tournament=tournament,
-        object_type=obj._meta.model_name,
-        object_id=obj.pk,
-        action=action,
-        before=before,
-        after=after,
-        user=user if user is not None and user.is_authenticated else None,
-    )
 
 
 # --- reading positions -----------------------------------------------------------------------
@@ -747,13 +745,13 @@ def position_generate(
         position.save(update_fields=["seed", "status"])
         after = [list(table) for table in plan.positions[number - 1]]
         _store_tables(position, after)
-        _log(
-            tournament,
-            position,
-            "update" if before is not None else "create",
-            {"tables": before} if before is not None else None,
-            {"tables": after, "seed": seed, "repeated_meetings": repeats},
-            user,
+        change_record(
+            tournament=tournament,
+            obj=position,
+            action="update" if before is not None else "create",
+            before={"tables": before} if before is not None else None,
+            after={"tables": after, "seed": seed, "repeated_meetings": repeats},
+            user=user,
         )
         positions.append(position)
     return positions
@@ -853,7 +851,14 @@ def position_publish(
     if to_enter:
         # The arbiter published knowing these sheets were still to come.
         after["sheets_to_enter"] = {str(t.number): t.total for t in to_enter}
-    _log(tournament, position, "update", {"status": "draft"}, after, user)
+    change_record(
+        tournament=tournament,
+        obj=position,
+        action="update",
+        before={"status": "draft"},
+        after=after,
+        user=user,
+    )
     return position
 
 
@@ -994,5 +999,12 @@ def seat_swap(
         ],
         "repeated_meetings": preview.repeats_after,
     }
-    _log(position.tournament, position, "update", {"swap": before}, {"swap": after}, user)
+    change_record(
+        tournament=position.tournament,
+        obj=position,
+        action="update",
+        before={"swap": before},
+        after={"swap": after},
+        user=user,
+    )
     return preview

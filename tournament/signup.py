@@ -22,6 +22,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from . import services
+from .audit import change_record
 from .collation import fold, person_key
 from .licence import licence_clean
 from .lifecycle import ensure_tournament_open
@@ -90,13 +91,13 @@ def signup_settings_update(*, tournament: Tournament, data: dict[str, Any], user
     after = {key: _json(getattr(tournament, key)) for key in SIGNUP_FIELDS}
     changed = [key for key in SIGNUP_FIELDS if before[key] != after[key]]
     if changed:
-        services._log(
-            tournament,
-            tournament,
-            "update",
-            {k: before[k] for k in changed},
-            {k: after[k] for k in changed},
-            user,
+        change_record(
+            tournament=tournament,
+            obj=tournament,
+            action="update",
+            before={k: before[k] for k in changed},
+            after={k: after[k] for k in changed},
+            user=user,
         )
     return tournament
 
@@ -296,13 +297,13 @@ def signup_register(
         signed_up_at=now,
         signup_code=_new_code(tournament),
     )
-    services._log(
-        tournament,
-        registration,
-        "create",
-        None,
-        {"player": player.full_name, "status": registration.status, "online": True},
-        None,
+    change_record(
+        tournament=tournament,
+        obj=registration,
+        action="create",
+        before=None,
+        after={"player": player.full_name, "status": registration.status, "online": True},
+        user=None,
     )
     return registration
 
@@ -353,7 +354,14 @@ def registration_check_in(*, registration: Registration, present: bool, user=Non
     else:
         registration.checked_in_at = None
     registration.save(update_fields=["status", "checked_in_at", "first_position"])
-    services._log(tournament, registration, "update", before, _check_in_state(registration), user)
+    change_record(
+        tournament=tournament,
+        obj=registration,
+        action="update",
+        before=before,
+        after=_check_in_state(registration),
+        user=user,
+    )
     return registration
 
 
@@ -397,7 +405,14 @@ def walkin_register(
     before = _check_in_state(registration)
     registration.checked_in_at = timezone.now()
     registration.save(update_fields=["checked_in_at"])
-    services._log(tournament, registration, "update", before, _check_in_state(registration), user)
+    change_record(
+        tournament=tournament,
+        obj=registration,
+        action="update",
+        before=before,
+        after=_check_in_state(registration),
+        user=user,
+    )
     return registration
 
 

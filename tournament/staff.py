@@ -8,8 +8,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .audit import change_record
 from .models import Tournament, TournamentRole
-from .services import _log
 
 
 @transaction.atomic
@@ -49,13 +49,13 @@ def staff_add(
     entry, _created = TournamentRole.objects.update_or_create(
         tournament=tournament, user=account, defaults={"role": role}
     )
-    _log(
-        tournament,
-        entry,
-        "update" if existing else "create",
-        before,
-        {"user": username, "role": role},
-        user,
+    change_record(
+        tournament=tournament,
+        obj=entry,
+        action="update" if existing else "create",
+        before=before,
+        after={"user": username, "role": role},
+        user=user,
     )
     return entry
 
@@ -63,7 +63,14 @@ def staff_add(
 @transaction.atomic
 def staff_remove(*, entry: TournamentRole, user=None) -> None:
     before = {"user": entry.user.get_username(), "role": entry.role}
-    _log(entry.tournament, entry, "delete", before, None, user)
+    change_record(
+        tournament=entry.tournament,
+        obj=entry,
+        action="delete",
+        before=before,
+        after=None,
+        user=user,
+    )
     entry.delete()
 
 

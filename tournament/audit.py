@@ -1,0 +1,56 @@
+"""The one way to write the history: every write that changes a result, a seating or a setting
+calls change_record (tournament's services and scoring's alike)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from .models import ChangeLog, Tournament
+
+Action = ChangeLog.Action
+ObjectType = ChangeLog.ObjectType
+
+
+def change_record(
+    *,
+    tournament: Tournament | int,
+    obj: models.Model,
+    action: str,
+    before: Any = None,
+    after: Any = None,
+    user: Any = None,
+    kind: str | None = None,
+    sheet: models.Model | int | None = None,
+    username: str = "",
+) -> ChangeLog:
+    """Record who changed `obj`, when, with the state before and after.
+
+    `tournament` and `sheet` may be given as objects or ids (no query either way). `kind` tells
+    which part of `obj` changed when it is not the object itself (a sheet's status, its paper
+    bilans); by default the record is about the object's own type. `username` names an author
+    without an account (a player confirming at the table); an account's name is kept otherwise.
+    """
+    kind = kind or obj._meta.model_name
+    if kind not in ObjectType.values:  # a new kind of record must be named in ObjectType
+        raise ValueError(f"unknown history object type: {kind!r}")
+    change = ChangeLog(
+        object_type=kind,
+        object_id=obj.pk,
+        action=Action(action),
+        before=before,
+        after=after,
+        user=user if user is not None and user.is_authenticated else None,
+        username=username,
+    )
+    if isinstance(tournament, Tournament):
+        change.tournament = tournament
+    else:
+        change.tournament_id = tournament
+    if isinstance(sheet, models.Model):
+        change.sheet_id = sheet.pk
+    else:
+        change.sheet_id = sheet
+    change.save()
+    return change
