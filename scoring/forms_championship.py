@@ -75,7 +75,8 @@ class ChampionshipForm(forms.Form):
     )
     tie_breaks = forms.MultipleChoiceField(
         label=_("critères de départage"),
-        choices=TIE_BREAK_CHOICES,
+        # The pure module only marks its labels: translate them per request.
+        choices=[(key, _(label)) for key, label in TIE_BREAK_CHOICES],
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Sans critère, les ex æquo partagent le rang. Appliqués dans cet ordre."),
@@ -118,9 +119,7 @@ class ChampionshipForm(forms.Form):
             )
         self.fields["tournaments"].queryset = mine.distinct().order_by("-date", "name")
         # Only the owner names co-organisers.
-        if championship is not None and not (
-            championship.owner_id == user.pk or user.is_superuser
-        ):
+        if championship is not None and not (championship.owner_id == user.pk or user.is_superuser):
             del self.fields["organisers"]
 
     def clean_scale(self) -> list[int]:

@@ -81,6 +81,17 @@ def test_an_arbiter_creates_a_championship_from_the_tournaments_they_run(client,
     assert list(created.tournaments.all()) == [club["mine"]]
 
 
+def test_the_tie_breaks_read_in_the_language_chosen(client, club):
+    client.force_login(club["owner"])
+    assert "Plus de tournois joués" in client.get(reverse("championship-create")).text
+    client.post(reverse("set_language"), {"language": "en"})
+    english = client.get(reverse("championship-create")).text
+    for label in ("More tournaments played", "Best result", "Best place in a tournament"):
+        assert label in english
+    for label in ("Plus de tournois joués", "Meilleure place dans un tournoi"):
+        assert label not in english
+
+
 def test_a_tournament_the_user_does_not_run_cannot_be_added(client, club):
     client.force_login(club["owner"])
     response = client.post(

@@ -28,6 +28,17 @@ def test_create_form_autofocuses_the_name_and_offers_both_rule_sets(arbiter_clie
     assert "FFT officiel" in page and "Variante livret (×3/×4)" in page
 
 
+def test_the_tie_breaks_are_offered_in_the_language_chosen(arbiter_client):
+    french = arbiter_client.get(reverse("tournament-create")).text
+    assert "Meilleur bilan sur une position" in french
+    arbiter_client.post(reverse("set_language"), {"language": "en"})
+    english = arbiter_client.get(reverse("tournament-create")).text
+    for label in ("Best balance in a round", "Fewer penalty points", "More tables won"):
+        assert label in english
+    assert "Meilleur bilan sur une position" not in english
+    assert "Plus de tables gagnées" not in english
+
+
 def test_arbiter_creates_a_tournament_with_every_setting(arbiter_client, arbiter):
     response = arbiter_client.post(reverse("tournament-create"), SETTINGS)
     tournament = Tournament.objects.get()

@@ -17,7 +17,8 @@ class TournamentForm(forms.ModelForm):
     rule_set = forms.ChoiceField(label=_("règlement"), choices=RULE_SET_CHOICES)
     tie_breaks = forms.MultipleChoiceField(
         label=_("critères de départage"),
-        choices=TIE_BREAK_CHOICES,
+        # The vocabulary only marks its labels (gettext_noop): translate them per request.
+        choices=[(key, _(label)) for key, label in TIE_BREAK_CHOICES],
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Sans critère, les ex æquo partagent le rang. Appliqués dans cet ordre."),
