@@ -194,3 +194,25 @@ def test_the_language_menu_names_english_in_english_on_a_french_page(db, client)
     html = client.get(reverse("home")).content.decode()
     assert 'title="English"' in html
     assert "Anglais" not in html
+
+
+def test_error_pages_speak_french_not_djangos_english(db, client, django_user_model):
+    """A closed sign-up page, a revoked hall link or a private tournament answer 404, an
+    account without a role 403: the person reads why in French, never "Not Found"."""
+    from django.template.loader import render_to_string
+
+    missing = client.get("/public/999999/")
+    assert missing.status_code == 404
+    assert "Page introuvable" in missing.text and "Not Found" not in missing.text
+    assert '<html lang="fr">' in missing.text
+
+    tournament = Tournament.objects.create(name="Open privé", date="2026-11-21")
+    stranger = django_user_model.objects.create_user("voisin", password="pw-voisin-1")
+    client.force_login(stranger)
+    refused = client.get(reverse("tournament-detail", args=[tournament.pk]))
+    assert refused.status_code == 403
+    assert "Accès refusé" in refused.text and "Forbidden" not in refused.text
+
+    # Rendered by Django without a request: no base template, no database.
+    assert "Erreur du serveur" in render_to_string("500.html")
+    assert "Requête invalide" in render_to_string("400.html")
