@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -17,6 +19,18 @@ MAX_POINTS = 10_000  # points of one place
 class TournamentChoices(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Tournament) -> str:
         return f"{obj.date:%d/%m/%Y} — {obj.name} ({obj.get_status_display()})"
+
+    def _check_values(self, value):
+        # An id beyond the database's integers reaches `pk__in` and fails there (a 500):
+        # refuse it as any unknown choice.
+        for pk in value:
+            if not re.fullmatch(r"[0-9]{1,18}", str(pk)):
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": str(pk)[:20]},
+                )
+        return super()._check_values(value)
 
 
 class ChampionshipForm(forms.Form):

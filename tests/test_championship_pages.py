@@ -168,6 +168,8 @@ def test_the_owner_names_co_organisers_by_username(client, club):
         ({"floor": "-3"}, "floor", "supérieure ou égale à 0"),
         ({"name": ""}, "name", "Ce champ est obligatoire."),
         ({"tournaments": ["999999"]}, "tournaments", "Sélectionnez un choix valide"),
+        # Beyond the database's integers: refused as any unknown choice, not a 500.
+        ({"tournaments": ["9" * 30]}, "tournaments", "Sélectionnez un choix valide"),
     ],
 )
 def test_the_form_answers_in_french_naming_the_field(client, club, changes, field, message):
