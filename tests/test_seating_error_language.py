@@ -70,10 +70,12 @@ def test_a_seating_error_shown_in_french_is_the_french_message():
 
 def test_every_seating_error_message_is_a_marked_template_without_f_string():
     """makemessages finds every template: each SeatingError gets gettext_noop("...")."""
-    source = Path(__file__).resolve().parent.parent / "tournament" / "seating.py"
+    package = Path(__file__).resolve().parent.parent / "tournament" / "seating"
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in package.glob("*.py")]
     calls = [
         node
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        for tree in trees
+        for node in ast.walk(tree)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id == "SeatingError"

@@ -132,4 +132,4 @@ def test_replan_says_when_played_positions_pin_the_odd_table_spread():
     pinned = odd_spread_of(type(plan)(plan.positions[:3]), now)
     assert odd_spread_of(replan, now) == pinned
     if pinned > 1:
-        assert any("ne peuvent pas être mieux partagées" in note for note in replan.notes)
+        assert any("ne peuvent pas être mieux partagées" in str(note) for note in replan.notes)

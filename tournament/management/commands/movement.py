@@ -50,7 +50,7 @@ class Command(BaseCommand):
         if format == "json":
             self.stdout.write(json.dumps({"positions": plan.to_lists()}))
             for note in plan.notes:  # beside the JSON, whose shape scripts rely on
-                self.stderr.write(note)
+                self.stderr.write(note.message(gettext))
         else:
             self.stdout.write(chart_text(plan))
 
@@ -79,5 +79,5 @@ def chart_text(plan: Plan) -> str:
         f"Écart des directions : {figures.direction_spread} "
         f"(au mieux {figures.direction_spread_floor})"
     )
-    lines.extend(plan.notes)
+    lines.extend(note.message(gettext) for note in plan.notes)
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Directions at each table: every player's N, E, S, W counts as even as possible.
 
-Pure Python, used by `tournament.seating`. Players are indices into `ids`; a table's order is
-its seat order N, E, S, W[, X]. North deals first, so even directions also rotate first dealers.
+Pure Python, used by `tournament.seating.generator`. Players are indices into `ids`; a table's
+order is its seat order N, E, S, W[, X]. North deals first, so even directions also rotate first
+dealers.
 """
 
 from __future__ import annotations

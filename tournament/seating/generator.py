@@ -1,0 +1,53 @@
+"""The entry point: `generate` checks the request, runs the search and assembles the plan."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from tournament.seating.directions import assign_directions
+from tournament.seating.notes import plan_notes
+from tournament.seating.plan import (
+    Plan,
+    PlayerLike,
+    check_fixed,
+    check_players,
+    check_policy,
+    check_teams_fit,
+    table_sizes,
+)
+from tournament.seating.search import best_groupings
+from tournament.seating.state import State
+
+
+def generate(
+    players: Iterable[PlayerLike],
+    positions: int,
+    policy: str = "five",
+    fixed: Sequence[Sequence[Sequence[int]]] = (),
+    seed: int = 0,
+    previous: Plan | None = None,
+) -> Plan:
+    """Seat `players` for positions len(fixed)+1 .. `positions` (the total count).
+
+    `players` are the players present for the positions to generate (objects with `id` and
+    `team`); withdrawn players are simply left out, late ones added. `fixed` are the positions
+    already played, kept exactly. `previous`, when given, is the plan being replaced: its
+    unplayed positions are the starting point, so that one withdrawal moves few players. The
+    same arguments always give the same plan.
+    """
+    roster = check_players(players)
+    policy = check_policy(policy)
+    fixed_positions = check_fixed(fixed, positions)
+    sizes = table_sizes(len(roster), policy)
+    check_teams_fit(roster, sizes)
+    new_count = positions - len(fixed_positions)
+    if new_count == 0:
+        return Plan(fixed_positions)
+
+    state = State.build(roster, fixed_positions)
+    rng = random.Random(seed)
+    done = len(fixed_positions)
+    outcome = best_groupings(state, roster, sizes, done, new_count, previous, rng)
+    seated = assign_directions(state.ids, fixed_positions, outcome.grouping, rng)
+    return Plan(fixed_positions + seated, plan_notes(state, outcome, sizes))
