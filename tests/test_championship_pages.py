@@ -209,6 +209,21 @@ def test_the_player_breakdown_says_which_results_counted_and_which_were_dropped(
     assert results == {"Soirée de septembre": (10, True), "Soirée d'octobre": (5, False)}
     text = page.content.decode()
     assert "retenu" in text and "écarté" in text
+    assert "1<sup>er</sup> du championnat avec 10 points retenus." in text
+
+
+def test_the_player_summary_reads_as_french(client, club):
+    # DENIS: 4th in September (3 points), 3rd in October (5): best 1 of 2 keeps 5.
+    client.force_login(club["owner"])
+    url = reverse("championship-player", args=[club["c"].pk, club["p"]["DENIS"].pk])
+    page = client.get(url)
+    rank = page.context["rank"]
+    assert rank > 1 and page.context["row"].total == 5
+    assert f"{rank}<sup>e</sup> du championnat avec 5 points retenus." in page.text
+    Championship.objects.filter(pk=club["c"].pk).update(scale=[10, 7, 1, 0])
+    page = client.get(url)
+    assert page.context["row"].total == 1
+    assert "du championnat avec 1 point retenu." in page.text
 
 
 def test_the_xlsx_reads_back_as_the_ranking(client, club):

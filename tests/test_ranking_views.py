@@ -72,6 +72,18 @@ def test_player_page_lists_every_deal_with_a_running_total_and_penalties(arbiter
     assert response.context["ranked"].row.total == 206
 
 
+def test_player_page_says_1er_for_the_leader_and_2e_after(arbiter_client, built):
+    tournament = built["tournament"]
+    leader = arbiter_client.get(
+        reverse("ranking-player", args=[tournament.pk, built["registrations"]["A"].pk])
+    ).content.decode()
+    assert "1<sup>er</sup> au classement" in leader and "1<sup>e</sup>" not in leader
+    second = arbiter_client.get(
+        reverse("ranking-player", args=[tournament.pk, built["registrations"]["E"].pk])
+    ).content.decode()
+    assert "2<sup>e</sup> au classement" in second
+
+
 def test_player_of_another_tournament_is_a_404(arbiter_client, built):
     other = build_tournament()
     reg = other["registrations"]["A"]
