@@ -75,7 +75,9 @@ def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> Q
     )
 
 
-def counted_scores(sheets: QuerySet[ScoreSheet], *, public: bool) -> QuerySet[DealScore]:
+def counted_scores(
+    sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool
+) -> QuerySet[DealScore]:
     """The per-player scores that count: deals entered at a table and not yet confirmed by an
     opponent (or an arbiter) count nowhere public."""
     scores = DealScore.objects.filter(deal__sheet__in=sheets)
@@ -114,16 +116,20 @@ def standings_for_many(
             "id", "tournament_id", "table__number", "table__position__number"
         ).annotate(size=Count("players"))
     }
+    # The sheets' ids as a list rather than a subquery: inside a test transaction PostgreSQL
+    # has no statistics, guessed one row and nested-looped the subquery per seat (34 s for a
+    # season of 12 tournaments); a list of ids is planned as an index lookup whatever the stats.
+    sheet_ids = list(sheet_info)
     seats: dict[int, list[int]] = defaultdict(list)
     for sheet_id, registration_id in (
-        SheetPlayer.objects.filter(sheet__in=sheets)
+        SheetPlayer.objects.filter(sheet_id__in=sheet_ids)
         .order_by("sheet_id", "seat")
         .values_list("sheet_id", "registration_id")
     ):
         seats[sheet_id].append(registration_id)
     bilans: dict[tuple[int, int], tuple[int, int]] = {
         (row["deal__sheet_id"], row["registration_id"]): (row["points"], row["deals"])
-        for row in counted_scores(sheets, public=public)
+        for row in counted_scores(sheet_ids, public=public)
         .values("deal__sheet_id", "registration_id")
         .annotate(points=Sum("points"), deals=Count("id"))
         .order_by()
@@ -131,7 +137,7 @@ def standings_for_many(
     incidents: dict[int, list[dict]] = defaultdict(list)
     for incident in (
         Incident.objects.filter(tournament_id__in=by_id, penalty_points__gt=0)
-        .filter(Q(sheet__isnull=True) | Q(sheet__in=sheets))
+        .filter(Q(sheet__isnull=True) | Q(sheet_id__in=sheet_ids))
         .values("tournament_id", "registration_id", "sheet_id", "penalty_points", "shared")
     ):
         incidents[incident["tournament_id"]].append(incident)
