@@ -80,9 +80,7 @@ def championship_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if saved is not None:
             messages.success(request, _("Championnat enregistré."))
             return redirect("championship-detail", pk=saved.pk)
-    return render(
-        request, "championship/form.html", {"form": form, "championship": championship}
-    )
+    return render(request, "championship/form.html", {"form": form, "championship": championship})
 
 
 def _ranking_page(request: HttpRequest, *, public: bool) -> HttpResponse:
@@ -177,7 +175,5 @@ def championship_xlsx_view(request: HttpRequest, pk: int) -> HttpResponse:
     championship = request.championship
     content = championship_xlsx.build(championship_standings(championship))
     response = HttpResponse(content, content_type=XLSX)
-    response["Content-Disposition"] = (
-        f'attachment; filename="{_filename(championship, "xlsx")}"'
-    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(championship, "xlsx")}"'
     return response
