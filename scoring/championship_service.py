@@ -24,7 +24,8 @@ from scoring.models import Championship
 from scoring.ranking import PlayerRow, Ranked
 from scoring.standings import standings_for_many
 from tournament.access import managed_tournaments
-from tournament.models import Registration, Tournament
+from tournament.audit import change_record
+from tournament.models import ChangeLog, Registration, Tournament
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,10 @@ def championship_save(
     if method == Championship.Method.RANK and not scale:
         raise ValidationError({"scale": _("Indiquez le barème des points par place.")})
     _check_tournaments(user=user, championship=championship, tournaments=tournaments)
+    creating = championship is None
     if championship is None:
         championship = Championship(owner=user if user.is_authenticated else None)
+    before = None if creating else _snapshot(championship)
     may_name = championship.owner_id in (None, user.pk) or user.is_superuser
     people = _organisers(organisers) if organisers is not None and may_name else None
     championship.name = name
@@ -189,7 +192,34 @@ def championship_save(
     championship.tournaments.set(tournaments)
     if people is not None:
         championship.organisers.set([p for p in people if p.pk != championship.owner_id])
+    after = _snapshot(championship)
+    if after != before:
+        change_record(
+            tournament=None,
+            obj=championship,
+            action=ChangeLog.Action.CREATE if creating else ChangeLog.Action.UPDATE,
+            before=before,
+            after=after,
+            user=user,
+        )
     return championship
+
+
+def _snapshot(championship: Championship) -> dict:
+    """A championship's settings as the history keeps them (tournaments by id and name)."""
+    return {
+        "name": championship.name,
+        "season": championship.season,
+        "method": championship.method,
+        "scale": list(championship.scale),
+        "floor": championship.floor,
+        "best_of": championship.best_of,
+        "min_attendance": championship.min_attendance,
+        "tie_breaks": list(championship.tie_breaks),
+        "is_public": championship.is_public,
+        "tournaments": [[t.pk, t.name] for t in championship.tournaments.order_by("pk")],
+        "organisers": sorted(championship.organisers.values_list("username", flat=True)),
+    }
 
 
 # --- what the pages, the PDF and the XLSX show -----------------------------------------------

@@ -281,3 +281,31 @@ def test_the_home_page_leads_arbiters_to_their_championships(client, club):
     assert reverse("championship-list") in client.get(reverse("home")).content.decode()
     page = client.get(reverse("championship-list"))
     assert reverse("championship-detail", args=[club["c"].pk]) in page.content.decode()
+
+
+def test_creating_and_editing_a_championship_leave_who_when_before_and_after(client, club):
+    from tournament.models import ChangeLog
+
+    client.force_login(club["owner"])
+    client.post(reverse("championship-create"), form_data([club["mine"]]))
+    created = Championship.objects.get(name="Challenge 2025")
+    client.post(
+        reverse("championship-edit", args=[created.pk]),
+        form_data([club["mine"], club["second"]], best_of="1"),
+    )
+    records = list(
+        ChangeLog.objects.filter(object_type="championship", object_id=created.pk).order_by("pk")
+    )
+    assert [r.action for r in records] == ["create", "update"]
+    assert all(r.username == "organisateur" and r.tournament_id is None for r in records)
+    assert records[0].before is None
+    assert records[1].before["best_of"] is None and records[1].after["best_of"] == 1
+    assert [t[0] for t in records[1].after["tournaments"]] == sorted(
+        [club["mine"].pk, club["second"].pk]
+    )
+    # Saving without a change records nothing more.
+    client.post(
+        reverse("championship-edit", args=[created.pk]),
+        form_data([club["mine"], club["second"]], best_of="1"),
+    )
+    assert ChangeLog.objects.filter(object_type="championship").count() == 2

@@ -15,7 +15,7 @@ ObjectType = ChangeLog.ObjectType
 
 def change_record(
     *,
-    tournament: Tournament | int,
+    tournament: Tournament | int | None,
     obj: models.Model,
     action: str,
     before: Any = None,
@@ -27,7 +27,8 @@ def change_record(
 ) -> ChangeLog:
     """Record who changed `obj`, when, with the state before and after.
 
-    `tournament` and `sheet` may be given as objects or ids (no query either way). `kind` tells
+    `tournament` and `sheet` may be given as objects or ids (no query either way); only what
+    spans tournaments (a season championship) has no tournament. `kind` tells
     which part of `obj` changed when it is not the object itself (a sheet's status, its paper
     bilans); by default the record is about the object's own type. `username` names an author
     without an account (a player confirming at the table); an account's name is kept otherwise.

@@ -529,9 +529,16 @@ class ChangeLog(models.Model):
         DEAL = "deal", _("donne")
         DEAL_CONFIRMATION = "deal_confirmation", _("confirmation de donne")
         INCIDENT = "incident", _("incident")
+        CHAMPIONSHIP = "championship", _("championnat")
 
+    # Empty only for what spans tournaments (a season championship's settings).
     tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="changes"
+        Tournament,
+        verbose_name=_("tournoi"),
+        on_delete=models.CASCADE,
+        related_name="changes",
+        null=True,
+        blank=True,
     )
     sheet = models.ForeignKey(
         "scoring.ScoreSheet",
