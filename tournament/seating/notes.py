@@ -36,15 +36,18 @@ _NOT_FORCED = gettext_noop(
 )
 _UNEVEN = {
     5: gettext_noop(
-        "Un plan à %(repeats)s rencontres répétées existait, mais les tables de 5 y revenaient "
+        "Un plan avec moins de rencontres répétées (%(repeats)s au total) existait, mais les "
+        "tables de 5 y revenaient "
         "aux mêmes joueurs (écart %(spread)s entre joueurs) : le partage équitable passe avant."
     ),
     3: gettext_noop(
-        "Un plan à %(repeats)s rencontres répétées existait, mais les tables de 3 y revenaient "
+        "Un plan avec moins de rencontres répétées (%(repeats)s au total) existait, mais les "
+        "tables de 3 y revenaient "
         "aux mêmes joueurs (écart %(spread)s entre joueurs) : le partage équitable passe avant."
     ),
     0: gettext_noop(
-        "Un plan à %(repeats)s rencontres répétées existait, mais les tables de 3 ou 5 y "
+        "Un plan avec moins de rencontres répétées (%(repeats)s au total) existait, mais les "
+        "tables de 3 ou 5 y "
         "revenaient aux mêmes joueurs (écart %(spread)s entre joueurs) : le partage équitable "
         "passe avant."
     ),
