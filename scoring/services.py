@@ -415,6 +415,22 @@ def _apply_inputs(deal: Deal, data: dict[str, Any]) -> None:
     deal.chelem = data.get("chelem") or ""
 
 
+def _deal_write(deal: Deal, *, action: str, before: dict | None, user) -> None:
+    """Save a deal, its per-player scores and the history record of the change (in the
+    caller's transaction)."""
+    deal.save()
+    _store_scores(deal, _seat_registrations(deal.sheet))
+    change_record(
+        tournament=deal.sheet.tournament_id,
+        obj=deal,
+        sheet=deal.sheet_id,
+        action=action,
+        before=before,
+        after=deal_snapshot(deal),
+        user=user,
+    )
+
+
 def _store_scores(deal: Deal, seat_registrations: dict[int, int]) -> None:
     DealScore.objects.filter(deal=deal).delete()
     DealScore.objects.bulk_create(
@@ -535,17 +551,7 @@ def deal_record(
         _apply_inputs(deal, data)
         deal.scores = scores
         deal.computed_scores = scores
-        deal.save()
-        _store_scores(deal, _seat_registrations(sheet))
-        change_record(
-            tournament=deal.sheet.tournament_id,
-            obj=deal,
-            sheet=deal.sheet_id,
-            action=ChangeLog.Action.CREATE,
-            before=None,
-            after=deal_snapshot(deal),
-            user=user,
-        )
+        _deal_write(deal, action=ChangeLog.Action.CREATE, before=None, user=user)
     return deal
 
 
@@ -563,17 +569,7 @@ def deal_update(
         deal.computed_scores = scores
         if not deal.adjusted:
             deal.scores = [0] * len(scores) if deal.score_not_recorded else scores
-        deal.save()
-        _store_scores(deal, _seat_registrations(deal.sheet))
-        change_record(
-            tournament=deal.sheet.tournament_id,
-            obj=deal,
-            sheet=deal.sheet_id,
-            action=ChangeLog.Action.UPDATE,
-            before=before,
-            after=deal_snapshot(deal),
-            user=user,
-        )
+        _deal_write(deal, action=ChangeLog.Action.UPDATE, before=before, user=user)
     return deal
 
 
@@ -628,17 +624,7 @@ def deal_adjust(
             deal.adjusted = True
             deal.adjustment_reason = reason.strip()
             deal.scores = scores
-        deal.save()
-        _store_scores(deal, _seat_registrations(deal.sheet))
-        change_record(
-            tournament=deal.sheet.tournament_id,
-            obj=deal,
-            sheet=deal.sheet_id,
-            action=ChangeLog.Action.UPDATE,
-            before=before,
-            after=deal_snapshot(deal),
-            user=user,
-        )
+        _deal_write(deal, action=ChangeLog.Action.UPDATE, before=before, user=user)
     return deal
 
 
@@ -702,17 +688,7 @@ def deal_set_not_recorded(
         deal.score_not_recorded = not_recorded
         if not deal.adjusted:
             deal.scores = [0] * deal.players if not_recorded else list(deal.computed_scores)
-        deal.save()
-        _store_scores(deal, _seat_registrations(deal.sheet))
-        change_record(
-            tournament=deal.sheet.tournament_id,
-            obj=deal,
-            sheet=deal.sheet_id,
-            action=ChangeLog.Action.UPDATE,
-            before=before,
-            after=deal_snapshot(deal),
-            user=user,
-        )
+        _deal_write(deal, action=ChangeLog.Action.UPDATE, before=before, user=user)
     return deal
 
 
