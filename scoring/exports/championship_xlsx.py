@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
 from scoring.championship_service import ChampionshipStandings, lines
-from scoring.exports.common import BOLD, append_row, fit_widths, set_widths
-
-HEADER_ROWS = 2  # the title line, then the column headings
+from scoring.exports.common import titled_sheet
 
 
 def build(standings: ChampionshipStandings) -> bytes:
@@ -31,10 +28,10 @@ def build(standings: ChampionshipStandings) -> bytes:
         cells = [cell.points if cell else None for cell in line.cells]
         return [line.name, line.licence, line.club, *cells, line.played, line.total]
 
-    _sheet(workbook, _("Classement"), f"{title} — {_('Classement du championnat')}", header,
+    titled_sheet(workbook, _("Classement"), f"{title} — {_('Classement du championnat')}", header,
            [[line.rank, *values(line)] for line in ranked])  # fmt: skip
     if apart:
-        _sheet(workbook, _("Non classés"),
+        titled_sheet(workbook, _("Non classés"),
                f"{title} — {_('Participation insuffisante (non classés)')}", header[1:],
                [values(line) for line in apart])  # fmt: skip
 
@@ -51,20 +48,10 @@ def build(standings: ChampionshipStandings) -> bytes:
                 scored.result.total, scored.points, _("oui") if scored.counted else _("non"),
                 _("oui") if scored.result.withdrawn else "",
             ])  # fmt: skip
-    _sheet(workbook, _("Détail"), f"{title} — {_('Résultats par tournoi')}", detail_header, rows)
+    titled_sheet(
+        workbook, _("Détail"), f"{title} — {_('Résultats par tournoi')}", detail_header, rows
+    )
 
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
-
-
-def _sheet(
-    workbook: Workbook, name: str, title: str, header: Sequence[str], rows: list[list[Any]]
-) -> None:
-    worksheet = workbook.create_sheet(title=name[:31])
-    set_widths(worksheet, fit_widths([header, *rows], len(header)))
-    worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
-    append_row(worksheet, [title], BOLD)
-    append_row(worksheet, header, BOLD)
-    for row in rows:
-        append_row(worksheet, row)

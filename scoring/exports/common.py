@@ -15,6 +15,7 @@ from openpyxl.utils import get_column_letter
 from tournament.models import Tournament
 
 BOLD = Font(bold=True)
+HEADER_ROWS = 2  # a titled sheet: the title line, then the column headings
 MIN_WIDTH = 4
 MAX_WIDTH = 60
 # First characters that make a spreadsheet evaluate a CSV field as a formula (OWASP).
@@ -108,3 +109,18 @@ def safe_csv_value(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(CSV_FORMULA_TRIGGERS):
         return "'" + value
     return value
+
+
+def titled_sheet(
+    workbook, name: str, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> None:
+    """A worksheet of a write-only workbook: a bold title line, bold headings frozen above the
+    rows, columns fitted to their text. Names, clubs and teams are data: append_row never lets
+    them become formulas."""
+    worksheet = workbook.create_sheet(title=name[:31])
+    set_widths(worksheet, fit_widths([header, *rows], len(header)))
+    worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
+    append_row(worksheet, [title], BOLD)
+    append_row(worksheet, header, BOLD)
+    for row in rows:
+        append_row(worksheet, row)

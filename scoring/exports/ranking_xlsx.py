@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
-from scoring.exports.common import BOLD, append_row, fit_widths, set_widths, title_line
+from scoring.exports.common import title_line, titled_sheet
 from scoring.standings import FREE_SHEETS, Standings
-
-HEADER_ROWS = 2  # the title line, then the column headings
 
 
 def build(standings: Standings) -> bytes:
@@ -41,7 +38,7 @@ def build(standings: Standings) -> bytes:
         values += [points.get(n, 0) for n in standings.positions]
         values += [row.deal_points, row.penalty, row.total]
         rows.append(values)
-    _sheet(workbook, _("Individuel"), title_line(tournament, _("Classement individuel"),
+    titled_sheet(workbook, _("Individuel"), title_line(tournament, _("Classement individuel"),
            normalised=normalised), header, rows)  # fmt: skip
 
     for number in standings.positions:
@@ -67,7 +64,9 @@ def build(standings: Standings) -> bytes:
         label = _("Position %(number)s") % {"number": number}
         if number == FREE_SHEETS:
             label = _("Feuilles libres")
-        _sheet(workbook, label, title_line(tournament, label, normalised=normalised), header, rows)
+        titled_sheet(
+            workbook, label, title_line(tournament, label, normalised=normalised), header, rows
+        )
 
     for ranked, label in ((standings.teams, _("Équipes")), (standings.clubs, _("Clubs"))):
         if not ranked:
@@ -87,23 +86,10 @@ def build(standings: Standings) -> bytes:
         subject = (
             _("Classement par équipes") if ranked is standings.teams else _("Classement par clubs")
         )
-        _sheet(
+        titled_sheet(
             workbook, label, title_line(tournament, subject, normalised=normalised), header, rows
         )
 
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
-
-
-def _sheet(
-    workbook: Workbook, name: str, title: str, header: Sequence[str], rows: list[list[Any]]
-) -> None:
-    worksheet = workbook.create_sheet(title=name[:31])
-    set_widths(worksheet, fit_widths([header, *rows], len(header)))
-    worksheet.freeze_panes = f"A{HEADER_ROWS + 1}"
-    append_row(worksheet, [title], BOLD)
-    append_row(worksheet, header, BOLD)
-    for row in rows:
-        # Names, clubs and teams are data: append_row never lets them become formulas.
-        append_row(worksheet, row)
