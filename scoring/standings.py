@@ -59,13 +59,22 @@ class Standings:
 
 def visible_sheets(tournament: Tournament, *, public: bool) -> QuerySet[ScoreSheet]:
     """The sheets whose deals count: all for the arbiter, only published ones for the public."""
-    sheets = ScoreSheet.objects.filter(tournament=tournament)
+    return visible_sheets_of([tournament], public=public)
+
+
+def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> QuerySet[ScoreSheet]:
+    """The same rule over several tournaments: for the public, sheets of published positions,
+    and only validated ones where the organiser asked for that."""
+    sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
     if public:
         sheets = sheets.filter(table__isnull=False).exclude(
             table__position__status=Position.Status.DRAFT
         )
-        if tournament.public_requires_validation:
-            sheets = sheets.filter(status=ScoreSheet.Status.VALIDATED)
+        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
+        if validated_only:
+            sheets = sheets.exclude(
+                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
+            )
     return sheets
 
 
@@ -97,19 +106,7 @@ def standings_for_many(
     by_id = {t.pk: t for t in tournaments}
     if not by_id:
         return {}
-    sheets = ScoreSheet.objects.filter(tournament_id__in=by_id)
-    if public:
-        sheets = sheets.filter(table__isnull=False).exclude(
-            table__position__status=Position.Status.DRAFT
-        )
-        validation = {t.public_requires_validation for t in tournaments}
-        if validation == {True}:
-            sheets = sheets.filter(status=ScoreSheet.Status.VALIDATED)
-        elif validation == {True, False}:
-            sheets = sheets.filter(
-                Q(status=ScoreSheet.Status.VALIDATED)
-                | Q(tournament__public_requires_validation=False)
-            )
+    sheets = visible_sheets_of(tournaments, public=public)
     sheet_info = {
         row["id"]: row
         for row in sheets.values(

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.standings import FREE_SHEETS
 from scoring.statistics import DealRecord, PenaltyRecord
-from tournament.models import Position, Tournament
+from tournament.models import Tournament
 
 # How a deal's players are keyed: by registration (one tournament) or by roster player.
 BY_REGISTRATION = "registration_id"
@@ -41,21 +41,6 @@ DEAL_FIELDS = (
     "rule_set",
     "scores",
 )
-
-
-def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> QuerySet[ScoreSheet]:
-    """The sheets whose deals count, over several tournaments (scoring.standings' rule)."""
-    sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
-    if public:
-        sheets = sheets.filter(table__isnull=False).exclude(
-            table__position__status=Position.Status.DRAFT
-        )
-        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
-        if validated_only:
-            sheets = sheets.exclude(
-                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
-            )
-    return sheets
 
 
 def deal_records(

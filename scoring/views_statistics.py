@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 
 from scoring import charts
 from scoring.models import Deal
-from scoring.standings import FREE_SHEETS, standings_for, standings_for_many
+from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.statistics import (
     DEFENDER,
     PARTNER,
@@ -32,7 +32,6 @@ from scoring.statistics_loader import (
     BY_PLAYER,
     deal_records,
     penalty_records,
-    visible_sheets_of,
 )
 from tournament.access import Permission, permission_required, public_page, visible_tournaments
 from tournament.collation import person_key
