@@ -44,9 +44,11 @@ lint: deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# mypy --strict on the pure modules listed in pyproject.toml ([tool.mypy] files).
+# mypy on the whole app with django-stubs, the pure modules with every --strict flag
+# (pyproject.toml [tool.mypy]). It fails above MYPY_MAX_ERRORS, which only ever goes down.
+MYPY_MAX_ERRORS := 237
 typecheck: deps
-	$(VENV)/bin/mypy
+	scripts/typecheck $(MYPY_MAX_ERRORS)
 
 test: deps debs-test lint typecheck
 	$(VENV)/bin/lint-imports  # the layer contracts of pyproject.toml: pure modules, tournament below scoring
