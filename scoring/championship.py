@@ -37,11 +37,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from scoring.ranking import Criterion, Ranked, rank
-
-
-def _(s: str) -> str:
-    """Mark a string for translation extraction without importing Django."""
-    return s
+from tournament.i18n import gettext_noop as _
 
 
 class Method(StrEnum):

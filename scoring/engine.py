@@ -10,12 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.rules import FFT, RuleSet
-
-
-def _(s: str) -> str:
-    """Mark a message for extraction by makemessages; the Django layer translates it."""
-    return s
-
+from tournament.i18n import gettext_noop as _
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 CONTRACT_LABELS: Mapping[str, str] = {

@@ -32,11 +32,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from tournament.collation import name_key
-
-
-def _(s: str) -> str:
-    """Mark a string for translation extraction without importing Django."""
-    return s
+from tournament.i18n import gettext_noop as _
 
 
 class Rankable(Protocol):

@@ -7,13 +7,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
+from tournament.i18n import gettext_noop as _
+
 K = TypeVar("K")
 V = TypeVar("V")
-
-
-def _(s: str) -> str:
-    """Mark a string for translation extraction without importing Django."""
-    return s
 
 
 def _frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
