@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from .views import sheets as views
 
 urlpatterns = [
     path("tournois/<int:pk>/saisie/", views.desk_overview, name="desk-overview"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_backup
+from .views import backup as views_backup
 
 urlpatterns = [
     path(

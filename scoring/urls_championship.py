@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views_championship as views
+from scoring.views import championship as views
 
 urlpatterns = [
     path("championnats/", views.championship_list, name="championship-list"),

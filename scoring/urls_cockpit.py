@@ -3,7 +3,8 @@ screen (a secret link, no login)."""
 
 from django.urls import path
 
-from . import views_cockpit, views_hall
+from .views import cockpit as views_cockpit
+from .views import hall as views_hall
 
 urlpatterns = [
     path("tournois/<int:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_print
+from .views import print as views_print
 
 urlpatterns = [
     path("tournois/<int:pk>/impressions/", views_print.print_index, name="print-index"),

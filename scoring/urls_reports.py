@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from scoring import views_public, views_reports
+from scoring.views import public as views_public
+from scoring.views import reports as views_reports
 
 urlpatterns = [
     path("tournois/<int:pk>/classement/", views_reports.ranking, name="ranking"),

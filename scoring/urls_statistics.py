@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views_statistics
+from scoring.views import statistics as views_statistics
 
 urlpatterns = [
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views_table
+from scoring.views import table as views_table
 
 urlpatterns = [
     path("table/", views_table.table_code, name="table-code"),

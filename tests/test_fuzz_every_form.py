@@ -198,7 +198,7 @@ class Upload:
 
 def form_field_names() -> set[str]:
     import scoring.forms
-    import scoring.views_backup
+    import scoring.views.backup
     import tournament.forms
     import tournament.forms_signup
 
@@ -207,7 +207,7 @@ def form_field_names() -> set[str]:
         scoring.forms,
         tournament.forms,
         tournament.forms_signup,
-        scoring.views_backup,
+        scoring.views.backup,
     ):
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, forms.BaseForm):

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scoring.generate import GenerateOptions, tournament_generate
 from scoring.services import deal_record
-from scoring.views_public import FOUND_LIMIT, PAGE_SIZE
+from scoring.views.public import FOUND_LIMIT, PAGE_SIZE
 from tests.report_builders import build_tournament
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 

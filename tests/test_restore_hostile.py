@@ -399,7 +399,7 @@ def test_the_restore_page_refuses_a_100k_deep_file(arbiter_client):
 
 
 def test_the_restore_page_stops_reading_a_file_past_the_cap(arbiter_client, monkeypatch):
-    from scoring import views_backup
+    from scoring.views import backup as views_backup
 
     monkeypatch.setattr(views_backup, "MAX_BACKUP_BYTES", 10_000)
     upload = io.BytesIO(b" " * 50_000)
@@ -431,7 +431,7 @@ def test_the_command_gives_the_tournament_to_the_named_account(document, tmp_pat
 def test_the_restore_page_still_checks_the_csrf_token(arbiter, monkeypatch):
     from django.test import Client
 
-    from scoring import views_backup
+    from scoring.views import backup as views_backup
 
     monkeypatch.setattr(views_backup, "MAX_BACKUP_BYTES", 10_000)
     client = Client(enforce_csrf_checks=True)

@@ -15,7 +15,7 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.cockpit import live_fingerprint
 from scoring.hall import hall_content
-from scoring.views_cockpit import live
+from scoring.views.cockpit import live
 from tournament.access import hall_screen
 from tournament.clock import state_of
 

@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
 from scoring.standings import standings_fingerprint
-from scoring.views_reports import player_context, ranking_context
+from scoring.views.reports import player_context, ranking_context
 from tournament.access import public_page
 from tournament.collation import matches, person_key
 from tournament.models import Position, Registration, Seat, Tournament
