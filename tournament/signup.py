@@ -292,7 +292,7 @@ def signup_register(
     registration = Registration.objects.create(
         tournament=tournament,
         player=player,
-        number=services._next_number(tournament),
+        number=services.next_number(tournament),
         status=Registration.Status.EXPECTED,
         signed_up_at=now,
         signup_code=_new_code(tournament),

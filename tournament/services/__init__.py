@@ -1,0 +1,81 @@
+"""The thin layer joining registration and seating rules to the database, by capability.
+
+Every write is a keyword-only function named `<thing>_<action>` running in one transaction.
+Errors a user can fix are raised as ValidationError with a translated message; nothing is
+written when one is raised. Reads that write nothing live in `selectors`.
+
+- tournaments: creating a tournament, editing its settings
+- registrations: registering players, late arrivals, withdrawals
+- teams: forming teams, taking a player out
+- imports: checking then applying a file of players
+- positions: generating and publishing positions
+- swaps: exchanging two seats
+- selectors: the read helpers
+"""
+
+from .imports import import_apply, import_check
+from .positions import (
+    EarlierPositionsUnfinished,
+    position_generate,
+    position_publish,
+    position_regenerate,
+    refuse_typed_drafts,
+)
+from .registrations import (
+    next_number,
+    player_register,
+    registration_add_late,
+    registration_reinstate,
+    registration_withdraw,
+)
+from .selectors import (
+    active_registrations,
+    itinerary,
+    last_played_position,
+    player_search,
+    position_is_stale,
+    position_plan,
+    positions_overview,
+    start_labels,
+    tables_of,
+    tournament_plan,
+    who_sits_where,
+)
+from .swaps import SwapPreview, seat_swap, seat_swap_preview
+from .teams import check_team_room, team_assign, team_remove_member
+from .tournaments import TOURNAMENT_FIELDS, tournament_create, tournament_update
+
+__all__ = [
+    "EarlierPositionsUnfinished",
+    "SwapPreview",
+    "TOURNAMENT_FIELDS",
+    "active_registrations",
+    "check_team_room",
+    "import_apply",
+    "import_check",
+    "itinerary",
+    "last_played_position",
+    "next_number",
+    "player_register",
+    "player_search",
+    "position_generate",
+    "position_is_stale",
+    "position_plan",
+    "position_publish",
+    "position_regenerate",
+    "positions_overview",
+    "refuse_typed_drafts",
+    "registration_add_late",
+    "registration_reinstate",
+    "registration_withdraw",
+    "seat_swap",
+    "seat_swap_preview",
+    "start_labels",
+    "tables_of",
+    "team_assign",
+    "team_remove_member",
+    "tournament_create",
+    "tournament_plan",
+    "tournament_update",
+    "who_sits_where",
+]

@@ -1,0 +1,249 @@
+"""Generating (seating) positions as drafts and publishing them."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import hooks, seating
+from ..audit import change_record
+from ..lifecycle import ensure_tournament_open
+from ..models import (
+    DIRECTIONS,
+    Position,
+    Seat,
+    Table,
+    Tournament,
+)
+from .selectors import active_registrations, last_played_position, position_is_stale, tables_of
+
+
+def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
+    """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
+    # Through the sheets' reverse names: this app does not import scoring's models.
+    typed = (
+        Table.objects.filter(
+            position__tournament=tournament,
+            position__number__gte=start,
+            sheet__deals__isnull=False,
+        )
+        .order_by("position__number")
+        .values_list("position__number", flat=True)
+        .first()
+    )
+    if typed is not None:
+        raise ValidationError(
+            _(
+                "La position %(number)s a déjà des donnes saisies : publiez-la, ou supprimez "
+                "ses donnes, avant de la régénérer."
+            )
+            % {"number": typed}
+        )
+
+
+def _game(tournament: Tournament, size: int) -> str:
+    if size == 3:
+        return Table.Game.THREE
+    if size == 5:
+        if tournament.remainder == Tournament.Remainder.FIVE_DEAD:
+            return Table.Game.FIVE_DEAD
+        return Table.Game.FIVE
+    return Table.Game.FOUR
+
+
+def _store_tables(position: Position, tables: Sequence[Sequence[int]]) -> None:
+    position.tables.all().delete()
+    for number, seated in enumerate(tables, start=1):
+        table = Table.objects.create(
+            position=position, number=number, game=_game(position.tournament, len(seated))
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
+            for index, rid in enumerate(seated)
+        )
+
+
+@transaction.atomic
+def position_generate(
+    *,
+    tournament: Tournament,
+    seed: int | None = None,
+    start: int | None = None,
+    keep_close: bool = True,
+    user=None,
+) -> list[Position]:
+    """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
+
+    By default `start` is the first position not yet published, which makes this the re-plan
+    after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
+    point, so that the new plan moves as few players as possible.
+    """
+    # Lock the tournament row: two arbiters generating at once would interleave tables.
+    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
+        pk=tournament.pk
+    )
+    ensure_tournament_open(tournament)
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    played = last_played_position(tournament)
+    start = played + 1 if start is None else start
+    if start <= played:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": start}
+        )
+    if start > tournament.positions_count:
+        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
+    if any(n not in existing for n in range(1, start)):
+        raise ValidationError(_("Générez d'abord les positions précédentes."))
+    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
+    refuse_typed_drafts(tournament, start)
+
+    fixed = [tables_of(existing[n]) for n in range(1, start)]
+    last = tournament.positions_count
+    current = [tables_of(existing[n]) for n in range(start, last + 1) if n in existing]
+    previous = None
+    if keep_close and len(current) == last - start + 1:
+        previous = seating.Plan(tuple(tuple(tuple(t) for t in p) for p in [*fixed, *current]))
+    players = [
+        seating.SeatingPlayer(r.pk, r.team_id) for r in active_registrations(tournament, start)
+    ]
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        plan = seating.generate(
+            players,
+            last,
+            policy=tournament.remainder,
+            fixed=fixed,
+            seed=seed,
+            previous=previous,
+        )
+    except seating.SeatingError as error:
+        # Translated here, in the arbiter's language: the pure module only marks its templates.
+        raise ValidationError(_(error.template) % error.params) from error
+
+    # E over the whole tournament, kept in the history to compare plans.
+    repeats = seating.repeated_meetings(plan)
+    positions = []
+    for number in range(start, last + 1):
+        position = existing.get(number)
+        before = tables_of(position) if position is not None else None
+        if position is None:
+            position = Position.objects.create(tournament=tournament, number=number)
+        position.seed = seed
+        position.status = Position.Status.DRAFT
+        position.save(update_fields=["seed", "status"])
+        after = [list(table) for table in plan.positions[number - 1]]
+        _store_tables(position, after)
+        change_record(
+            tournament=tournament,
+            obj=position,
+            action="update" if before is not None else "create",
+            before={"tables": before} if before is not None else None,
+            after={"tables": after, "seed": seed, "repeated_meetings": repeats},
+            user=user,
+        )
+        positions.append(position)
+    return positions
+
+
+def position_regenerate(
+    *, position: Position, seed: int | None = None, user=None
+) -> list[Position]:
+    """A new draft for this position (and the drafts after it), ignoring the current one."""
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": position.number}
+        )
+    return position_generate(
+        tournament=position.tournament,
+        seed=seed,
+        start=position.number,
+        keep_close=False,
+        user=user,
+    )
+
+
+class EarlierPositionsUnfinished(ValidationError):
+    """Publishing while earlier published positions still have sheets to enter: the arbiter
+    is asked to confirm (the desk would otherwise be tempted to move on to the new one)."""
+
+    def __init__(self, to_enter):
+        self.to_enter = to_enter  # scoring.entry_progress.ToEnter per earlier position
+        super().__init__(
+            [
+                _(
+                    "La position %(number)s a encore %(missing)s feuille(s) manquante(s) et "
+                    "%(incomplete)s feuille(s) incomplète(s)."
+                )
+                % {"number": t.number, "missing": t.missing, "incomplete": t.incomplete}
+                for t in to_enter
+            ]
+        )
+
+
+@transaction.atomic
+def position_publish(
+    *, position: Position, user=None, unfinished_confirmed: bool = False
+) -> Position:
+    """Draft → published: players and scorers may now see it; it is never regenerated again.
+
+    Raises EarlierPositionsUnfinished, unless `unfinished_confirmed`, while an earlier
+    published position still has missing or incomplete sheets.
+    """
+    position = (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
+    tournament = position.tournament
+    ensure_tournament_open(tournament)
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(_("Cette position est déjà publiée."))
+    if tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.DRAFT
+    ).exists():
+        raise ValidationError(_("Publiez d'abord les positions précédentes."))
+    if not position.tables.exists():
+        raise ValidationError(_("Cette position n'a pas de tables."))
+    if position_is_stale(position):
+        raise ValidationError(
+            _(
+                "Les joueurs ont changé depuis la génération de cette position (forfait ou "
+                "arrivée) : replanifiez avant de publier."
+            )
+        )
+    earlier = tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.PUBLISHED
+    )
+    to_enter = sorted(
+        hooks.sheets_to_enter(tournament, list(earlier)).values(), key=lambda t: t.number
+    )
+    if to_enter and not unfinished_confirmed:
+        raise EarlierPositionsUnfinished(to_enter)
+    position.status = Position.Status.PUBLISHED
+    position.published_at = timezone.now()
+    position.save(update_fields=["status", "published_at"])
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    after: dict[str, Any] = {"status": "published"}
+    if to_enter:
+        # The arbiter published knowing these sheets were still to come.
+        after["sheets_to_enter"] = {str(t.number): t.total for t in to_enter}
+    change_record(
+        tournament=tournament,
+        obj=position,
+        action="update",
+        before={"status": "draft"},
+        after=after,
+        user=user,
+    )
+    return position

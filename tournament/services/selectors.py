@@ -1,0 +1,191 @@
+"""Reads: who plays which position, where everyone sits, the plan so far, player search.
+
+Nothing here writes; every function takes a model instance and returns plain data or model
+instances with extra attributes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+
+from ..collation import fold_words, person_key
+from ..folding import Fold
+from ..importing import (
+    normalise,
+)
+from ..models import (
+    Player,
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Tournament,
+    sheet_order_key,
+)
+
+
+def last_played_position(tournament: Tournament) -> int:
+    """The number of the last published or closed position, 0 before the first one."""
+    return (
+        tournament.positions.exclude(status=Position.Status.DRAFT).aggregate(n=Max("number"))["n"]
+        or 0
+    )
+
+
+def active_registrations(tournament: Tournament, position_number: int) -> list[Registration]:
+    """Who plays a given position: present, arrived and not withdrawn before it."""
+    return [
+        r
+        for r in tournament.registrations.select_related("player", "team")
+        if r.plays_position(position_number)
+    ]
+
+
+def player_search(*, query: str, limit: int = 20) -> list[Player]:
+    """Roster players whose name or club holds each of the query's words, or whose licence
+    holds it; accents, case and punctuation ignored ("cote" finds CÔTÉ). One query."""
+    words = fold_words(query)
+    if not words or len(query.strip()) < 2:
+        return []
+    players = Player.objects.annotate(
+        folded_last=Fold("last_name"), folded_first=Fold("first_name"), folded_club=Fold("club")
+    )
+    for word in words:
+        players = players.filter(
+            Q(folded_last__contains=word)
+            | Q(folded_first__contains=word)
+            | Q(licence__contains=word)  # "412345" finds 0412345
+            | Q(folded_club__contains=word)
+        )
+    found = players.order_by("folded_last", "folded_first", "pk")[:limit]
+    return sorted(found, key=lambda p: person_key(p.last_name, p.first_name))
+
+
+def position_plan(position: Position) -> list[Table]:
+    """The position's tables, each with `seat_list` in the score sheet's order (N, S, E, O, 5e)."""
+    tables = list(position.tables.prefetch_related("seats__registration__player"))
+    for table in tables:
+        table.seat_list = sorted(
+            table.seats.all(), key=lambda seat: sheet_order_key(seat.direction)
+        )
+    return tables
+
+
+def who_sits_where(position: Position) -> list[dict[str, Any]]:
+    """Every seated player of a position, alphabetically, with table and seat."""
+    seats = Seat.objects.filter(table__position=position).select_related(
+        "table", "registration__player"
+    )
+    rows = [
+        {
+            "name": seat.registration.player.full_name,
+            "number": seat.registration.number,
+            "table": seat.table.number,
+            "seat": seat.get_direction_display(),
+            "registration": seat.registration,
+        }
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (normalise(row["name"]), row["number"]))
+    return rows
+
+
+def itinerary(registration: Registration) -> list[dict[str, Any]]:
+    """The player's table, seat and opponents at every position of the tournament."""
+    tournament = registration.tournament
+    seats = {
+        seat.table.position_id: seat
+        for seat in registration.seats.select_related("table__position")
+    }
+    rows = []
+    for position in tournament.positions.all():
+        seat = seats.get(position.pk)
+        if seat is None:
+            rows.append(
+                {
+                    "position": position.number,
+                    "status": position.get_status_display(),
+                    "table": "—",
+                    "seat": _("ne joue pas"),
+                    "opponents": "",
+                }
+            )
+            continue
+        others = (
+            Seat.objects.filter(table=seat.table)
+            .exclude(pk=seat.pk)
+            .select_related("registration__player")
+        )
+        rows.append(
+            {
+                "position": position.number,
+                "status": position.get_status_display(),
+                "table": seat.table.number,
+                "seat": seat.get_direction_display(),
+                "opponents": ", ".join(
+                    o.registration.player.full_name
+                    for o in sorted(others, key=lambda s: sheet_order_key(s.direction))
+                ),
+            }
+        )
+    return rows
+
+
+def start_labels(tournament: Tournament) -> dict[int, str]:
+    """Registration pk → start label ("3 N") for the whole tournament in one query."""
+    labels = {}
+    seats = Seat.objects.filter(table__position__tournament=tournament).select_related(
+        "table__position", "registration"
+    )
+    for seat in seats:
+        if seat.table.position.number == seat.registration.first_position:
+            labels[seat.registration_id] = seat.label
+    return labels
+
+
+def positions_overview(tournament: Tournament) -> list[dict[str, Any]]:
+    """One line per planned position number: the Position (or None), its tables, staleness.
+
+    A draft is stale when the players it seats are not those who will play it (a withdrawal
+    or a late arrival since it was generated): it must be re-planned before publishing.
+    """
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    registrations = list(tournament.registrations.all())
+    lines = []
+    for number in range(1, max([tournament.positions_count, *existing]) + 1):
+        position = existing.get(number)
+        line: dict[str, Any] = {"number": number, "position": position, "stale": False}
+        if position is not None:
+            seated = {s.registration_id for t in position.tables.all() for s in t.seats.all()}
+            line["tables"] = len(position.tables.all())
+            line["players"] = len(seated)
+            if position.status == Position.Status.DRAFT:
+                expected = {r.pk for r in registrations if r.plays_position(number)}
+                line["stale"] = seated != expected
+        lines.append(line)
+    return lines
+
+
+def tables_of(position: Position) -> list[list[int]]:
+    """Registration ids per table, tables by number, seats in table order."""
+    tables = sorted(position.tables.all(), key=lambda table: table.number)
+    return [
+        [seat.registration_id for seat in sorted(table.seats.all(), key=lambda s: s.index)]
+        for table in tables
+    ]
+
+
+def tournament_plan(tournament: Tournament) -> list[list[list[int]]]:
+    """Every generated position's tables, in position order: what the meeting counts cover."""
+    return [tables_of(p) for p in tournament.positions.prefetch_related("tables__seats")]
+
+
+def position_is_stale(position: Position) -> bool:
+    """A draft seating other players than those who will play it."""
+    seated = set(
+        Seat.objects.filter(table__position=position).values_list("registration_id", flat=True)
+    )
+    expected = {r.pk for r in active_registrations(position.tournament, position.number)}
+    return seated != expected
