@@ -5,22 +5,12 @@ from __future__ import annotations
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
+from tests.examples_004 import NAMES, TYPED
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
-NAMES_004 = {"N": "DURAND", "S": "DUPONT", "E": "DUBOIS", "W": "DESPRES"}
-
-# The five deals of 004's "Exemple de report des scores", typed as an arbiter would type them
-# (deal 2 from the defence's side: "défense 36").
-DEALS_004 = [
-    {"taker": "E", "contract": "G", "oudlers": "2", "points": "49", "poignees": "E1",
-     "petit_au_bout": "A"},
-    {"taker": "O", "contract": "GS", "oudlers": "1", "points": "d36", "petit_au_bout": "D"},
-    {"taker": "S", "contract": "P", "oudlers": "1", "points": "44", "poignees": "S1",
-     "petit_au_bout": "A"},
-    {"taker": "N", "contract": "G", "oudlers": "2", "points": "52", "poignees": "E1"},
-    {"taker": "S", "contract": "G", "oudlers": "2", "points": "87", "poignees": "S1",
-     "petit_au_bout": "A", "chelem": "AR"},
-]  # fmt: skip
+# The 004 example as the desk tests type it (one copy, in tests/examples_004.py).
+NAMES_004 = NAMES
+DEALS_004 = TYPED
 
 
 def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=None, **fields):

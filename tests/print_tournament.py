@@ -6,21 +6,12 @@ from dataclasses import dataclass
 
 from scoring.models import Incident, ScoreSheet
 from scoring.services import deal_adjust, deal_record, sheet_for_table
+from tests.examples_004 import BILANS_BY_NAME, engine_deals
 from tournament.models import Player, Position, Registration, Seat, Table, Team, Tournament
 
 # Position 1, table 1 is the FFT example sheet of 004: seats N, E, S, W are indices 0..3.
-NORD, EST, SUD, OUEST = 0, 1, 2, 3
-EXAMPLE_004 = [
-    dict(taker=EST, contract="garde", oudlers=2, points=49, poignees=[[EST, "simple"]],
-         petit_au_bout="attack"),
-    dict(taker=OUEST, contract="garde_sans", oudlers=1, points=55, petit_au_bout="defense"),
-    dict(taker=SUD, contract="prise", oudlers=1, points=44, poignees=[[SUD, "simple"]],
-         petit_au_bout="attack"),
-    dict(taker=NORD, contract="garde", oudlers=2, points=52, poignees=[[EST, "simple"]]),
-    dict(taker=SUD, contract="garde", oudlers=2, points=87, poignees=[[SUD, "simple"]],
-         petit_au_bout="attack", chelem_announced=True, chelem="attack"),
-]  # fmt: skip
-EXAMPLE_BILANS = {"DURAND": -446, "DUPONT": 1346, "DUBOIS": -390, "DESPRES": -510}
+EXAMPLE_004 = engine_deals("NESW")
+EXAMPLE_BILANS = BILANS_BY_NAME
 
 NAMES = [
     # Position 1, table 1 in seat order N, E, S, W (the 004 sheet: DURAND N, DUBOIS E, ...).

@@ -5,18 +5,16 @@ import pytest
 from scoring.services import sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
+from tests.examples_004 import BILANS, TYPED_FIELDS, TYPED_ROWS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Tab order of the entry row: taker, contract, bouts, points, poignées, petit, chelem.
-FIELDS = ("taker", "contract", "oudlers", "points", "poignees", "petit_au_bout", "chelem")
+FIELDS = TYPED_FIELDS
 # 004's five deals; deal 3 is first mistyped (46 points instead of 44), then corrected.
 TYPED = [
-    ("E", "G", "2", "49", "E1", "A", ""),
-    ("O", "GS", "1", "d36", "", "D", ""),
-    ("S", "P", "1", "46", "S1", "A", ""),
-    ("N", "G", "2", "52", "E1", "", ""),
-    ("S", "G", "2", "87", "S1", "A", "AR"),
+    row if number != 3 else (*row[:3], "46", *row[4:])
+    for number, row in enumerate(TYPED_ROWS, start=1)
 ]
 # Bilans after each deal, in the paper's order: Nord, Sud, Est, Ouest.
 RUNNING = [
@@ -26,7 +24,7 @@ RUNNING = [
     [134, -394, 190, 70],
     [-448, 1352, -392, -512],
 ]
-FINAL = [-446, 1346, -390, -510]
+FINAL = BILANS
 
 
 def bilans(page) -> list[int]:

@@ -4,10 +4,12 @@ import pytest
 from django.urls import reverse
 
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.examples_004 import BILANS, in_order
 
 pytestmark = pytest.mark.django_db
 # Seats N, E, S, W: DURAND, DUBOIS, DUPONT, DESPRES.
-PAPER = {"bilan_0": -446, "bilan_1": -390, "bilan_2": 1346, "bilan_3": -510}
+BY_SEAT = in_order(BILANS, "NESW")
+PAPER = {f"bilan_{seat}": bilan for seat, bilan in enumerate(BY_SEAT)}
 
 
 @pytest.fixture
@@ -36,7 +38,7 @@ def test_matching_paper_bilans_make_the_sheet_cross_checked(arbiter_client, ente
     overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1]))
     assert "Vérifiée" in overview.content.decode()
     sheet.refresh_from_db()
-    assert sheet.paper_bilans == [-446, -390, 1346, -510]
+    assert sheet.paper_bilans == BY_SEAT
 
 
 def test_a_mistyped_paper_bilan_is_flagged_on_the_sheet_and_the_overview(arbiter_client, entered):

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from scoring.models import DealScore
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.examples_004 import BILANS, BILANS_BY_NAME
 
 pytestmark = pytest.mark.django_db
 
@@ -28,17 +29,12 @@ def test_the_004_example_typed_through_the_form_gives_the_printed_bilans(arbiter
         response = deal_post(arbiter_client, sheet, fields)
         assert response.status_code == 200
         assert "errorlist" not in response.content.decode()
-    assert bilans_by_name(sheet) == {
-        "DURAND": -446,
-        "DUPONT": 1346,
-        "DUBOIS": -390,
-        "DESPRES": -510,
-    }
+    assert bilans_by_name(sheet) == BILANS_BY_NAME
     html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
     assert "Somme nulle" in html and "Complète" in html
     # The paper prints Nord, Sud, Est, Ouest: the bilans line reads like the sheet.
     bilans_row = html[html.index('id="bilans"') : html.index("</tr>", html.index('id="bilans"'))]
-    assert [int(v) for v in _cells(bilans_row)] == [-446, 1346, -390, -510]
+    assert [int(v) for v in _cells(bilans_row)] == BILANS
 
 
 def _cells(row_html):

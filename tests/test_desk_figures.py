@@ -18,21 +18,16 @@ from scoring.desk import load_sheet_view
 from scoring.models import Deal, DealScore
 from scoring.services import deal_record, sheet_for_table
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
+from tests.examples_004 import BILANS, BILANS_BY_NAME, FIGURES
 from tests.print_helpers import fetch_pdf
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-# The 004 sheet as the arbiter reads it: contract, taker, the taker's figure (+ or −).
-FIGURES_004 = [
-    {"contract": "G", "taker": "E", "figure": "318"},
-    {"contract": "GS", "taker": "O", "figure": "228"},
-    {"contract": "P", "taker": "S", "figure": "-126"},
-    {"contract": "G", "taker": "N", "figure": "276"},
-    {"contract": "G", "taker": "S", "figure": "1746"},
-]
-# The sheet's Bilan row, Nord, Sud, Est, Ouest.
-BILANS_004 = [-446, 1346, -390, -510]
+# The 004 sheet as the arbiter reads it (contract, taker, the taker's figure) and its Bilan row
+# (Nord, Sud, Est, Ouest).
+FIGURES_004 = FIGURES
+BILANS_004 = BILANS
 
 
 @pytest.fixture
@@ -63,7 +58,7 @@ def test_the_004_sheet_typed_by_figures_gives_its_bilans(arbiter_client, figures
         .values_list("registration__player__last_name")
         .annotate(total=Sum("points"))
     )
-    assert totals == {"DURAND": -446, "DUPONT": 1346, "DUBOIS": -390, "DESPRES": -510}
+    assert totals == BILANS_BY_NAME
     # Stored without card fields: only what the FFT sheet says.
     deal = Deal.objects.get(sheet=sheet, number=1)
     assert deal.is_figure_only and deal.oudlers is None and deal.points is None

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 from scoring.models import DealScore, Incident
 from tests.conftest import browser_login
+from tests.examples_004 import BILANS, TYPED_ROWS
 from tournament.models import Position, Registration, Seat, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,15 +43,9 @@ PLAYERS = [
 
 # A sheet of five deals as the arbiter types it: taker, contract, bouts, points, poignées,
 # petit au bout, chelem; Tab between the fields, Enter saves. Every deal is a valid FFT deal.
-DEALS = [
-    ("E", "G", "2", "49", "E1", "A", ""),
-    ("O", "GS", "1", "d36", "", "D", ""),
-    ("S", "P", "1", "44", "S1", "A", ""),
-    ("N", "G", "2", "52", "E1", "", ""),
-    ("S", "G", "2", "87", "S1", "A", "AR"),
-]
-# Table 1 types DEALS as they are; its bilans, worked out by hand (paper order N, S, E, O).
-TABLE_1_BILANS = [-446, 1346, -390, -510]
+DEALS = TYPED_ROWS  # 004's example sheet
+# Table 1 types DEALS as they are: 004's printed bilans (paper order N, S, E, O).
+TABLE_1_BILANS = BILANS
 COMPASS = "NESO"
 
 

@@ -16,6 +16,7 @@ from scoring.notation import (
     parse,
     parse_figure,
 )
+from tests.examples_004 import TYPED, engine_deals
 
 FOUR = SeatInfo(
     players=4,
@@ -309,24 +310,10 @@ def test_messages_are_templates_the_django_layer_translates():
 
 
 def test_the_ffts_example_004_reads_as_its_sheet():
-    typed = [
-        {"taker": "E", "contract": "G", "oudlers": "2", "points": "49", "poignees": "E1",
-         "petit_au_bout": "A"},
-        {"taker": "O", "contract": "GS", "oudlers": "1", "points": "d36", "petit_au_bout": "D"},
-        {"taker": "S", "contract": "P", "oudlers": "1", "points": "44", "poignees": "S1",
-         "petit_au_bout": "A"},
-        {"taker": "N", "contract": "G", "oudlers": "2", "points": "52", "poignees": "E1"},
-        {"taker": "S", "contract": "G", "oudlers": "2", "points": "87", "poignees": "S1",
-         "petit_au_bout": "A", "chelem": "AR"},
-    ]  # fmt: skip
-    deals = [parse(Row(dealer=0, **fields), FOUR) for fields in typed]
-    assert [(d["taker"], d["contract"], d["oudlers"], d["points"]) for d in deals] == [
-        (E, "garde", 2, 49),
-        (W, "garde_sans", 1, 55),
-        (S, "prise", 1, 44),
-        (N, "garde", 2, 52),
-        (S, "garde", 2, 87),
-    ]
+    deals = [parse(Row(dealer=0, **fields), FOUR) for fields in TYPED]
+    # The engine's fields of each deal, seats N, E, S, W as FOUR numbers them.
+    for read, expected in zip(deals, engine_deals("NESW"), strict=True):
+        assert {key: read[key] for key in expected} == expected, expected
     assert deals[4]["chelem"] == "attack" and deals[4]["chelem_announced"] is True
 
 

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from scoring.services import sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
+from tests.examples_004 import BILANS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +29,7 @@ PAPER_ROWS = [
     ("Garde", "N", "2", "52", "simple E", "", "", [276, -92, -92, -92]),
     ("Garde", "S", "2", "87", "simple S", "attaque", "annoncé réussi", [-582, 1746, -582, -582]),
 ]
-PAPER_BILANS = [-446, 1346, -390, -510]
+PAPER_BILANS = BILANS
 # What the arbiter types for the words written on the paper (the desk's short keys).
 CONTRACT_KEYS = {"Prise": "P", "Garde": "G", "G. Sans": "GS", "G. Contre": "GC"}
 SIZE_KEYS = {"simple": "1", "double": "2", "triple": "3"}

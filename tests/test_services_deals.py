@@ -12,33 +12,23 @@ from scoring.services import (
     deal_update,
     sheet_create_free,
 )
+from tests.examples_004 import BILANS_BY_NAME, PAPER_NAMES, PAPER_ORDER, ROWS, engine_deals
 from tournament.models import ChangeLog, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
 # Seats 0..3 are Nord, Sud, Est, Ouest here (a free sheet keeps the order it is given).
-NORD, SUD, EST, OUEST = 0, 1, 2, 3
-EXAMPLE_004 = [
-    dict(taker=EST, contract="garde", oudlers=2, points=49, poignees=[[EST, "simple"]],
-         petit_au_bout="attack"),
-    dict(taker=OUEST, contract="garde_sans", oudlers=1, points=55, petit_au_bout="defense"),
-    dict(taker=SUD, contract="prise", oudlers=1, points=44, poignees=[[SUD, "simple"]],
-         petit_au_bout="attack"),
-    dict(taker=NORD, contract="garde", oudlers=2, points=52, poignees=[[EST, "simple"]]),
-    dict(taker=SUD, contract="garde", oudlers=2, points=87, poignees=[[SUD, "simple"]],
-         petit_au_bout="attack", chelem_announced=True, chelem="attack"),
-]  # fmt: skip
+EXAMPLE_004 = engine_deals(PAPER_ORDER)
 
 
 @pytest.fixture
 def sheet():
     tournament = Tournament.objects.create(name="Exemple FFT", date="2008-08-15")
-    names = ["DURAND", "DUPONT", "DUBOIS", "DESPRES"]
     registrations = [
         Registration.objects.create(
             tournament=tournament, player=Player.objects.create(last_name=name), number=i + 1
         )
-        for i, name in enumerate(names)
+        for i, name in enumerate(PAPER_NAMES)
     ]
     return sheet_create_free(tournament=tournament, registrations=registrations)
 
@@ -58,8 +48,8 @@ def bilans(sheet):
 
 def test_example_sheet_of_004_gives_the_printed_bilans(sheet):
     record_all(sheet)
-    assert bilans(sheet) == {"DURAND": -446, "DUPONT": 1346, "DUBOIS": -390, "DESPRES": -510}
-    assert [d.scores for d in sheet.deals.order_by("number")][0] == [-106, -106, 318, -106]
+    assert bilans(sheet) == BILANS_BY_NAME
+    assert [d.scores for d in sheet.deals.order_by("number")] == ROWS
     assert sheet.version == 5
 
 

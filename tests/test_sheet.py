@@ -12,6 +12,7 @@ from scoring.sheet import (
     SheetColumn,
     build_sheet,
 )
+from tests.examples_004 import BILANS, MINUS_TOTALS, PLUS_TOTALS, ROWS, engine_deals
 
 # Seats follow the play (counter-clockwise: N, W, S, E); the sheet prints N, S, E, W.
 NORTH, WEST, SOUTH, EAST = 0, 1, 2, 3
@@ -27,52 +28,11 @@ def deal(taker: int, **fields) -> Deal:
     return Deal(players=4, taker=taker, **fields)
 
 
-# The five deals derived from the printed sheet: 1 Est garde, 2 Ouest garde sans,
-# 3 Sud prise lost, 4 Nord garde (defence poignée), 5 Sud garde with announced chelem.
+# 004's five deals on the seats of the play; the deal passes counter-clockwise.
+DEALERS = [NORTH, EAST, SOUTH, WEST, NORTH]
 EXAMPLE_ROWS = [
-    DealRow(
-        deal(
-            EAST,
-            contract="garde",
-            oudlers=2,
-            points=49,
-            poignees=[[EAST, "simple"]],
-            petit_au_bout="attack",
-        ),  # fmt: skip
-        dealer=NORTH,
-    ),
-    DealRow(
-        deal(WEST, contract="garde_sans", oudlers=2, points=45, petit_au_bout="defense"),
-        dealer=EAST,
-    ),
-    DealRow(
-        deal(
-            SOUTH,
-            contract="prise",
-            oudlers=1,
-            points=44,
-            poignees=[[SOUTH, "simple"]],
-            petit_au_bout="attack",
-        ),  # fmt: skip
-        dealer=SOUTH,
-    ),
-    DealRow(
-        deal(NORTH, contract="garde", oudlers=1, points=62, poignees=[[WEST, "simple"]]),
-        dealer=WEST,
-    ),
-    DealRow(
-        deal(
-            SOUTH,
-            contract="garde",
-            oudlers=2,
-            points=87,
-            poignees=[[SOUTH, "simple"]],
-            petit_au_bout="attack",
-            chelem_announced=True,
-            chelem="attack",
-        ),  # fmt: skip
-        dealer=NORTH,
-    ),
+    DealRow(deal(**fields), dealer=dealer)
+    for fields, dealer in zip(engine_deals("NWSE"), DEALERS, strict=True)
 ]
 
 
@@ -84,18 +44,15 @@ def test_fft_example_sheet_rows():
     sheet = build_sheet(COLUMNS, EXAMPLE_ROWS)
     assert [line.label for line in sheet.lines] == ["Garde", "G. Sans", "Prise", "Garde", "Garde"]
     rows = [figures(line) for line in sheet.lines]
-    assert rows[0] == [(None, 106), (None, 106), (318, None), (None, 106)]
-    assert rows[1] == [(None, 76), (None, 76), (None, 76), (228, None)]
-    assert rows[2] == [(42, None), (None, 126), (42, None), (42, None)]
-    assert rows[3] == [(276, None), (None, 92), (None, 92), (None, 92)]
-    assert rows[4] == [(None, 582), (1746, None), (None, 582), (None, 582)]
+    # Each figure in the plus or the minus column of its player, as printed.
+    assert rows == [[(v, None) if v > 0 else (None, -v) for v in row] for row in ROWS]
 
 
 def test_fft_example_sheet_totals_and_bilans():
     sheet = build_sheet(COLUMNS, EXAMPLE_ROWS)
-    assert sheet.plus_totals == (318, 1746, 360, 270)
-    assert sheet.minus_totals == (764, 400, 750, 780)
-    assert sheet.bilans == (-446, 1346, -390, -510)
+    assert sheet.plus_totals == tuple(PLUS_TOTALS)
+    assert sheet.minus_totals == tuple(MINUS_TOTALS)
+    assert sheet.bilans == tuple(BILANS)
     assert sheet.bilan_by_seat() == {NORTH: -446, SOUTH: 1346, EAST: -390, WEST: -510}
 
 
