@@ -104,9 +104,21 @@ def test_points_above_what_the_missing_oudlers_leave(oudlers, points):
     assert refused(BASE, oudlers=oudlers, points=points).field == "points"
 
 
-@pytest.mark.parametrize("oudlers,points", [(3, 12), (2, 8), (0, 79), (2, 87), (1, 83)])
-def test_points_at_the_oudler_bounds_are_accepted(oudlers, points):
-    score_deal(Deal(**{**BASE, "oudlers": oudlers, "points": points}))
+# (oudlers, points) at the bounds, and the garde's value: (25 + margin to 56/51/41/36) x 2.
+@pytest.mark.parametrize(
+    "oudlers,points,value",
+    [
+        (3, 12, -(25 + 24) * 2),  # lost by 24 (target 36)
+        (2, 8, -(25 + 33) * 2),  # lost by 33 (target 41)
+        (0, 79, (25 + 23) * 2),  # won by 23 (target 56)
+        (2, 87, (25 + 46) * 2),  # won by 46
+        (1, 83, (25 + 32) * 2),  # won by 32 (target 51)
+    ],
+)
+def test_points_at_the_oudler_bounds_are_accepted(oudlers, points, value):
+    result = score_deal(Deal(**{**BASE, "oudlers": oudlers, "points": points}))
+    assert result.value == value
+    assert result.scores == (3 * value, -value, -value, -value)
 
 
 @pytest.mark.parametrize("contract", ["prise", "garde", "garde_sans"])
@@ -153,16 +165,20 @@ def test_poignees_needing_more_than_the_22_trumps(base, poignees):
     assert refused(base, poignees=poignees, points=points).field == "poignees"
 
 
+# Trumps shown, and the bonuses (20 a simple, 40 a triple) paid to the winning attack.
 @pytest.mark.parametrize(
-    "base,poignees",
+    "base,poignees,bonus",
     [
-        (BASE, [[0, "simple"], [1, "simple"]]),  # 20
-        (FIVE, [[0, "simple"], [2, "triple"]]),  # 21
-        (FIVE, [[0, "simple"], [2, "simple"]]),  # 16
+        (BASE, [[0, "simple"], [1, "simple"]], 20 + 20),  # 10 + 10 trumps
+        (FIVE, [[0, "simple"], [2, "triple"]], 20 + 40),  # 8 + 13
+        (FIVE, [[0, "simple"], [2, "simple"]], 20 + 20),  # 8 + 8
     ],
 )
-def test_poignees_that_fit_in_the_game_are_accepted(base, poignees):
-    score_deal(Deal(**{**base, "poignees": poignees}))
+def test_poignees_that_fit_in_the_game_are_accepted(base, poignees, bonus):
+    without = score_deal(Deal(**base))
+    result = score_deal(Deal(**{**base, "poignees": poignees}))
+    assert result.won and result.poignee_bonus == bonus
+    assert result.value == without.value + bonus
 
 
 @pytest.mark.parametrize(

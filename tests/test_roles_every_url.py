@@ -48,6 +48,49 @@ SCORER_WRITES = {
     "deal-delete",
     "api-deal-create",
 }
+# Every named URL the walk must find, in name order (a name is listed once per pattern). A view
+# added or dropped fails here, and so must be placed in the lists above on purpose.
+URL_NAMES = [
+    "api-deal-create", "api-sheet",
+    "championship-create", "championship-detail", "championship-edit", "championship-list",
+    "championship-pdf", "championship-player", "championship-xlsx",
+    "checkin", "checkin-toggle", "checkin-walkin",
+    "cockpit-live",
+    "deal-adjust", "deal-confirm", "deal-delete", "deal-edit", "deal-preview",
+    "desk-overview", "desk-overview", "desk-table-link-revoke", "desk-table-links",
+    "export-deals-csv", "export-deals-xlsx", "export-ranking-xlsx",
+    "hall-announcement", "hall-link-create", "hall-link-revoke", "hall-screen", "hall-slides",
+    "home",
+    "incident-create", "incident-list",
+    "javascript-catalog",
+    "login",
+    "logout",
+    "penalty-settings",
+    "player-import", "player-itinerary", "player-list", "player-merge", "player-register",
+    "player-search",
+    "position-clock", "position-close", "position-detail", "position-generate",
+    "position-list", "position-publish", "position-regenerate", "position-reopen",
+    "position-who-sits-where",
+    "print-blank-sheets", "print-index", "print-itineraries", "print-ranking", "print-sheet",
+    "print-sheets", "print-table-plan", "print-table-plan", "print-who-sits-where",
+    "print-who-sits-where",
+    "public-championship", "public-championship-player", "public-me", "public-player",
+    "public-player-statistics", "public-players", "public-standings-partial",
+    "public-tournament",
+    "ranking", "ranking-player",
+    "registration-reinstate", "registration-withdraw",
+    "seat-swap",
+    "set_language",
+    "sheet-crosscheck", "sheet-detail", "sheet-extra-deal", "sheet-for-table",
+    "sheet-free-create", "sheet-history", "sheet-validate",
+    "signup", "signup-confirmation", "signup-settings",
+    "table-code", "table-confirm", "table-deal-create", "table-entry", "table-finish",
+    "table-preview", "table-sheet", "table-sw",
+    "team-assign", "team-list", "team-member-remove",
+    "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
+    "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
+    "tournament-staff", "tournament-staff-remove", "tournament-statistics",
+]  # fmt: skip
 
 
 def walk(patterns, prefix=""):
@@ -187,6 +230,12 @@ def tournament_urls(world):
     for name, url in guarded_urls(world):
         if name not in GLOBAL:
             yield name, url
+
+
+def test_the_walk_finds_every_url_of_the_site():
+    assert sorted(pattern.name for _route, pattern in walk(get_resolver().url_patterns)) == (
+        URL_NAMES
+    )
 
 
 def test_every_view_asks_the_access_module(world):
