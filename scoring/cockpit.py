@@ -1,7 +1,7 @@
 """The arbiter's cockpit: what is being played, what is missing, what waits, who leads, what next.
 
 One loader reads it all in a fixed number of queries, whatever the size of the tournament; the
-table states are the desk's own (`scoring.desk`), the standings those of the ranking pages.
+table states are `scoring.sheet_screen`'s, the standings those of the ranking pages.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.desk import State, TableRow, position_overview
 from scoring.models import Incident, ScoreSheet
+from scoring.position_overview import TableRow, position_overview
 from scoring.ranking import Ranked
+from scoring.sheet_screen import State
 from scoring.standings import standings_fingerprint, standings_for
 from tournament.clock import ClockState, state_of
 from tournament.models import ChangeLog, Position, Registration, Tournament

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.desk import position_overview
 from scoring.models import Deal, ScoreSheet, TableLink
+from scoring.position_overview import position_overview
 from scoring.standings import standings_for
 from scoring.table_entry import MAX_FAILURES, links_for_position
 from tournament.lifecycle import position_close, tournament_finish

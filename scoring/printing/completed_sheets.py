@@ -8,12 +8,13 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from scoring.desk import DealDetail, SheetView, load_sheet_view
+from scoring.deal_detail import DealDetail
 from scoring.models import ScoreSheet
 from scoring.printing.phone_entry import entry_mention
 from scoring.printing.render import render_pdf
 from scoring.printing.sheet_page import ColumnHead, RowView, SheetPage, row_heights, split
 from scoring.services import sheet_is_full
+from scoring.sheet_screen import SheetView, load_sheet_view
 from scoring.templatetags.print_tags import signed
 from tournament.models import Position, Tournament
 
@@ -21,7 +22,7 @@ TEMPLATE = "print/sheets.html"
 
 
 def completed_sheet_page(sheet: ScoreSheet) -> SheetPage:
-    """One sheet as the desk computes it (scoring.desk), laid out like the paper sheet."""
+    """One sheet as `scoring.sheet_screen` computes it, laid out like the paper sheet."""
     view = load_sheet_view(sheet)
     table = sheet.table
     rows = []

@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring import history, services, table_entry
-from scoring.desk import SheetView, barred_seats, load_sheet_view, position_overview
 from scoring.engine import DealError
 from scoring.entry_progress import position_being_entered, sheets_to_enter
 from scoring.forms import (
@@ -28,7 +27,9 @@ from scoring.forms import (
 )
 from scoring.models import Deal, Incident, ScoreSheet, TableLink
 from scoring.penalties import RULE_PENALTY_DEFAULTS
+from scoring.position_overview import position_overview
 from scoring.services import StaleSheetError
+from scoring.sheet_screen import SheetView, barred_seats, load_sheet_view
 from tournament.access import Permission, capabilities, permission_required
 from tournament.lifecycle import Locked
 from tournament.models import ChangeLog, Position, Registration, Table

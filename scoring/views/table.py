@@ -19,10 +19,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import table_entry
-from scoring.desk import load_sheet_view
 from scoring.engine import DealError
 from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
+from scoring.sheet_screen import load_sheet_view
 from tournament.lifecycle import Locked
 from tournament.models import sheet_order_key
 from tournament.safe_json import JSONTooDeep, loads_bounded

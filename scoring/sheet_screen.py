@@ -1,4 +1,7 @@
-"""What the arbiter's desk shows: a sheet with its rows, penalties and flags; a position's overview.
+"""The score-sheet screen's data: a sheet with its rows, totals, penalties, incidents and
+flags, as the desk's entry page and the completed sheets show it (`load_sheet_view`), and the
+states a sheet goes through. A deal's words are in `scoring.deal_detail`, a position's
+overview of its tables in `scoring.position_overview`.
 
 Every loader here runs a fixed number of queries, whatever the size of the tournament.
 """
@@ -10,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.deal_detail import DealDetail, deal_description, deal_detail
 from scoring.engine import CONTRACT_LABELS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.notation import DIRECTION_CODES, SeatInfo
@@ -22,9 +25,7 @@ from scoring.services import next_dealer, penalties_for
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTIONS,
-    ChangeLog,
     Direction,
-    Position,
     Table,
     sheet_order_key,
     start_display,
@@ -260,7 +261,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             number=deal.number,
             deal=deal,
             label=line.label,
-            description=_deal_description(deal, seats),
+            description=deal_description(deal, seats),
             detail=deal_detail(deal, seats),
             dealer=seats.key_for_seat(deal.dealer),
             dead=seats.key_for_seat(deal.dead),
@@ -329,106 +330,6 @@ def _deal_label(deal: Deal) -> str:
     return gettext(CONTRACT_LABELS.get(deal.contract, deal.contract))
 
 
-@dataclass(frozen=True)
-class DealDetail:
-    """A played deal besides its figures, in the desk's keys and words: everything the paper
-    sheet's detail columns hold, so that a figure can be checked against the paper."""
-
-    taker: str  # the taker's key: "N", "S", "E", "O", "5"
-    partner: str = ""  # at a table of 5 with a called king: the partner's key
-    # At a table of 5 with a called king and no partner: "dog" (roi au chien), "self" (appelé
-    # soi-même), or "unknown" (typed before the reason was recorded); "" with a partner.
-    alone: str = ""
-    oudlers: str = ""
-    points: str = ""
-    poignees: tuple[str, ...] = ()  # "simple E", "double N"
-    petit_au_bout: str = ""  # "attaque" or "défense"
-    chelem: str = ""  # "annoncé réussi", "réussi sans annonce", ...
-    figure_only: bool = False  # typed from the FFT sheet: no card fields are known
-
-    @property
-    def text(self) -> str:
-        """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
-        parts = [f"{self.taker} + {self.partner}" if self.partner else self.taker]
-        if self.alone:
-            parts[0] += " " + self.alone_text
-        if self.figure_only:
-            parts.append(gettext("saisie au chiffre (feuille FFT)"))
-        else:
-            parts.append(gettext("%(oudlers)s bout(s)") % {"oudlers": self.oudlers})
-            parts.append(gettext("%(points)s pts") % {"points": self.points})
-        parts += [gettext("poignée %(which)s") % {"which": p} for p in self.poignees]
-        if self.petit_au_bout:
-            parts.append(gettext("petit au bout : %(side)s") % {"side": self.petit_au_bout})
-        if self.chelem:
-            parts.append(gettext("chelem %(how)s") % {"how": self.chelem})
-        return " · ".join(parts)
-
-    @property
-    def alone_words(self) -> str:
-        """Why the taker plays alone, in words: "roi au chien", "appelé soi-même", or ""."""
-        return str(ALONE_WORDS.get(self.alone, ""))
-
-    @property
-    def alone_text(self) -> str:
-        """ "seul (roi au chien)", "seul (appelé soi-même)", or "seul" when not recorded."""
-        if not self.alone:
-            return ""
-        words = self.alone_words
-        if not words:
-            return gettext("seul")
-        return gettext("seul (%(why)s)") % {"why": words}
-
-
-ALONE_WORDS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}
-POIGNEE_WORDS = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
-SIDE_WORDS = {"attack": _("attaque"), "defense": _("défense")}
-# (side that took every trick, announced) → how the chelem went.
-CHELEM_WORDS = {
-    ("attack", True): _("annoncé réussi"),
-    ("attack", False): _("réussi sans annonce"),
-    (None, True): _("annoncé chuté"),
-    ("defense", False): _("fait par la défense"),
-    ("defense", True): _("annoncé, fait par la défense"),
-}
-
-
-def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
-    """The deal's detail for the screen and the completed sheet; None for a passed or
-    cancelled deal."""
-    if deal.passed or deal.cancelled or deal.taker is None:
-        return None
-    partner = seats.key_for_seat(deal.partner) if seats.called_king else ""
-    # Alone at 5: the called king was in the chien, or the taker called themself (both score
-    # the same); deals typed before the reason was recorded say only "seul".
-    alone = ""
-    if seats.called_king and deal.partner is None:
-        alone = deal.alone or "unknown"
-    if deal.is_figure_only:
-        return DealDetail(
-            taker=seats.key_for_seat(deal.taker), partner=partner, alone=alone, figure_only=True
-        )
-    chelem = CHELEM_WORDS.get((deal.chelem or None, deal.chelem_announced), "")
-    return DealDetail(
-        taker=seats.key_for_seat(deal.taker),
-        partner=partner,
-        alone=alone,
-        oudlers=str(deal.oudlers),
-        points=f"{float(deal.points):g}".replace(".", ","),
-        poignees=tuple(
-            f"{POIGNEE_WORDS.get(size, size)} {seats.key_for_seat(seat)}"
-            for seat, size in deal.poignees
-        ),
-        petit_au_bout=str(SIDE_WORDS.get(deal.petit_au_bout, "")),
-        chelem=str(chelem),
-    )
-
-
-def _deal_description(deal: Deal, seats: SeatInfo) -> str:
-    detail = deal_detail(deal, seats)
-    return detail.text if detail is not None else ""
-
-
 def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident]) -> list[str]:
     flags = []
     if crosscheck_failed:
@@ -438,113 +339,3 @@ def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident
     if incidents:
         flags.append(gettext("%(count)s incident(s)") % {"count": len(incidents)})
     return flags
-
-
-# --- the position's overview ----------------------------------------------------------------
-
-
-@dataclass
-class TableRow:
-    table: Table
-    sheet: ScoreSheet | None
-    players: int
-    state: str
-    played: int
-    expected: int
-    zero_sum: bool
-    flags: list[str]
-    pending: int = 0
-
-    @property
-    def state_label(self) -> str:
-        return State.LABELS[self.state]
-
-
-def position_overview(position: Position) -> list[TableRow]:
-    """Every table of the position with its sheet's state, in a fixed number of queries."""
-    tournament = position.tournament
-    tables = list(
-        Table.objects.filter(position=position)
-        .annotate(seat_count=Count("seats"))
-        .order_by("number")
-    )
-    sheets = {
-        s.table_id: s
-        for s in ScoreSheet.objects.filter(table__position=position).only(
-            "pk", "table_id", "paper_bilans", "version", "tournament_id"
-        )
-    }
-    sheet_ids = [s.pk for s in sheets.values()]
-    deals_by_sheet: dict[int, list[tuple[list[int], bool]]] = defaultdict(list)
-    pending: dict[int, int] = defaultdict(int)
-    for sheet_id, scores, cancelled, waiting in Deal.objects.filter(
-        sheet_id__in=sheet_ids
-    ).values_list("sheet_id", "scores", "cancelled", "pending"):
-        deals_by_sheet[sheet_id].append((scores, cancelled))
-        pending[sheet_id] += waiting
-    incident_counts = dict(
-        Incident.objects.filter(sheet_id__in=sheet_ids)
-        .values_list("sheet_id")
-        .annotate(n=Count("pk"))
-        .values_list("sheet_id", "n")
-    )
-    conflict_counts = dict(
-        ChangeLog.objects.filter(sheet_id__in=sheet_ids, action=ChangeLog.Action.CONFLICT)
-        .values_list("sheet_id")
-        .annotate(n=Count("pk"))
-        .values_list("sheet_id", "n")
-    )
-    adjusted = set(
-        Deal.objects.filter(sheet_id__in=sheet_ids, adjusted=True).values_list(
-            "sheet_id", flat=True
-        )
-    )
-    rows = []
-    for table in tables:
-        sheet = sheets.get(table.pk)
-        players = table.seat_count
-        expected = tournament.deals_for_table_size(players)
-        deals = deals_by_sheet.get(sheet.pk, []) if sheet else []
-        bilans = [0] * players
-        zero_sum = True
-        for scores, _cancelled in deals:
-            zero_sum = zero_sum and sum(scores) == 0
-            for seat, points in enumerate(scores[:players]):
-                bilans[seat] += points
-        played = sum(1 for _scores, cancelled in deals if not cancelled)
-        paper = list(sheet.paper_bilans) if sheet and sheet.paper_bilans else None
-        paper_failed = paper is not None and any(
-            p is not None and p != b for p, b in zip(paper, bilans, strict=False)
-        )
-        paper_ok = paper is not None and None not in paper and not paper_failed
-        flags = []
-        if paper_failed:
-            flags.append(gettext("Bilans papier différents"))
-        if sheet and sheet.pk in adjusted:
-            flags.append(gettext("Score arbitral"))
-        if sheet and incident_counts.get(sheet.pk):
-            flags.append(gettext("%(count)s incident(s)") % {"count": incident_counts[sheet.pk]})
-        if sheet and conflict_counts.get(sheet.pk):
-            flags.append(
-                gettext("%(count)s conflit(s) de saisie") % {"count": conflict_counts[sheet.pk]}
-            )
-        rows.append(
-            TableRow(
-                table=table,
-                sheet=sheet,
-                players=players,
-                state=sheet_state(
-                    played,
-                    expected,
-                    paper_ok,
-                    pending=pending.get(sheet.pk, 0) if sheet else 0,
-                    disagree=paper_failed and tournament.entry_mode == "both",
-                ),
-                played=played,
-                expected=expected,
-                zero_sum=zero_sum and sum(bilans) == 0,
-                flags=flags,
-                pending=pending.get(sheet.pk, 0) if sheet else 0,
-            )
-        )
-    return rows
