@@ -22,9 +22,31 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
+from django_htmx.middleware import HtmxDetails
 
-from .models import Tournament, TournamentRole
+from .models import Registration, Tournament, TournamentRole
 from .roles import ARBITER
+
+
+class TournamentRequest(HttpRequest):
+    """The request a view gets behind permission_required (with a lookup), public_page or
+    hall_screen: the tournament the URL points at is on it, and django-htmx's middleware adds
+    `htmx`. Views annotate their request with it instead of the plain HttpRequest."""
+
+    tournament: Tournament
+    htmx: HtmxDetails
+
+
+class SignupRequest(TournamentRequest):
+    """Behind signup_code_page: the registration the code in the URL names is on it too."""
+
+    registration: Registration
+
+
+def _mark(wrapper: Callable, name: str, value: str) -> None:
+    """Tag a decorated view (`permission`, `credential`): the tests that walk every URL read
+    these tags to know what each view asks."""
+    setattr(wrapper, name, value)
 
 
 class Permission(StrEnum):
@@ -149,12 +171,13 @@ def permission_required(permission: Permission, lookup: str | None = "pk", kwarg
 
     `lookup` is the path from Tournament to the URL's object: "pk" for a tournament's own pages,
     "sheets__pk" for a sheet, "sheets__deals__pk" for a deal, "positions__tables__pk" for a table.
-    None checks a global permission. The tournament is left on `request.tournament`.
+    None checks a global permission. The tournament is left on `request.tournament` (a
+    TournamentRequest), except for a global permission, which has none.
     """
 
     def decorator(view: Callable):
         @wraps(view)
-        def wrapper(request: HttpRequest, *args, **kwargs):
+        def wrapper(request: TournamentRequest, *args, **kwargs):
             tournament = None
             if lookup is not None:
                 tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
@@ -162,10 +185,11 @@ def permission_required(permission: Permission, lookup: str | None = "pk", kwarg
                     raise Http404
             if not may(request.user, permission, tournament):
                 return refuse(request)
-            request.tournament = tournament
+            if tournament is not None:
+                request.tournament = tournament
             return view(request, *args, **kwargs)
 
-        wrapper.permission = permission  # read by the tests that walk every URL
+        _mark(wrapper, "permission", permission)
         return wrapper
 
     return decorator
@@ -179,14 +203,14 @@ def public_page(
 
     def decorator(view: Callable):
         @wraps(view)
-        def wrapper(request: HttpRequest, *args, **kwargs):
+        def wrapper(request: TournamentRequest, *args, **kwargs):
             tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
             if tournament is None or not may(request.user, permission, tournament):
                 raise Http404
             request.tournament = tournament
             return view(request, *args, **kwargs)
 
-        wrapper.permission = permission
+        _mark(wrapper, "permission", permission)
         return wrapper
 
     return decorator
@@ -198,9 +222,7 @@ def signup_code_page(view: Callable):
     The registration is left on `request.registration`."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, pk: int, code: str, *args, **kwargs):
-        from .models import Registration
-
+    def wrapper(request: SignupRequest, pk: int, code: str, *args, **kwargs):
         registration = None
         if len(code) == 8 and code.isascii() and code.isalnum():  # never NUL to PostgreSQL
             registration = (
@@ -214,7 +236,7 @@ def signup_code_page(view: Callable):
         request.registration = registration
         return view(request, pk, code, *args, **kwargs)
 
-    wrapper.credential = "signup_code"  # read by the tests that walk every URL
+    _mark(wrapper, "credential", "signup_code")
     return wrapper
 
 
@@ -227,14 +249,14 @@ def hall_screen(view: Callable):
     """
 
     @wraps(view)
-    def wrapper(request: HttpRequest, token: str, *args, **kwargs):
+    def wrapper(request: TournamentRequest, token: str, *args, **kwargs):
         tournament = Tournament.objects.filter(hall_token=token).first() if token else None
         if tournament is None:
             raise Http404
         request.tournament = tournament
         return view(request, token, *args, **kwargs)
 
-    wrapper.credential = "hall_token"  # read by the tests that walk every URL
+    _mark(wrapper, "credential", "hall_token")
     return wrapper
 
 

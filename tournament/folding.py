@@ -45,7 +45,7 @@ class Fold(Func):
     output_field = CharField()
 
     def as_postgresql(self, compiler, connection, **extra_context):
-        text = Lower(self.source_expressions[0], output_field=CharField())
+        text: Func = Lower(self.source_expressions[0], output_field=CharField())
         for ligature, letters in _LIGATURES:
             text = Func(text, Value(ligature), Value(letters), function="replace")
         text = Func(text, Value(ACCENTED), Value(BASE), function="translate")

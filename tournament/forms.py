@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext_lazy as _
@@ -108,10 +110,18 @@ class FrenchOrderIterator(ModelChoiceIterator):
             yield self.choice(registration)
 
 
+def registration_label(registration: Registration) -> str:
+    """How a registration reads in the desk's pick lists: "12. DUPONT Jean"."""
+    return f"{registration.number}. {registration.player}"
+
+
 class PersonChoiceField(forms.ModelChoiceField):
     """One registration, chosen from a list in French alphabetical order."""
 
     iterator = FrenchOrderIterator
+
+    def label_from_instance(self, obj: Registration) -> str:
+        return registration_label(obj)
 
 
 class RegistrationsField(forms.ModelMultipleChoiceField):
@@ -121,6 +131,9 @@ class RegistrationsField(forms.ModelMultipleChoiceField):
     """
 
     iterator = FrenchOrderIterator
+
+    def label_from_instance(self, obj: Registration) -> str:
+        return registration_label(obj)
 
     def _check_values(self, value):
         for pk in value if isinstance(value, list | tuple) else ():
@@ -134,7 +147,8 @@ class RegistrationsField(forms.ModelMultipleChoiceField):
                     code="invalid_choice",
                     params={"value": pk},
                 )
-        return super()._check_values(value)
+        # Django's own check (a private method django-stubs does not declare).
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 class TeamForm(forms.Form):
@@ -151,10 +165,10 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["members"].queryset = tournament.registrations.filter(
-            team__isnull=True
-        ).select_related("player")
-        self.fields["members"].label_from_instance = lambda r: f"{r.number}. {r.player}"
+        members = cast(RegistrationsField, self.fields["members"])
+        members.queryset = tournament.registrations.filter(team__isnull=True).select_related(
+            "player"
+        )
 
 
 class GenerateForm(forms.Form):
@@ -176,12 +190,13 @@ class SwapForm(forms.Form):
     def __init__(self, *args, registrations, **kwargs):
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
-            self.fields[name].queryset = registrations
-            self.fields[name].label_from_instance = lambda r: f"{r.number}. {r.player}"
+            field = cast(PersonChoiceField, self.fields[name])
+            field.queryset = registrations
         self.fields["first"].widget.attrs["autofocus"] = True
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError(_("Choisissez deux joueurs différents."))
         return data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
@@ -96,7 +98,8 @@ class SignupSettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["signup_closes_at"].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+        closes_at = cast(forms.DateTimeField, self.fields["signup_closes_at"])
+        closes_at.input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
 
 
 class WalkInForm(forms.Form):

@@ -9,6 +9,7 @@ the prize-giving shows the final standings on the hall screen.
 from __future__ import annotations
 
 import secrets
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
@@ -18,7 +19,8 @@ from django.utils.translation import gettext as _
 from .audit import change_record
 from .models import Tournament
 
-MAX_ANNOUNCEMENT = Tournament._meta.get_field("hall_announcement").max_length
+# A CharField always has a max_length (the stubs type it Optional for the other fields).
+MAX_ANNOUNCEMENT = cast(int, Tournament._meta.get_field("hall_announcement").max_length)
 
 
 def new_hall_token() -> str:

@@ -70,7 +70,8 @@ def players_by_licence(licences: Iterable[str]) -> dict[str, Known]:
     for batch in _batches(licence for licence in licences if licence):
         for values in Player.objects.filter(licence__in=batch).values_list(*_FIELDS):
             known = Known(*values)
-            found[known.licence] = known
+            if known.licence:  # always: the query asked for these licences
+                found[known.licence] = known
     return found
 
 

@@ -301,7 +301,14 @@ def _read_row(
     for index, name in columns.items():
         if index < len(cells):
             values[name] = " ".join(cells[index].split())
-    row = ImportRow(line=number, **values)
+    row = ImportRow(
+        line=number,
+        last_name=values["last_name"],
+        first_name=values["first_name"],
+        licence=values["licence"],
+        club=values["club"],
+        team=values["team"],
+    )
     if not row.last_name:
         preview.error(number, _("Nom manquant."))
         return
@@ -329,18 +336,18 @@ def _read_row(
         seen_licences[row.licence] = number
     # Homonyms may play together: a same name is the same line twice only within one club and
     # unless both lines carry (different) licences.
-    name = (*row.key, normalise(row.club))
-    if name in seen_names and not (row.licence and seen_names[name][1]):
+    same_line = (*row.key, normalise(row.club))
+    if same_line in seen_names and not (row.licence and seen_names[same_line][1]):
         preview.error(
             number,
             _("%(name)s figure déjà ligne %(other)s.")
             % {
                 "name": f"{row.last_name} {row.first_name}".strip(),
-                "other": seen_names[name][0],
+                "other": seen_names[same_line][0],
             },
         )
         return
-    seen_names.setdefault(name, (number, bool(row.licence)))
+    seen_names.setdefault(same_line, (number, bool(row.licence)))
     preview.rows.append(row)
 
 

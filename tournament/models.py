@@ -252,7 +252,8 @@ class Tournament(models.Model):
 
     @property
     def team_size(self) -> int | None:
-        return {self.Format.DUO: 2, self.Format.TEAM4: 4}.get(self.format)
+        sizes: dict[str, int] = {self.Format.DUO: 2, self.Format.TEAM4: 4}
+        return sizes.get(self.format)
 
     def deals_for_table_size(self, size: int) -> int:
         return {3: self.deals_per_table_3, 4: self.deals_per_table_4}.get(
@@ -447,6 +448,8 @@ class Table(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("numéro"))
     game = models.CharField(_("jeu"), max_length=10, choices=Game.choices, default=Game.FOUR)
+    # Not a field: services.position_plan sets it, the seats in the score sheet's order.
+    seat_list: list[Seat]
 
     class Meta:
         verbose_name = _("table")
@@ -576,6 +579,6 @@ class ChangeLog(models.Model):
         return f"{self.get_action_display()} {self.object_type} {self.object_id}"
 
     def save(self, *args, **kwargs):
-        if self.user_id and not self.username:
+        if self.user_id and not self.username and self.user is not None:
             self.username = self.user.get_username()
         super().save(*args, **kwargs)

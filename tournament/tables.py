@@ -47,7 +47,7 @@ class RegistrationTable(tables.Table):
 
     class Meta:
         model = Registration
-        fields = []
+        fields: list[str] = []
         sequence = ["number", "name", "licence", "club", "team", "start", "status", "actions"]
         template_name = "django_tables2/table.html"
         attrs = {"class": "list"}

@@ -21,7 +21,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import hooks, identity, services
-from .access import Permission, capabilities, may, permission_required, visible_tournaments
+from .access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    may,
+    permission_required,
+    visible_tournaments,
+)
 from .forms import GenerateForm, ImportForm, PlayerForm, SwapForm, TeamForm, TournamentForm
 from .identity import LikelyDuplicate
 from .importing import (
@@ -40,7 +47,7 @@ from .models import Player, Position, Registration, Tournament
 from .tables import ItineraryTable, RegistrationTable, TournamentTable, WhoSitsWhereTable
 
 
-def _tournament(request: HttpRequest) -> Tournament:
+def _tournament(request: TournamentRequest) -> Tournament:
     """The tournament the permission check found (tournament.access left it on the request)."""
     return request.tournament
 
@@ -88,7 +95,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @permission_required(Permission.MANAGE)
-def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_edit(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request)
     # The form gets its own copy: validating it changes the instance, the page header must not.
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
@@ -132,13 +139,13 @@ def _player_list_page(request, tournament, form=None, status=200, duplicates=())
 
 
 @permission_required(Permission.VIEW)
-def player_list(request: HttpRequest, pk: int) -> HttpResponse:
+def player_list(request: TournamentRequest, pk: int) -> HttpResponse:
     return _player_list_page(request, _tournament(request))
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def player_register(request: HttpRequest, pk: int) -> HttpResponse:
+def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request)
     form = PlayerForm(request.POST)
     try:
@@ -262,7 +269,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def registration_withdraw(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def registration_withdraw(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
     try:
         services.registration_withdraw(registration=entry, user=request.user)
@@ -282,7 +289,7 @@ def registration_withdraw(request: HttpRequest, pk: int, registration: int) -> H
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def registration_reinstate(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def registration_reinstate(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
     try:
         services.registration_reinstate(registration=entry, user=request.user)
@@ -299,7 +306,7 @@ IMPORT_SESSION_KEY = "import-rows-%s"
 
 
 @permission_required(Permission.MANAGE)
-def player_import(request: HttpRequest, pk: int) -> HttpResponse:
+def player_import(request: TournamentRequest, pk: int) -> HttpResponse:
     """Upload → preview (kept in the session) → confirm: all rows are created, or none."""
     tournament = _tournament(request)
     key = IMPORT_SESSION_KEY % pk
@@ -387,13 +394,13 @@ def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
 
 
 @permission_required(Permission.VIEW)
-def team_list(request: HttpRequest, pk: int) -> HttpResponse:
+def team_list(request: TournamentRequest, pk: int) -> HttpResponse:
     return _team_page(request, _tournament(request))
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
+def team_assign(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request)
     form = TeamForm(request.POST, tournament=tournament)
     if form.is_valid():
@@ -414,7 +421,7 @@ def team_assign(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def team_member_remove(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def team_member_remove(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
     try:
         services.team_remove_member(registration=entry, user=request.user)
@@ -441,7 +448,7 @@ def _seated(position: Position):
 
 
 @permission_required(Permission.VIEW)
-def position_list(request: HttpRequest, pk: int) -> HttpResponse:
+def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
     from .plan_quality import plan_quality
 
     tournament = _tournament(request)
@@ -457,7 +464,7 @@ def position_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @permission_required(Permission.VIEW)
-def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """The table plan: each table with its players in seat order."""
     position = _position(pk, number)
     context = _context(
@@ -473,7 +480,7 @@ def position_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @permission_required(Permission.VIEW)
-def position_who_sits_where(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_who_sits_where(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     table = WhoSitsWhereTable(services.who_sits_where(position))
     context = _context(request, position.tournament, "positions", position=position, table=table)
@@ -481,7 +488,7 @@ def position_who_sits_where(request: HttpRequest, pk: int, number: int) -> HttpR
 
 
 @permission_required(Permission.VIEW)
-def player_itinerary(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def player_itinerary(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(
         Registration.objects.select_related("player", "team", "tournament"),
         pk=registration,
@@ -499,7 +506,7 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_generate(request: HttpRequest, pk: int) -> HttpResponse:
+def position_generate(request: TournamentRequest, pk: int) -> HttpResponse:
     """Plan every position not yet published; also the re-plan after withdrawals and arrivals."""
     tournament = _tournament(request)
     form = GenerateForm(request.POST)
@@ -523,7 +530,7 @@ def position_generate(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_regenerate(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     try:
         services.position_regenerate(position=position, user=request.user)
@@ -536,7 +543,7 @@ def position_regenerate(request: HttpRequest, pk: int, number: int) -> HttpRespo
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     position = _position(pk, number)
     try:
         services.position_publish(
@@ -566,7 +573,7 @@ def position_publish(request: HttpRequest, pk: int, number: int) -> HttpResponse
 
 
 @permission_required(Permission.MANAGE)
-def seat_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def seat_swap(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """GET shows what the swap changes (E before and after); POST with confirm applies it."""
     position = _position(pk, number)
     seated = (

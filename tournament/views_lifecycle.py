@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import lifecycle, staff
-from .access import Permission, capabilities, permission_required
+from .access import Permission, TournamentRequest, capabilities, permission_required
 from .models import Position, TournamentRole
 
 
@@ -21,7 +21,7 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_finish(request: TournamentRequest, pk: int) -> HttpResponse:
     try:
         lifecycle.tournament_finish(tournament=request.tournament, user=request.user)
     except ValidationError as error:
@@ -33,7 +33,7 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_reopen(request: TournamentRequest, pk: int) -> HttpResponse:
     try:
         lifecycle.tournament_reopen(
             tournament=request.tournament,
@@ -55,7 +55,7 @@ def _position(pk: int, number: int) -> Position:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_close(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     try:
         lifecycle.position_close(position=_position(pk, number), user=request.user)
     except ValidationError as error:
@@ -67,7 +67,7 @@ def position_close(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_reopen(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     try:
         lifecycle.position_reopen(
             position=_position(pk, number),
@@ -82,7 +82,7 @@ def position_reopen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @permission_required(Permission.ADMINISTER)
-def tournament_staff(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
     """The owner names co-arbiters and scorers (existing accounts), or removes them."""
     tournament = request.tournament
     typed = {"username": "", "role": TournamentRole.Role.SCORER}
@@ -123,7 +123,7 @@ def tournament_staff(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.ADMINISTER)
 @require_POST
-def tournament_staff_remove(request: HttpRequest, pk: int, role: int) -> HttpResponse:
+def tournament_staff_remove(request: TournamentRequest, pk: int, role: int) -> HttpResponse:
     entry = get_object_or_404(
         TournamentRole.objects.select_related("user", "tournament"), pk=role, tournament_id=pk
     )

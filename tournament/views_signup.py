@@ -6,6 +6,8 @@ is the arbiters' call, not the scorers' (they only enter deals).
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -15,7 +17,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import signup
-from .access import Permission, capabilities, permission_required, public_page, signup_code_page
+from .access import (
+    Permission,
+    SignupRequest,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+    public_page,
+    signup_code_page,
+)
 from .collation import matches
 from .forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
 from .models import Registration, Tournament
@@ -46,7 +56,7 @@ def _signup_page(request, tournament, form, status=200) -> HttpResponse:
 
 
 @public_page(permission=Permission.SIGN_UP)
-def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
+def signup_page(request: TournamentRequest, pk: int) -> HttpResponse:
     """Players sign up from their phones while the arbiter keeps the page open."""
     tournament = request.tournament
     if request.method != "POST":
@@ -71,12 +81,13 @@ def signup_page(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             _form_errors(form, error)
         else:
-            return redirect("signup-confirmation", tournament.pk, registration.signup_code.lower())
+            code = cast(str, registration.signup_code)  # signup_register always gives one
+            return redirect("signup-confirmation", tournament.pk, code.lower())
     return _signup_page(request, tournament, form, status=400)
 
 
 @signup_code_page
-def signup_confirmation(request: HttpRequest, pk: int, code: str) -> HttpResponse:
+def signup_confirmation(request: SignupRequest, pk: int, code: str) -> HttpResponse:
     """What the player shows at the door: name, number and code (bookmarkable)."""
     registration = request.registration
     context = {
@@ -102,7 +113,7 @@ def _context(request, tournament, **extra) -> dict:
 
 
 @permission_required(Permission.MANAGE)
-def signup_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     """Open or close the public registration page; its link, capacity and closing time."""
     tournament = request.tournament
     form = SignupSettingsForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
@@ -160,7 +171,7 @@ def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResp
 
 
 @permission_required(Permission.MANAGE)
-def checkin_page(request: HttpRequest, pk: int) -> HttpResponse:
+def checkin_page(request: TournamentRequest, pk: int) -> HttpResponse:
     """At the door: search as you type, Enter marks the chosen player present (or not)."""
     return _checkin_page(request, request.tournament)
 
@@ -171,14 +182,15 @@ def _wants_json(request: HttpRequest) -> bool:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def checkin_toggle(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def checkin_toggle(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     entry = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration, tournament_id=pk
     )
     form = CheckInForm(request.POST)
     error = None
     if not form.is_valid():
-        error = " ".join(form.errors.get("present", [_("Présent : oui (1) ou non (0).")]))
+        present_errors = form.errors.get("present", [_("Présent : oui (1) ou non (0).")])
+        error = " ".join(str(message) for message in present_errors)
     else:
         try:
             entry = signup.registration_check_in(
@@ -211,7 +223,7 @@ def checkin_toggle(request: HttpRequest, pk: int, registration: int) -> HttpResp
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def checkin_walkin(request: HttpRequest, pk: int) -> HttpResponse:
+def checkin_walkin(request: TournamentRequest, pk: int) -> HttpResponse:
     """Someone at the door who did not sign up: registered and present at once."""
     tournament = request.tournament
     form = WalkInForm(request.POST)

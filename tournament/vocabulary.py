@@ -8,11 +8,16 @@ these choices. Their behaviour stays in scoring (`scoring.rules.RULE_SETS`,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 # Short labels for the settings form; the rule set objects carry longer descriptions.
-RULE_SET_CHOICES: list[tuple[str, str]] = [
+RULE_SET_CHOICES: list[tuple[str, StrOrPromise]] = [
     ("fft", _("FFT officiel")),
     ("booklet", _("Variante livret (×3/×4)")),
 ]

@@ -78,7 +78,7 @@ def who_sits_where(position: Position) -> list[dict[str, Any]]:
     seats = Seat.objects.filter(table__position=position).select_related(
         "table", "registration__player"
     )
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": seat.registration.player.full_name,
             "number": seat.registration.number,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -48,9 +49,10 @@ def team_assign(
     joining = [r for r in registrations if r.team_id != team.pk]
     others = [r for r in joining if r.team_id is not None]
     if others:
+        other_team = cast(Team, others[0].team)  # team_id is set: the team exists
         raise ValidationError(
             _("%(player)s est déjà dans l'équipe %(team)s.")
-            % {"player": others[0].player.full_name, "team": others[0].team.name}
+            % {"player": others[0].player.full_name, "team": other_team.name}
         )
     check_team_room(team, adding=len(joining))
     Registration.objects.filter(pk__in=[r.pk for r in joining]).update(team=team)

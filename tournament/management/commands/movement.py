@@ -67,8 +67,8 @@ def chart_text(plan: Plan) -> str:
             lines.append(f"  Table {table_number:>2} : {seats}")
         lines.append("")
     lines.append("Positions de départ")
-    for player, (table, direction) in sorted(starting_positions(plan).items()):
-        lines.append(f"  Joueur {player:>3} : table {table} {SHEET_LETTERS[direction]}")
+    for player, (start_table, direction) in sorted(starting_positions(plan).items()):
+        lines.append(f"  Joueur {player:>3} : table {start_table} {SHEET_LETTERS[direction]}")
     lines.append("")
     figures = plan_figures(plan)
     lines.append(f"Rencontres répétées (E) : {figures.repeats} (au moins {figures.repeats_floor})")
