@@ -13,13 +13,13 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.db.models import Sum
 
-from scoring import backup
 from scoring.backup import (
     BackupError,
     tournament_export,
     tournament_export_json,
     tournament_import,
 )
+from scoring.backup import restore as backup_restore
 from scoring.exports import deals_xlsx, ranking_xlsx
 from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Deal, DealScore, Incident, ScoreSheet
@@ -323,7 +323,7 @@ def test_a_big_restore_never_makes_a_concurrent_deal_save_fail(tmp_path, monkeyp
 
     writing = threading.Event()
     figures: dict[str, float] = {}
-    real_insert, real_write = backup._insert, backup._write
+    real_insert, real_write = backup_restore._insert, backup_restore._write
 
     def insert(rows, new_keys, connection):
         figures.setdefault("transaction start", time.perf_counter())
@@ -336,8 +336,8 @@ def test_a_big_restore_never_makes_a_concurrent_deal_save_fail(tmp_path, monkeyp
         finally:  # committed (or rolled back): the lock is released
             figures["write"] = time.perf_counter() - figures["transaction start"]
 
-    monkeypatch.setattr(backup, "_insert", insert)
-    monkeypatch.setattr(backup, "_write", write)
+    monkeypatch.setattr(backup_restore, "_insert", insert)
+    monkeypatch.setattr(backup_restore, "_write", write)
     outcome: dict[str, object] = {}
 
     def restore():

@@ -7,8 +7,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring import backup
 from scoring.backup import BackupError, tournament_export, tournament_import
+from scoring.backup import document as backup_document
 from scoring.models import Deal, DealScore, Incident
 from scoring.services import deal_adjust, incident_record
 from tests.report_builders import build_tournament
@@ -321,7 +321,7 @@ def test_unknown_keys_are_ignored(document):
 
 
 def test_the_size_is_capped(document, monkeypatch):
-    monkeypatch.setattr(backup, "MAX_BACKUP_BYTES", 1000)
+    monkeypatch.setattr(backup_document, "MAX_BACKUP_BYTES", 1000)
     refused(document, "trop volumineux")
 
 
