@@ -22,7 +22,13 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
-from scoring.services import StaleSheetError, _bump_version, deal_record, sheet_for_table
+from scoring.services import (
+    StaleSheetError,
+    bump_version,
+    deal_record,
+    sheet_field_write,
+    sheet_for_table,
+)
 from tournament.audit import change_record
 from tournament.lifecycle import Locked
 from tournament.models import ChangeLog, Position, Registration, Table, Tournament
@@ -158,7 +164,7 @@ def phone_deal_record(
         sheet = sheet_for_table(table=table)
     try:
         with transaction.atomic():
-            # One save per sheet at a time. On PostgreSQL the version check of _bump_version
+            # One save per sheet at a time. On PostgreSQL the version check of bump_version
             # alone lets two saves of the same version through when they overlap (its condition
             # sits in a subquery read before the row lock is awaited): two phones would both
             # record their deal, and a double tap on the last deal would be refused as one too
@@ -258,7 +264,9 @@ def deals_confirm(*, link: TableLink, seat: Any, pin: Any) -> list[Deal]:
     if sheet is None:
         raise ConfirmationRefused(_("Aucune donne à confirmer."))
     player = _player_with_code(link, sheet, seat, pin)
-    seat_of = dict(SheetPlayer.objects.filter(sheet=sheet).values_list("registration_id", "seat"))
+    seat_of: dict[int | None, int] = dict(
+        SheetPlayer.objects.filter(sheet=sheet).values_list("registration_id", "seat")
+    )
     waiting = list(Deal.objects.filter(sheet=sheet, pending=True).order_by("number"))
     eligible = [
         deal for deal in waiting if may_confirm(deal, seat_of.get(deal.entered_by_player_id), seat)
@@ -282,7 +290,7 @@ def deal_confirm_by_arbiter(*, deal: Deal, user, expected_version: int) -> Deal:
 def _confirm(sheet, deals, *, registration, user, expected_version=None) -> list[Deal]:
     now = timezone.now()
     with transaction.atomic():
-        _bump_version(sheet, expected_version)
+        bump_version(sheet, expected_version)
         for deal in deals:
             updated = Deal.objects.filter(pk=deal.pk, pending=True).update(
                 pending=False,
@@ -330,17 +338,14 @@ def sheet_finish_at_table(*, link: TableLink, seat: Any, pin: Any) -> ScoreSheet
     if sheet.status == ScoreSheet.Status.VALIDATED:
         raise Locked(_("Cette feuille est déjà validée par l'arbitre."))
     with transaction.atomic():
-        _bump_version(sheet, None)
-        ScoreSheet.objects.filter(pk=sheet.pk).update(status=ScoreSheet.Status.COMPLETE)
-        change_record(
-            tournament=sheet.tournament_id,
-            obj=sheet,
+        bump_version(sheet, None)
+        sheet_field_write(
+            sheet,
+            field="status",
+            before=sheet.status,
+            after=ScoreSheet.Status.COMPLETE,
             kind=ChangeLog.ObjectType.SHEET_STATUS,
-            sheet=sheet,
-            action=ChangeLog.Action.UPDATE,
-            before={"status": sheet.status},
-            after={"status": ScoreSheet.Status.COMPLETE, "by_player": player.registration.number},
+            note={"by_player": player.registration.number},
             username=player.registration.player.full_name,
         )
-    sheet.status = ScoreSheet.Status.COMPLETE
     return sheet
