@@ -25,7 +25,6 @@ from scoring.engine import (
     TRUMPS_IN_GAME,
     Deal,
     DealError,
-    _,
     _chelem_bonus,
     _counted_points,
     _is_int,
@@ -34,6 +33,7 @@ from scoring.engine import (
     validate_deal,
 )
 from scoring.rules import FFT, RULE_SETS, RuleSet
+from tournament.i18n import gettext_noop as _
 
 FIGURE = "figure"
 
