@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from django.db.models import Q, QuerySet
 
+from scoring.engine_fields import ENGINE_FIELDS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.standings import FREE_SHEETS
 from scoring.statistics import DealRecord, PenaltyRecord
@@ -27,17 +28,7 @@ DEAL_FIELDS = (
     "sheet__table__position__number",
     "passed",
     "cancelled",
-    "players",
-    "taker",
-    "partner",
-    "dead",
-    "contract",
-    "oudlers",
-    "points",
-    "poignees",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem",
+    *ENGINE_FIELDS,
     "rule_set",
     "scores",
 )
