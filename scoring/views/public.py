@@ -8,15 +8,17 @@ Made for phones on a tournament evening: the standings come one page at a time, 
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
+from scoring.http import TournamentRequest
 from scoring.standings import standings_fingerprint
 from scoring.views.reports import player_context, ranking_context
 from tournament.access import public_page
@@ -36,14 +38,20 @@ def _standings_etag(tournament: Tournament) -> str:
     return f"{standings_fingerprint(tournament)}-{get_language()}"
 
 
-def _standings_etag_of(request: HttpRequest, pk: int) -> str:
+def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
     return _standings_etag(request.tournament)
 
 
-def _player_etag_base(request: HttpRequest) -> str:
+class PlayerPageRequest(TournamentRequest):
+    """A player's page request: the ETag base is computed once (condition() and the view)."""
+
+    player_etag_base: str
+
+
+def _player_etag_base(request: PlayerPageRequest) -> str:
     """The standings' fingerprint, plus the published positions and their seats (a new
     position, a closed one or a swap moves the player's next table without moving a score)."""
-    base = getattr(request, "_player_etag_base", None)
+    base: str | None = getattr(request, "player_etag_base", None)
     if base is None:
         seating = list(
             Position.objects.filter(tournament=request.tournament)
@@ -53,11 +61,11 @@ def _player_etag_base(request: HttpRequest) -> str:
             .order_by("number")
         )
         digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
-        base = request._player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
+        base = request.player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
     return base
 
 
-def _player_etag(request: HttpRequest, pk: int, registration: int) -> str:
+def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
     # The card alone (asked by htmx) and the whole page are two representations: two ETags.
     return f"{_player_etag_base(request)}-{'card' if request.htmx else 'page'}"
 
@@ -68,7 +76,7 @@ def _revalidate(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
+def _standings_context(request: TournamentRequest, tournament: Tournament) -> dict[str, Any]:
     context = ranking_context(request, tournament, public=True, per_page=PAGE_SIZE)
     context["polling"] = tournament.status != Tournament.Status.FINISHED
     context["poll_seconds"] = POLL_SECONDS
@@ -77,7 +85,7 @@ def _standings_context(request: HttpRequest, tournament: Tournament) -> dict:
 
 @public_page()
 @require_safe
-def public_tournament(request: HttpRequest, pk: int) -> HttpResponse:
+def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = _standings_context(request, tournament)
     # The refreshes send it back: nothing is re-sent until the standings change.
@@ -88,13 +96,13 @@ def public_tournament(request: HttpRequest, pk: int) -> HttpResponse:
 @public_page()
 @require_safe
 @condition(etag_func=_standings_etag_of)
-def public_standings_partial(request: HttpRequest, pk: int) -> HttpResponse:
+def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
     """The visible page of the standings, for the refreshes and the search as you type."""
     context = _standings_context(request, request.tournament)
     return _revalidate(render(request, "scoring/_public_standings.html", context))
 
 
-def found_players(tournament: Tournament, query: str) -> dict:
+def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
     """Players whose name holds every typed word, accents and case aside ("cote" → CÔTÉ).
 
     Folded in Python over the tournament's registrations, which are a few hundred at most.
@@ -115,31 +123,28 @@ def found_players(tournament: Tournament, query: str) -> dict:
     }
 
 
+def _found_page(request: TournamentRequest, template: str) -> HttpResponse:
+    """A page listing the players whose name matches the query `q`."""
+    tournament = request.tournament
+    found = found_players(tournament, request.GET.get("q", ""))
+    return _revalidate(render(request, template, {"tournament": tournament, "found": found}))
+
+
 @public_page()
 @require_safe
-def public_me(request: HttpRequest, pk: int) -> HttpResponse:
+def public_me(request: TournamentRequest, pk: int) -> HttpResponse:
     """The phone page: a player finds themself (or the phone remembers them) in two taps."""
-    tournament = request.tournament
-    context = {
-        "tournament": tournament,
-        "found": found_players(tournament, request.GET.get("q", "")),
-    }
-    return _revalidate(render(request, "scoring/public_me.html", context))
+    return _found_page(request, "scoring/public_me.html")
 
 
 @public_page()
 @require_safe
-def public_players(request: HttpRequest, pk: int) -> HttpResponse:
+def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
     """The names matching what the player is typing, as a list of links to their pages."""
-    tournament = request.tournament
-    context = {
-        "tournament": tournament,
-        "found": found_players(tournament, request.GET.get("q", "")),
-    }
-    return _revalidate(render(request, "scoring/_public_found.html", context))
+    return _found_page(request, "scoring/_public_found.html")
 
 
-def seats_ahead(entry: Registration) -> dict:
+def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
     """Where the player sits in the published positions still open: the last one published is
     the next (or only) table to go to; an earlier one still open is the one being played."""
     seats = list(
@@ -156,7 +161,7 @@ def seats_ahead(entry: Registration) -> dict:
 @public_page()
 @require_safe
 @condition(etag_func=_player_etag)
-def public_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def public_player(request: PlayerPageRequest, pk: int, registration: int) -> HttpResponse:
     """A player's own page: rank, total, tables, bilans and deals (published and counted only).
 
     Asked by htmx (the "me" page, the refreshes), it answers the card alone.
