@@ -164,3 +164,50 @@ def english_catalogue(settings):
         os.replace(tmp, ENGLISH_MO)  # atomic: a parallel worker never reads half a file
     # Changing LOCALE_PATHS makes Django drop the catalogues it has already loaded.
     settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
+
+
+# --- staged tournaments (fixtures/staged/*.json, built by tests/staged.py) -------------------
+
+
+@pytest.fixture
+def staged(db, arbiter):
+    """Load a staged tournament, owned by the test's arbiter: `staged("with_incidents")`.
+
+    Load it before the test creates tournaments of its own (the fixture's rows keep their ids).
+    """
+    from django.core.management import call_command
+
+    from tests.staged import TOURNAMENT_NAME, fixture_path
+    from tournament.models import Tournament
+
+    def load(stage: str) -> Tournament:
+        call_command("loaddata", fixture_path(stage), verbosity=0)
+        return Tournament.objects.get(name=TOURNAMENT_NAME)
+
+    return load
+
+
+@pytest.fixture
+def after_position_1(staged):
+    """Position 1 published, its sheet holding 004's five deals typed at the desk."""
+    return staged("after_position_1")
+
+
+@pytest.fixture
+def with_incidents(staged):
+    """after_position_1 with two charged penalties: DUPONT 50 (revoke), DESPRES 40 (lateness)."""
+    return staged("with_incidents")
+
+
+@pytest.fixture
+def after_last_position(staged):
+    """Both positions played (004's deals, players moved round), validated, closed; finished."""
+    return staged("after_last_position")
+
+
+@pytest.fixture
+def sheet_004(after_position_1):
+    """The sheet of after_position_1: DURAND Nord, DUBOIS Est, DUPONT Sud, DESPRES Ouest."""
+    from scoring.models import ScoreSheet
+
+    return ScoreSheet.objects.get(tournament=after_position_1, table__position__number=1)

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
 from tests.examples_004 import BILANS, in_order
 
 pytestmark = pytest.mark.django_db
@@ -13,13 +13,8 @@ PAPER = {f"bilan_{seat}": bilan for seat, bilan in enumerate(BY_SEAT)}
 
 
 @pytest.fixture
-def entered(arbiter_client):
-    tournament, position = make_tournament(names=NAMES_004)
-    sheet = table_sheet(arbiter_client, position)
-    for fields in DEALS_004:
-        deal_post(arbiter_client, sheet, fields)
-    sheet.refresh_from_db()
-    return tournament, sheet
+def entered(arbiter_client, after_position_1, sheet_004):
+    return after_position_1, sheet_004
 
 
 def crosscheck(client, sheet, bilans):

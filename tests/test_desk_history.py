@@ -6,18 +6,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.history import sheet_history
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sheet(arbiter_client):
-    _tournament, position = make_tournament(names=NAMES_004)
-    sheet = table_sheet(arbiter_client, position)
-    for fields in DEALS_004:
-        deal_post(arbiter_client, sheet, fields)
-    return sheet
+def sheet(arbiter_client, sheet_004):
+    return sheet_004
 
 
 def edit(client, sheet, number: int, fields: dict):

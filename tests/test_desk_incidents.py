@@ -44,10 +44,10 @@ def incident(client, tournament, sheet, **fields):
 
 
 @pytest.mark.django_db
-def test_a_renonce_with_penalty_points_shows_a_separate_line(arbiter_client, setup):
-    tournament, sheet = setup
-    for fields in DEALS_004:
-        deal_post(arbiter_client, sheet, fields)
+def test_a_renonce_with_penalty_points_shows_a_separate_line(
+    arbiter_client, after_position_1, sheet_004
+):
+    tournament, sheet = after_position_1, sheet_004
     culprit = registration_at(sheet, SUD)
     response = incident(
         arbiter_client, tournament, sheet, kind="renonce_taker", registration=culprit.pk,
@@ -114,7 +114,10 @@ def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score
     adjust_url = reverse("deal-adjust", args=[deal.pk])
     assert "Ne pas marquer le score" in arbiter_client.get(adjust_url).content.decode()
     sheet.refresh_from_db()
-    arbiter_client.post(adjust_url, {"action": "not_recorded", "version": sheet.version})
+    arbiter_client.post(
+        reverse("deal-score-recorded", args=[deal.pk]),
+        {"action": "not_recorded", "version": sheet.version},
+    )
     deal.refresh_from_db()
     assert deal.score_not_recorded and deal.scores == [0, 0, 0, 0]
     assert (
@@ -130,7 +133,7 @@ def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, setup):
     deal = sheet.deals.get()
     sheet.refresh_from_db()
     arbiter_client.post(
-        reverse("deal-adjust", args=[deal.pk]),
+        reverse("deal-score-recorded", args=[deal.pk]),
         {"action": "not_recorded", "version": sheet.version},
     )
     deal.refresh_from_db()
@@ -178,7 +181,7 @@ def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup)
          "score_3": 0},
     )  # fmt: skip
     assert "doivent faire zéro" in response.content.decode()
-    arbiter_client.post(url, {"action": "clear", "version": sheet.version})
+    arbiter_client.post(reverse("deal-adjust-clear", args=[deal.pk]), {"version": sheet.version})
     deal.refresh_from_db()
     assert not deal.adjusted and deal.scores == deal.computed_scores
 

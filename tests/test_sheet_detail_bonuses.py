@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import sheet_for_table
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
+from tests.desk_helpers import deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
 
 pytestmark = pytest.mark.django_db
@@ -16,15 +16,6 @@ def detail_cell(html: str, number: int) -> str:
     row = html[html.index(f'id="deal-{number}"') :]
     row = row[: row.index("</tr>")]
     return re.search(r'<td class="detail">(.*?)</td>', row, re.S).group(1)
-
-
-@pytest.fixture
-def sheet_004(arbiter_client):
-    _tournament, position = make_tournament(names=NAMES_004)
-    sheet = sheet_for_table(table=position.tables.get())
-    for fields in DEALS_004:
-        deal_post(arbiter_client, sheet, fields)
-    return sheet
 
 
 def test_a_poignee_and_a_petit_au_bout_show_in_the_detail_on_screen(arbiter_client, sheet_004):

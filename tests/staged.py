@@ -1,0 +1,195 @@
+"""Staged tournaments shared by the tests, like TabbyCat's `after_round_4.json`.
+
+Each stage is one small tournament brought to a known point through the site itself (the
+arbiter's desk, as the tests used to do by hand), dumped to fixtures/staged/<stage>.json and
+loaded by the `staged_*` fixtures of tests/conftest.py. Regenerate them all after a model or
+a scoring change with
+
+    .venv/bin/python -m tests.staged
+
+which builds each stage in a fresh throw-away SQLite database under a fixed clock, so that the
+same code always writes the same files (no timestamps, PINs or user ids that vary).
+
+The stages (four players, DURAND, DUPONT, DUBOIS and DESPRES, two positions):
+- after_position_1: position 1 published, its one table's sheet holds 004's five deals
+  typed at the desk (the sheet of tests/examples_004.py);
+- with_incidents: after_position_1, then Sud (DUPONT) fined 50 points for a revoke at deal 5
+  and Ouest (DESPRES) 40 points for lateness (charged penalties: the culprit alone loses them);
+- after_last_position: after_position_1 validated and closed, position 2 (the last) with the
+  players moved round one seat (see SEATS_2) and the same five deals typed, validated, closed,
+  and the tournament finished.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "staged"
+STAGES = ("after_position_1", "with_incidents", "after_last_position")
+TOURNAMENT_NAME = "Tournoi test"
+# Position 2: who sits where (DURAND moves from Nord to Est, and each player one seat on).
+SEATS_2 = {"N": "DESPRES", "E": "DURAND", "S": "DUBOIS", "W": "DUPONT"}
+# The incidents of with_incidents: (player, kind, deal number or None, penalty points).
+INCIDENTS = [
+    ("DUPONT", "renonce_taker", 5, 50),
+    ("DESPRES", "lateness", None, 40),
+]
+
+
+def fixture_path(stage: str) -> Path:
+    return FIXTURES / f"{stage}.json"
+
+
+# --- building a stage (inside a Django process with an empty database) ----------------------
+
+
+def build(stage: str, client, arbiter) -> None:
+    """Bring a new tournament to `stage`, acting as `arbiter`, logged in on `client`."""
+    from django.urls import reverse
+
+    from tests.desk_helpers import deal_post, make_tournament, table_sheet
+    from tests.examples_004 import NAMES, TYPED
+
+    tournament, position = make_tournament(names=NAMES, positions_count=2, status="running")
+    tournament.owner = arbiter
+    tournament.save(update_fields=["owner"])
+    sheet = table_sheet(client, position)
+    for fields in TYPED:
+        _ok(deal_post(client, sheet, fields))
+    if stage == "with_incidents":
+        for name, kind, deal_number, points in INCIDENTS:
+            registration = tournament.registrations.get(player__last_name=name)
+            data = {"sheet": sheet.pk, "kind": kind, "registration": registration.pk,
+                    "deal_number": deal_number or "", "penalty_points": points,
+                    "decision": f"Pénalité de {points} points", "note": ""}  # fmt: skip
+            url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
+            _ok(client.post(url, data))
+    if stage == "after_last_position":
+        _validate_and_close(client, sheet)
+        second = _seat_position_2(tournament)
+        _ok(client.post(reverse("position-publish", args=[tournament.pk, 2])))
+        sheet_2 = table_sheet(client, second)
+        for fields in TYPED:
+            _ok(deal_post(client, sheet_2, fields))
+        _validate_and_close(client, sheet_2)
+        _ok(client.post(reverse("tournament-finish", args=[tournament.pk])))
+
+
+def _ok(response) -> None:
+    assert response.status_code in (200, 302), (response.status_code, response.content[:500])
+    assert b"errorlist" not in response.content, response.content[:2000]
+
+
+def _validate_and_close(client, sheet) -> None:
+    from django.urls import reverse
+
+    sheet.refresh_from_db()
+    url = reverse("sheet-validate", args=[sheet.pk])
+    _ok(client.post(url, {"version": sheet.version, "validated": "1"}))
+    position = sheet.table.position
+    _ok(client.post(reverse("position-close", args=[position.tournament_id, position.number])))
+
+
+def _seat_position_2(tournament):
+    from tournament.models import Position, Seat, Table
+
+    position = Position.objects.create(tournament=tournament, number=2, status="draft")
+    table = Table.objects.create(position=position, number=1, game="four")
+    for direction, name in SEATS_2.items():
+        registration = tournament.registrations.get(player__last_name=name)
+        Seat.objects.create(table=table, registration=registration, direction=direction)
+    return position
+
+
+def _anonymise() -> None:
+    """Drop what ties the stage to the builder's account, and the random PINs and tokens."""
+    from django.apps import apps
+    from django.conf import settings
+
+    from scoring.models import TableLink
+    from tournament.models import Registration, TournamentRole
+
+    TournamentRole.objects.all().delete()
+    for app in ("tournament", "scoring"):
+        for model in apps.get_app_config(app).get_models():
+            users = [
+                field.name
+                for field in model._meta.get_fields()
+                if field.many_to_one and field.related_model._meta.label == settings.AUTH_USER_MODEL
+            ]
+            if users:
+                model.objects.update(**dict.fromkeys(users))
+    for registration in Registration.objects.all():
+        registration.pin = f"{registration.number:04d}"
+        registration.save(update_fields=["pin"])
+    for link in TableLink.objects.all():  # the secret links a published position hands out
+        link.token = f"staged-table-link-{link.pk:014d}"
+        link.code = f"STG{link.pk:03d}"
+        link.save(update_fields=["token", "code"])
+
+
+def _fixed_clock():
+    """15 August 2008 from 14:00, one second further at each reading."""
+    start = datetime(2008, 8, 15, 14, 0, tzinfo=UTC)
+    ticks = iter(range(10**9))
+    return lambda: start + timedelta(seconds=next(ticks))
+
+
+def _build_and_dump(stage: str) -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from tournament.roles import ARBITER
+
+    setup_test_environment()  # the test client's host
+    call_command("migrate", verbosity=0)
+    with mock.patch("django.utils.timezone.now", _fixed_clock()):
+        arbiter = User.objects.create_user("builder")
+        arbiter.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+        client = Client()
+        client.force_login(arbiter)
+        build(stage, client, arbiter)
+    from tournament.models import Tournament
+
+    Tournament.objects.update(owner=None)
+    _anonymise()
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    call_command(
+        "dumpdata",
+        "tournament",
+        "scoring",
+        natural_foreign=True,
+        indent=1,
+        output=str(fixture_path(stage)),
+        verbosity=0,
+    )
+
+
+def main(argv: list[str]) -> None:
+    if argv:  # one stage, in this process (its database is the one DATABASE_URL names)
+        _build_and_dump(argv[0])
+        return
+    for stage in STAGES:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {
+                **os.environ,
+                "DATABASE_URL": f"sqlite:///{tmp}/stage.sqlite3",
+                "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            }
+            subprocess.run([sys.executable, "-m", "tests.staged", stage], env=env, check=True)
+        print(f"{fixture_path(stage)} written.")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
