@@ -55,3 +55,44 @@ def change_record(
         change.sheet_id = sheet
     change.save()
     return change
+
+
+def save_recorded(
+    obj: models.Model,
+    *,
+    update_fields: list[str],
+    tournament: Tournament | int | None,
+    before: Any,
+    after: Any,
+    user: Any = None,
+    action: str = "update",
+) -> None:
+    """Save the fields of `obj` a service just set, and record the change: the write-and-log
+    step of every service that edits an object in place."""
+    obj.save(update_fields=update_fields)
+    change_record(
+        tournament=tournament, obj=obj, action=action, before=before, after=after, user=user
+    )
+
+
+def json_value(value: Any) -> Any:
+    """A setting as the history stores it (dates and times as ISO text)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def record_settings(
+    *, tournament: Tournament, obj: models.Model, before: dict[str, Any], user: Any = None
+) -> None:
+    """Record the settings of `obj` (named by the keys of `before`, their values before the
+    edit) that the edit changed; nothing when none did."""
+    after = {key: json_value(getattr(obj, key)) for key in before}
+    changed = [key for key in before if before[key] != after[key]]
+    if changed:
+        change_record(
+            tournament=tournament,
+            obj=obj,
+            action="update",
+            before={k: before[k] for k in changed},
+            after={k: after[k] for k in changed},
+            user=user,
+        )

@@ -10,6 +10,7 @@ is not published and open, and leave a ChangeLog record.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -17,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .audit import change_record
-from .lifecycle import ensure_position_open
+from .audit import save_recorded
+from .lifecycle import ensure_position_open, locked_position
 from .models import Position
 
 # What an arbiter may add (or take back) in one go, in minutes.
@@ -114,11 +115,7 @@ def state_of(position: Position, now: datetime.datetime | None = None) -> ClockS
 
 
 def _locked(position: Position) -> Position:
-    position = (
-        Position.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("tournament")
-        .get(pk=position.pk)
-    )
+    position = locked_position(position)
     ensure_position_open(position)
     if position.status != Position.Status.PUBLISHED:
         raise ValidationError(
@@ -129,18 +126,15 @@ def _locked(position: Position) -> Position:
 
 
 def _save(position: Position, new: ClockFields, action: str, user, **extra) -> Position:
-
     before = _snapshot(fields_of(position))
     position.clock_ends_at = new.ends_at
     position.clock_paused_left = new.paused_left
-    position.save(update_fields=["clock_ends_at", "clock_paused_left"])
-    after = {**_snapshot(new), "action": action, **extra}
-    change_record(
+    save_recorded(
+        position,
+        update_fields=["clock_ends_at", "clock_paused_left"],
         tournament=position.tournament,
-        obj=position,
-        action="update",
         before={"clock": before},
-        after={"clock": after},
+        after={"clock": {**_snapshot(new), "action": action, **extra}},
         user=user,
     )
     return position
@@ -181,22 +175,48 @@ def clock_start(*, position: Position, minutes: int | None = None, user=None, no
     return _save(position, started(minutes, now), "start", user, minutes=minutes)
 
 
-@transaction.atomic
-def clock_pause(*, position: Position, user=None, now=None) -> Position:
+def _flip(
+    position: Position,
+    *,
+    now: datetime.datetime | None,
+    user,
+    allowed: Callable[[ClockState], bool],
+    refusal: str,
+    change: Callable[[ClockFields, datetime.datetime], ClockFields],
+    action: str,
+) -> Position:
+    """Pause or resume: lock, check the clock is in the state `allowed` asks, change it."""
     position = _locked(position)
     now = now or timezone.now()
-    if not clock_state(fields_of(position), now).running:
-        raise ValidationError(_("L'horloge ne tourne pas : rien à mettre en pause."))
-    return _save(position, paused(fields_of(position), now), "pause", user)
+    if not allowed(clock_state(fields_of(position), now)):
+        raise ValidationError(refusal)
+    return _save(position, change(fields_of(position), now), action, user)
+
+
+@transaction.atomic
+def clock_pause(*, position: Position, user=None, now=None) -> Position:
+    return _flip(
+        position,
+        now=now,
+        user=user,
+        allowed=lambda state: state.running,
+        refusal=_("L'horloge ne tourne pas : rien à mettre en pause."),
+        change=paused,
+        action="pause",
+    )
 
 
 @transaction.atomic
 def clock_resume(*, position: Position, user=None, now=None) -> Position:
-    position = _locked(position)
-    now = now or timezone.now()
-    if not clock_state(fields_of(position), now).paused:
-        raise ValidationError(_("L'horloge n'est pas en pause."))
-    return _save(position, resumed(fields_of(position), now), "resume", user)
+    return _flip(
+        position,
+        now=now,
+        user=user,
+        allowed=lambda state: state.paused,
+        refusal=_("L'horloge n'est pas en pause."),
+        change=resumed,
+        action="resume",
+    )
 
 
 @transaction.atomic

@@ -16,7 +16,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .audit import change_record
+from .audit import save_recorded
+from .lifecycle import locked_tournament
 from .models import Tournament
 
 # A CharField always has a max_length (the stubs type it Optional for the other fields).
@@ -27,22 +28,17 @@ def new_hall_token() -> str:
     return secrets.token_urlsafe(32)  # 43 characters, as the field holds
 
 
-def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update(no_key=True, of=("self",)).get(pk=tournament.pk)
-
-
 @transaction.atomic
 def hall_link_create(*, tournament: Tournament, user=None) -> Tournament:
     """A new link for the hall screen; the previous one, if any, stops working."""
-    tournament = _locked(tournament)
+    tournament = locked_tournament(tournament)
     had_link = tournament.hall_token is not None
     tournament.hall_token = new_hall_token()
-    tournament.save(update_fields=["hall_token", "updated_at"])
     # The token itself stays out of the history: it is a credential.
-    change_record(
+    save_recorded(
+        tournament,
+        update_fields=["hall_token", "updated_at"],
         tournament=tournament,
-        obj=tournament,
-        action="update",
         before={"hall_link": had_link},
         after={"hall_link": "new"},
         user=user,
@@ -52,15 +48,14 @@ def hall_link_create(*, tournament: Tournament, user=None) -> Tournament:
 
 @transaction.atomic
 def hall_link_revoke(*, tournament: Tournament, user=None) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = locked_tournament(tournament)
     if tournament.hall_token is None:
         return tournament
     tournament.hall_token = None
-    tournament.save(update_fields=["hall_token", "updated_at"])
-    change_record(
+    save_recorded(
+        tournament,
+        update_fields=["hall_token", "updated_at"],
         tournament=tournament,
-        obj=tournament,
-        action="update",
         before={"hall_link": True},
         after={"hall_link": False},
         user=user,
@@ -82,16 +77,15 @@ def hall_announcement_set(*, tournament: Tournament, text: str, user=None) -> To
                 % {"max": MAX_ANNOUNCEMENT, "n": len(text)}
             }
         )
-    tournament = _locked(tournament)
+    tournament = locked_tournament(tournament)
     before = tournament.hall_announcement
     if before == text:
         return tournament
     tournament.hall_announcement = text
-    tournament.save(update_fields=["hall_announcement", "updated_at"])
-    change_record(
+    save_recorded(
+        tournament,
+        update_fields=["hall_announcement", "updated_at"],
         tournament=tournament,
-        obj=tournament,
-        action="update",
         before={"hall_announcement": before},
         after={"hall_announcement": text},
         user=user,

@@ -11,12 +11,28 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .audit import change_record
+from .audit import save_recorded
 from .models import Position, Tournament
 
 
 class Locked(ValidationError):
     """A write on something finished, closed or validated; an arbiter must reopen it first."""
+
+
+def locked_tournament(tournament: Tournament) -> Tournament:
+    """The tournament's row, fresh and locked until the end of the transaction: writes that
+    read it first (status, counts, capacity) are serialised."""
+    return Tournament.objects.select_for_update(no_key=True, of=("self",)).get(pk=tournament.pk)
+
+
+def locked_position(position: Position) -> Position:
+    """The position's row, fresh and locked until the end of the transaction, with its
+    tournament."""
+    return (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
 
 
 def ensure_tournament_open(tournament: Tournament) -> None:
@@ -60,22 +76,19 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     """Running → finished: results, players and positions are frozen."""
-    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
-        pk=tournament.pk
-    )
+    tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
-    before = tournament.status
-    tournament.status = Tournament.Status.FINISHED
-    tournament.save(update_fields=["status", "updated_at"])
     # A finished tournament has no open position left.
     tournament.positions.filter(status=Position.Status.PUBLISHED).update(
         status=Position.Status.CLOSED
     )
     _bump_sheets(tournament=tournament)
-    change_record(
+    before = tournament.status
+    tournament.status = Tournament.Status.FINISHED
+    save_recorded(
+        tournament,
+        update_fields=["status", "updated_at"],
         tournament=tournament,
-        obj=tournament,
-        action="update",
         before={"status": before},
         after={"status": "finished"},
         user=user,
@@ -87,16 +100,14 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
 def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
     """Finished → running, with the reason in the history (positions stay closed)."""
     reason = _reason(reason)
-    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
-        pk=tournament.pk
-    )
+    tournament = locked_tournament(tournament)
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError(_("Le tournoi n'est pas terminé."))
     tournament.status = Tournament.Status.RUNNING
-    tournament.save(update_fields=["status", "updated_at"])
-    change_record(
+    save_recorded(
+        tournament,
+        update_fields=["status", "updated_at"],
         tournament=tournament,
-        obj=tournament,
         action="reopen",
         before={"status": "finished"},
         after={"status": "running", "reason": reason},
@@ -108,21 +119,16 @@ def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tour
 @transaction.atomic
 def position_close(*, position: Position, user=None) -> Position:
     """Published → closed: its sheets are frozen."""
-    position = (
-        Position.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("tournament")
-        .get(pk=position.pk)
-    )
+    position = locked_position(position)
     ensure_position_open(position)
     if position.status != Position.Status.PUBLISHED:
         raise ValidationError(_("Seule une position publiée peut être close."))
-    position.status = Position.Status.CLOSED
-    position.save(update_fields=["status"])
     _bump_sheets(table__position=position)
-    change_record(
+    position.status = Position.Status.CLOSED
+    save_recorded(
+        position,
+        update_fields=["status"],
         tournament=position.tournament,
-        obj=position,
-        action="update",
         before={"status": "published"},
         after={"status": "closed"},
         user=user,
@@ -134,19 +140,15 @@ def position_close(*, position: Position, user=None) -> Position:
 def position_reopen(*, position: Position, reason: str, user=None) -> Position:
     """Closed → published, with the reason in the history."""
     reason = _reason(reason)
-    position = (
-        Position.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("tournament")
-        .get(pk=position.pk)
-    )
+    position = locked_position(position)
     ensure_tournament_open(position.tournament)
     if position.status != Position.Status.CLOSED:
         raise ValidationError(_("Cette position n'est pas close."))
     position.status = Position.Status.PUBLISHED
-    position.save(update_fields=["status"])
-    change_record(
+    save_recorded(
+        position,
+        update_fields=["status"],
         tournament=position.tournament,
-        obj=position,
         action="reopen",
         before={"status": "closed"},
         after={"status": "published", "reason": reason},

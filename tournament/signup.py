@@ -22,10 +22,10 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .audit import change_record
+from .audit import change_record, json_value, record_settings, save_recorded
 from .collation import fold, person_key
 from .licence import licence_clean
-from .lifecycle import ensure_tournament_open
+from .lifecycle import ensure_tournament_open, locked_tournament
 from .models import Player, Position, Registration, Seat, Tournament
 
 # The settings of the registration page (its own form, logged like the others).
@@ -78,32 +78,16 @@ def signup_refusal(tournament: Tournament, *, now=None) -> str | None:
 @transaction.atomic
 def signup_settings_update(*, tournament: Tournament, data: dict[str, Any], user=None):
     """Open or close the registration page, set its capacity, closing time and licence rule."""
-    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
-        pk=tournament.pk
-    )
+    tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
-    before = {key: _json(getattr(tournament, key)) for key in SIGNUP_FIELDS}
+    before = {key: json_value(getattr(tournament, key)) for key in SIGNUP_FIELDS}
     for key in SIGNUP_FIELDS:
         if key in data:
             setattr(tournament, key, data[key])
     tournament.full_clean()
     tournament.save(update_fields=[*SIGNUP_FIELDS, "updated_at"])
-    after = {key: _json(getattr(tournament, key)) for key in SIGNUP_FIELDS}
-    changed = [key for key in SIGNUP_FIELDS if before[key] != after[key]]
-    if changed:
-        change_record(
-            tournament=tournament,
-            obj=tournament,
-            action="update",
-            before={k: before[k] for k in changed},
-            after={k: after[k] for k in changed},
-            user=user,
-        )
+    record_settings(tournament=tournament, obj=tournament, before=before, user=user)
     return tournament
-
-
-def _json(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 # --- spam ----------------------------------------------------------------------------------
@@ -261,9 +245,7 @@ def signup_register(
     counted one after the other (SQLite's IMMEDIATE transactions serialise them the same way).
     """
     now = now or timezone.now()
-    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
-        pk=tournament.pk
-    )
+    tournament = locked_tournament(tournament)
     refusal = signup_refusal(tournament, now=now)
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
@@ -353,11 +335,10 @@ def registration_check_in(*, registration: Registration, present: bool, user=Non
         registration.first_position = services.last_played_position(tournament) + 1
     else:
         registration.checked_in_at = None
-    registration.save(update_fields=["status", "checked_in_at", "first_position"])
-    change_record(
+    save_recorded(
+        registration,
+        update_fields=["status", "checked_in_at", "first_position"],
         tournament=tournament,
-        obj=registration,
-        action="update",
         before=before,
         after=_check_in_state(registration),
         user=user,
@@ -368,7 +349,7 @@ def registration_check_in(*, registration: Registration, present: bool, user=Non
 def _check_in_state(registration: Registration) -> dict[str, Any]:
     return {
         "status": registration.status,
-        "checked_in_at": _json(registration.checked_in_at),
+        "checked_in_at": json_value(registration.checked_in_at),
         "first_position": registration.first_position,
     }
 
@@ -404,11 +385,10 @@ def walkin_register(
     )
     before = _check_in_state(registration)
     registration.checked_in_at = timezone.now()
-    registration.save(update_fields=["checked_in_at"])
-    change_record(
+    save_recorded(
+        registration,
+        update_fields=["checked_in_at"],
         tournament=tournament,
-        obj=registration,
-        action="update",
         before=before,
         after=_check_in_state(registration),
         user=user,

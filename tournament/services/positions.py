@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from .. import hooks, seating
 from ..audit import change_record
-from ..lifecycle import ensure_tournament_open
+from ..lifecycle import ensure_tournament_open, locked_position, locked_tournament
 from ..models import (
     DIRECTIONS,
     Position,
@@ -85,9 +85,7 @@ def position_generate(
     point, so that the new plan moves as few players as possible.
     """
     # Lock the tournament row: two arbiters generating at once would interleave tables.
-    tournament = Tournament.objects.select_for_update(no_key=True, of=("self",)).get(
-        pk=tournament.pk
-    )
+    tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
     existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
     played = last_played_position(tournament)
@@ -198,11 +196,7 @@ def position_publish(
     Raises EarlierPositionsUnfinished, unless `unfinished_confirmed`, while an earlier
     published position still has missing or incomplete sheets.
     """
-    position = (
-        Position.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("tournament")
-        .get(pk=position.pk)
-    )
+    position = locked_position(position)
     tournament = position.tournament
     ensure_tournament_open(tournament)
     if position.status != Position.Status.DRAFT:

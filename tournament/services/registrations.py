@@ -10,7 +10,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from .. import identity
-from ..audit import change_record
+from ..audit import change_record, save_recorded
 from ..importing import (
     normalise,
 )
@@ -113,16 +113,15 @@ def registration_withdraw(*, registration: Registration, user=None) -> Registrat
     ensure_tournament_open(registration.tournament)
     if registration.status == Registration.Status.WITHDRAWN:
         raise ValidationError(_("Ce joueur a déjà déclaré forfait."))
-    before = {"status": registration.status, "withdrawn_after": registration.withdrawn_after}
+    before = _withdrawal(registration)
     registration.status = Registration.Status.WITHDRAWN
     registration.withdrawn_after = last_played_position(registration.tournament)
-    registration.save(update_fields=["status", "withdrawn_after"])
-    change_record(
+    save_recorded(
+        registration,
+        update_fields=["status", "withdrawn_after"],
         tournament=registration.tournament,
-        obj=registration,
-        action="update",
         before=before,
-        after={"status": registration.status, "withdrawn_after": registration.withdrawn_after},
+        after=_withdrawal(registration),
         user=user,
     )
     return registration
@@ -132,16 +131,19 @@ def registration_withdraw(*, registration: Registration, user=None) -> Registrat
 def registration_reinstate(*, registration: Registration, user=None) -> Registration:
     """Undo a withdrawal recorded by mistake."""
     ensure_tournament_open(registration.tournament)
-    before = {"status": registration.status, "withdrawn_after": registration.withdrawn_after}
+    before = _withdrawal(registration)
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None
-    registration.save(update_fields=["status", "withdrawn_after"])
-    change_record(
+    save_recorded(
+        registration,
+        update_fields=["status", "withdrawn_after"],
         tournament=registration.tournament,
-        obj=registration,
-        action="update",
         before=before,
         after={"status": "active"},
         user=user,
     )
     return registration
+
+
+def _withdrawal(registration: Registration) -> dict[str, Any]:
+    return {"status": registration.status, "withdrawn_after": registration.withdrawn_after}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from .. import seating
 from ..audit import change_record
-from ..lifecycle import ensure_position_open
+from ..lifecycle import ensure_position_open, locked_position
 from ..models import (
     Position,
     Registration,
@@ -126,21 +127,10 @@ def seat_swap(
     *, position: Position, first: Registration, second: Registration, user=None
 ) -> SwapPreview:
     """Exchange two players' seats in one position; refused if it seats teammates together."""
-    position = (
-        Position.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("tournament")
-        .get(pk=position.pk)
-    )
+    position = locked_position(position)
     preview = seat_swap_preview(position=position, first=first, second=second)
     a, b = preview.first_seat, preview.second_seat
-    before = {
-        "position": position.number,
-        "seats": [
-            [first.pk, a.table.number, a.direction],
-            [second.pk, b.table.number, b.direction],
-        ],
-        "repeated_meetings": preview.repeats_before,
-    }
+    before = _seating_state(position, [(first, a), (second, b)], preview.repeats_before)
     # Delete then recreate: a direct exchange would briefly break the unique seat constraints.
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
     Seat.objects.bulk_create(
@@ -149,14 +139,7 @@ def seat_swap(
             Seat(table_id=b.table_id, direction=b.direction, registration=first),
         ]
     )
-    after = {
-        "position": position.number,
-        "seats": [
-            [first.pk, b.table.number, b.direction],
-            [second.pk, a.table.number, a.direction],
-        ],
-        "repeated_meetings": preview.repeats_after,
-    }
+    after = _seating_state(position, [(first, b), (second, a)], preview.repeats_after)
     change_record(
         tournament=position.tournament,
         obj=position,
@@ -166,3 +149,14 @@ def seat_swap(
         user=user,
     )
     return preview
+
+
+def _seating_state(
+    position: Position, seated: list[tuple[Registration, Seat]], repeats: int
+) -> dict[str, Any]:
+    """The swap as the history keeps it: who sits at which table and seat, and the repeats."""
+    return {
+        "position": position.number,
+        "seats": [[r.pk, seat.table.number, seat.direction] for r, seat in seated],
+        "repeated_meetings": repeats,
+    }

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..audit import change_record
+from ..audit import json_value, record_settings
 from ..lifecycle import ensure_tournament_open
 from ..models import (
     Position,
@@ -49,7 +49,7 @@ def tournament_create(*, data: dict[str, Any], owner=None) -> Tournament:
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None) -> Tournament:
     ensure_tournament_open(tournament)
-    before = {key: _json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
+    before = {key: json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
     played = last_played_position(tournament)
     if data.get("positions_count", tournament.positions_count) < played:
         raise ValidationError(
@@ -74,23 +74,9 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None
             setattr(tournament, key, data[key])
     tournament.full_clean()
     tournament.save()
-    after = {key: _json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
-    changed = [key for key in TOURNAMENT_FIELDS if before[key] != after[key]]
-    if changed:
-        change_record(
-            tournament=tournament,
-            obj=tournament,
-            action="update",
-            before={k: before[k] for k in changed},
-            after={k: after[k] for k in changed},
-            user=user,
-        )
+    record_settings(tournament=tournament, obj=tournament, before=before, user=user)
     # Drafts beyond the new count are not part of the tournament any more.
     tournament.positions.filter(
         number__gt=tournament.positions_count, status=Position.Status.DRAFT
     ).delete()
     return tournament
-
-
-def _json_value(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
