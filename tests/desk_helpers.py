@@ -34,6 +34,11 @@ def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=No
     return tournament, position
 
 
+def register(client, tournament, **fields):
+    """Register a player through the desk's form (a roster player, or a new one)."""
+    return client.post(reverse("player-register", args=[tournament.pk]), fields)
+
+
 def table_sheet(client, position, number: int = 1) -> ScoreSheet:
     table = position.tables.get(number=number)
     response = client.post(reverse("sheet-for-table", args=[table.pk]))

@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.desk_helpers import register
 from tournament.identity import player_merge
 from tournament.models import ChangeLog, Player, Registration, Tournament
 from tournament.roles import ARBITER
@@ -16,10 +17,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tournament():
     return Tournament.objects.create(name="Open", date="2026-11-21")
-
-
-def register(client, tournament, **fields):
-    return client.post(reverse("player-register", args=[tournament.pk]), fields)
 
 
 def test_same_name_and_club_asks_before_creating_a_player(arbiter_client, tournament):

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.desk_helpers import register
 from tournament.models import ChangeLog, Player, Position, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -11,10 +12,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tournament():
     return Tournament.objects.create(name="Open", date="2026-11-21")
-
-
-def register(client, tournament, **data):
-    return client.post(reverse("player-register", args=[tournament.pk]), data)
 
 
 def test_new_player_is_put_on_the_roster_and_numbered(arbiter_client, tournament):

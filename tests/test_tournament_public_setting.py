@@ -5,18 +5,16 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.test_registration_tournament import SETTINGS as CHALON
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
+# The creation form of test_registration_tournament, for an individual FFT tournament.
 SETTINGS = {
-    "name": "Open de Chalon",
-    "date": "2026-11-21",
+    **CHALON,
     "format": "individual",
     "positions_count": "4",
-    "deals_per_table_4": "5",
-    "deals_per_table_5": "5",
-    "deals_per_table_3": "6",
     "remainder": "five",
     "rule_set": "fft",
 }
