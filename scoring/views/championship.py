@@ -12,7 +12,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scoring.access_championship import championship_required, visible_championships
+from scoring.access_championship import (
+    ChampionshipRequest,
+    championship_required,
+    visible_championships,
+)
 from scoring.championship_service import championship_save, championship_standings, lines
 from scoring.exports import championship_xlsx
 from scoring.forms_championship import ChampionshipForm
@@ -31,7 +35,9 @@ def championship_list(request: HttpRequest) -> HttpResponse:
     return render(request, "championship/list.html", {"championships": championships})
 
 
-def _save(request: HttpRequest, form: ChampionshipForm, championship: Championship | None):
+def _save(
+    request: HttpRequest, form: ChampionshipForm, championship: Championship | None
+) -> Championship | None:
     """The form's values through the service; its refusals land on the form's fields."""
     if not form.is_valid():
         return None
@@ -58,32 +64,32 @@ def _save(request: HttpRequest, form: ChampionshipForm, championship: Championsh
         return None
 
 
-@permission_required(Permission.CHAMPIONSHIPS, lookup=None)
-@require_http_methods(["GET", "HEAD", "POST"])
-def championship_create(request: HttpRequest) -> HttpResponse:
-    form = ChampionshipForm(request.POST or None, user=request.user)
-    if request.method == "POST":
-        saved = _save(request, form, None)
-        if saved is not None:
-            messages.success(request, _("Championnat créé."))
-            return redirect("championship-detail", pk=saved.pk)
-    return render(request, "championship/form.html", {"form": form, "championship": None})
-
-
-@championship_required(Permission.CHAMPIONSHIP_MANAGE)
-@require_http_methods(["GET", "HEAD", "POST"])
-def championship_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    championship = request.championship
+def _form_page(
+    request: HttpRequest, championship: Championship | None, *, saved_message: str
+) -> HttpResponse:
+    """The championship's form (a new one when None); saved, back to its ranking."""
     form = ChampionshipForm(request.POST or None, user=request.user, championship=championship)
     if request.method == "POST":
         saved = _save(request, form, championship)
         if saved is not None:
-            messages.success(request, _("Championnat enregistré."))
+            messages.success(request, saved_message)
             return redirect("championship-detail", pk=saved.pk)
     return render(request, "championship/form.html", {"form": form, "championship": championship})
 
 
-def _ranking_page(request: HttpRequest, *, public: bool) -> HttpResponse:
+@permission_required(Permission.CHAMPIONSHIPS, lookup=None)
+@require_http_methods(["GET", "HEAD", "POST"])
+def championship_create(request: HttpRequest) -> HttpResponse:
+    return _form_page(request, None, saved_message=_("Championnat créé."))
+
+
+@championship_required(Permission.CHAMPIONSHIP_MANAGE)
+@require_http_methods(["GET", "HEAD", "POST"])
+def championship_edit(request: ChampionshipRequest, pk: int) -> HttpResponse:
+    return _form_page(request, request.championship, saved_message=_("Championnat enregistré."))
+
+
+def _ranking_page(request: ChampionshipRequest, *, public: bool) -> HttpResponse:
     standings = championship_standings(request.championship)
     ranked, apart = lines(standings)
     return render(
@@ -102,17 +108,17 @@ def _ranking_page(request: HttpRequest, *, public: bool) -> HttpResponse:
 
 @championship_required(Permission.CHAMPIONSHIP_MANAGE)
 @require_safe
-def championship_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def championship_detail(request: ChampionshipRequest, pk: int) -> HttpResponse:
     return _ranking_page(request, public=False)
 
 
 @championship_required(Permission.CHAMPIONSHIP_PUBLIC)
 @require_safe
-def public_championship(request: HttpRequest, pk: int) -> HttpResponse:
+def public_championship(request: ChampionshipRequest, pk: int) -> HttpResponse:
     return _ranking_page(request, public=True)
 
 
-def _player_page(request: HttpRequest, player: int, *, public: bool) -> HttpResponse:
+def _player_page(request: ChampionshipRequest, player: int, *, public: bool) -> HttpResponse:
     standings = championship_standings(request.championship)
     found = standings.row_of(player)
     if found is None:
@@ -139,13 +145,13 @@ def _player_page(request: HttpRequest, player: int, *, public: bool) -> HttpResp
 
 @championship_required(Permission.CHAMPIONSHIP_MANAGE)
 @require_safe
-def championship_player(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+def championship_player(request: ChampionshipRequest, pk: int, player: int) -> HttpResponse:
     return _player_page(request, player, public=False)
 
 
 @championship_required(Permission.CHAMPIONSHIP_PUBLIC)
 @require_safe
-def public_championship_player(request: HttpRequest, pk: int, player: int) -> HttpResponse:
+def public_championship_player(request: ChampionshipRequest, pk: int, player: int) -> HttpResponse:
     return _player_page(request, player, public=True)
 
 
@@ -156,7 +162,7 @@ def _filename(championship: Championship, extension: str) -> str:
 
 @championship_required(Permission.CHAMPIONSHIP_MANAGE)
 @require_safe
-def championship_pdf_view(request: HttpRequest, pk: int) -> HttpResponse:
+def championship_pdf_view(request: ChampionshipRequest, pk: int) -> HttpResponse:
     championship = request.championship
     qr_url = (
         request.build_absolute_uri(reverse("public-championship", args=[championship.pk]))
@@ -171,7 +177,7 @@ def championship_pdf_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @championship_required(Permission.CHAMPIONSHIP_MANAGE)
 @require_safe
-def championship_xlsx_view(request: HttpRequest, pk: int) -> HttpResponse:
+def championship_xlsx_view(request: ChampionshipRequest, pk: int) -> HttpResponse:
     championship = request.championship
     content = championship_xlsx.build(championship_standings(championship))
     response = HttpResponse(content, content_type=XLSX)
