@@ -1,28 +1,55 @@
-"""Loads a tournament's scores with a fixed number of queries and ranks them (scoring.ranking).
+"""Loads tournaments' scores with a fixed number of queries and ranks them (scoring.ranking).
 
-What counts: the deals of the tournament's score sheets. For the public pages, only sheets of
-positions that are not drafts count, and only validated sheets when the organiser chose
-`public_requires_validation`. Penalty points come from the incidents of the counted sheets
-(and incidents attached to no sheet), through `scoring.penalties`.
+What counts is scoring.counted's rule. Penalty points come from the incidents of the counted
+sheets (and incidents attached to no sheet), through `scoring.penalties`. `standings_for_many`
+reads five queries whatever the number of tournaments, then assembles each tournament's
+standings from the rows read, in named steps and without a query.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, cast
 
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring import ranking
-from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from scoring.counted import (
+    FREE_SHEETS,
+    counted_scores,
+    player_deals,
+    standings_fingerprint,
+    visible_incidents,
+    visible_sheets,
+    visible_sheets_of,
+)
+from scoring.models import Incident, ScoreSheet, SheetPlayer
 from scoring.penalties import Penalty, penalty_adjustments
-from tournament.models import Position, Registration, Tournament
+from tournament.models import Registration, Tournament
 
-# Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
-FREE_SHEETS = 0
+__all__ = [
+    "FREE_SHEETS",
+    "Standings",
+    "counted_scores",
+    "player_deals",
+    "standings_fingerprint",
+    "standings_for",
+    "standings_for_many",
+    "visible_incidents",
+    "visible_sheets",
+    "visible_sheets_of",
+]
+
+# A sheet as read for the standings: id, tournament_id, table__number,
+# table__position__number and size (its number of players).
+SheetInfo = Mapping[str, Any]
+# An incident as read: tournament_id, registration_id, sheet_id, penalty_points, shared.
+IncidentRow = Mapping[str, Any]
+# (sheet id, registration id) -> (points, deals) of the counted deals.
+Bilans = dict[tuple[int, int], tuple[int, int]]
 
 
 @dataclass
@@ -57,40 +84,24 @@ class Standings:
         return bool(self.teams)
 
 
-def visible_sheets(tournament: Tournament, *, public: bool) -> QuerySet[ScoreSheet]:
-    """The sheets whose deals count: all for the arbiter, only published ones for the public."""
-    return visible_sheets_of([tournament], public=public)
+@dataclass
+class _Loaded:
+    """The rows read for one tournament: its counted sheets and what was played on them."""
+
+    sheet_info: dict[int, SheetInfo]
+    seats: dict[int, list[int]]  # sheet id -> registration ids in seat order
+    bilans: Bilans
+    incidents: list[IncidentRow]
+    registrations: list[Registration]
 
 
-def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> QuerySet[ScoreSheet]:
-    """The same rule over several tournaments: for the public, sheets of published positions,
-    and only validated ones where the organiser asked for that."""
-    sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
-    if public:
-        sheets = sheets.filter(table__isnull=False).exclude(
-            table__position__status=Position.Status.DRAFT
-        )
-        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
-        if validated_only:
-            sheets = sheets.exclude(
-                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
-            )
-    return sheets
+@dataclass
+class _PenaltyPoints:
+    """Penalties by position: the adjustment of each player (signed, shared ones spread) and the
+    points charged to each culprit."""
 
-
-def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> QuerySet[Incident]:
-    return Incident.objects.filter(tournament=tournament, penalty_points__gt=0).filter(
-        Q(sheet__isnull=True) | Q(sheet__in=sheets)
-    )
-
-
-def counted_scores(
-    sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool
-) -> QuerySet[DealScore]:
-    """The per-player scores that count: deals entered at a table and not yet confirmed by an
-    opponent (or an arbiter) count nowhere public."""
-    scores = DealScore.objects.filter(deal__sheet__in=sheets)
-    return scores.filter(deal__pending=False) if public else scores
+    adjustments: dict[int | None, dict[int, int]]  # by position number (None: on no sheet)
+    charged: dict[tuple[int | None, int], int]  # by (position number, registration id)
 
 
 def standings_for(tournament: Tournament, *, public: bool = False) -> Standings:
@@ -106,17 +117,43 @@ def standings_for_many(
     by_id = {t.pk: t for t in tournaments}
     if not by_id:
         return {}
-    sheets = visible_sheets_of(tournaments, public=public)
-    sheet_info = {
+    sheet_info = _read_sheets(visible_sheets_of(tournaments, public=public))
+    # The sheets' ids as a list rather than a subquery: inside a test transaction PostgreSQL
+    # has no statistics, guessed one row and nested-looped the subquery per seat (34 s for a
+    # season of 12 tournaments); a list of ids is planned as an index lookup whatever the stats.
+    sheet_ids = list(sheet_info)
+    seats = _split_by_tournament(_read_seats(sheet_ids), sheet_info)
+    bilans = _read_bilans(sheet_ids, public=public)
+    incidents = _read_incidents(by_id, sheet_ids)
+    registrations = _read_ranked_registrations(by_id)
+    return {
+        pk: _assemble(
+            tournament,
+            public=public,
+            loaded=_Loaded(
+                sheet_info=sheet_info,
+                seats=seats.get(pk, {}),
+                bilans=bilans,
+                incidents=incidents.get(pk, []),
+                registrations=registrations.get(pk, []),
+            ),
+        )
+        for pk, tournament in by_id.items()
+    }
+
+
+def _read_sheets(sheets: QuerySet[ScoreSheet]) -> dict[int, SheetInfo]:
+    """The counted sheets by id, with their table, position and size (one query)."""
+    return {
         row["id"]: row
         for row in sheets.values(
             "id", "tournament_id", "table__number", "table__position__number"
         ).annotate(size=Count("players"))
     }
-    # The sheets' ids as a list rather than a subquery: inside a test transaction PostgreSQL
-    # has no statistics, guessed one row and nested-looped the subquery per seat (34 s for a
-    # season of 12 tournaments); a list of ids is planned as an index lookup whatever the stats.
-    sheet_ids = list(sheet_info)
+
+
+def _read_seats(sheet_ids: list[int]) -> dict[int, list[int]]:
+    """Each sheet's registrations in seat order (one query)."""
     seats: dict[int, list[int]] = defaultdict(list)
     for sheet_id, registration_id in (
         SheetPlayer.objects.filter(sheet_id__in=sheet_ids)
@@ -124,90 +161,131 @@ def standings_for_many(
         .values_list("sheet_id", "registration_id")
     ):
         seats[sheet_id].append(registration_id)
-    bilans: dict[tuple[int, int], tuple[int, int]] = {
+    return seats
+
+
+def _split_by_tournament(
+    seats: dict[int, list[int]], sheet_info: dict[int, SheetInfo]
+) -> dict[int, dict[int, list[int]]]:
+    """The seats of each tournament's sheets, by tournament id (no query)."""
+    by_tournament: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    for sheet_id, players in seats.items():
+        info = sheet_info.get(sheet_id)
+        if info is not None:
+            by_tournament[info["tournament_id"]][sheet_id] = players
+    return by_tournament
+
+
+def _read_bilans(sheet_ids: list[int], *, public: bool) -> Bilans:
+    """Each player's points and number of counted deals on each sheet (one query)."""
+    return {
         (row["deal__sheet_id"], row["registration_id"]): (row["points"], row["deals"])
         for row in counted_scores(sheet_ids, public=public)
         .values("deal__sheet_id", "registration_id")
         .annotate(points=Sum("points"), deals=Count("id"))
         .order_by()
     }
-    incidents: dict[int, list[dict]] = defaultdict(list)
+
+
+def _read_incidents(
+    tournament_ids: Iterable[int], sheet_ids: list[int]
+) -> dict[int, list[IncidentRow]]:
+    """The penalties of the counted sheets and those on no sheet, by tournament id (one query)."""
+    incidents: dict[int, list[IncidentRow]] = defaultdict(list)
     for incident in (
-        Incident.objects.filter(tournament_id__in=by_id, penalty_points__gt=0)
+        Incident.objects.filter(tournament_id__in=tournament_ids, penalty_points__gt=0)
         .filter(Q(sheet__isnull=True) | Q(sheet_id__in=sheet_ids))
         .values("tournament_id", "registration_id", "sheet_id", "penalty_points", "shared")
     ):
         incidents[incident["tournament_id"]].append(incident)
+    return incidents
+
+
+def _read_ranked_registrations(tournament_ids: Iterable[int]) -> dict[int, list[Registration]]:
+    """The registrations to rank, by tournament id (one query).
+
+    Pre-registered online but never checked in: they did not come, so they are not ranked.
+    """
     registrations: dict[int, list[Registration]] = defaultdict(list)
-    # Pre-registered online but never checked in: they did not come, so they are not ranked.
     for registration in (
-        Registration.objects.filter(tournament_id__in=by_id)
+        Registration.objects.filter(tournament_id__in=tournament_ids)
         .exclude(status=Registration.Status.EXPECTED)
         .select_related("player", "team")
     ):
         registrations[registration.tournament_id].append(registration)
-    sheets_of: dict[int, dict[int, list[int]]] = defaultdict(dict)
-    for sheet_id, players in seats.items():
-        info = sheet_info.get(sheet_id)
-        if info is not None:
-            sheets_of[info["tournament_id"]][sheet_id] = players
-    return {
-        pk: _assemble(
-            tournament,
-            public=public,
-            sheet_info=sheet_info,
-            seats=sheets_of.get(pk, {}),
-            bilans=bilans,
-            incidents=incidents.get(pk, []),
-            registrations=registrations.get(pk, []),
-        )
-        for pk, tournament in by_id.items()
-    }
+    return registrations
 
 
-def _assemble(
-    tournament: Tournament,
-    *,
-    public: bool,
-    sheet_info: dict[int, dict],
-    seats: dict[int, list[int]],
-    bilans: dict[tuple[int, int], tuple[int, int]],
-    incidents: list[dict],
-    registrations: list[Registration],
-) -> Standings:
+def _assemble(tournament: Tournament, *, public: bool, loaded: _Loaded) -> Standings:
     """One tournament's standings from the rows loaded for it (no query)."""
     normalised = tournament.normalise_tables
+    factors = _normalisation_factors(tournament)
+    penalties = _penalty_points(loaded)
+    rows = _player_rows(loaded.registrations)
+    positions = _add_position_results(rows, loaded, penalties, factors if normalised else {})
+    _add_penalties(rows, penalties)
+    criteria = ranking.criteria_for(tournament.tie_breaks or ())
+    return Standings(
+        tournament=tournament,
+        criteria=criteria,
+        normalised=normalised,
+        public=public,
+        positions=sorted(positions),
+        players=ranking.rank(rows.values(), criteria),
+        teams=ranking.rank(
+            ranking.group(rows.values(), key=lambda r: r.team_key, label=lambda r: r.team),
+            criteria,
+        ),
+        clubs=ranking.rank(
+            ranking.group(rows.values(), key=lambda r: r.club or None, label=lambda r: r.club),
+            criteria,
+        ),
+        rows_by_key=rows,
+        factors=factors if normalised else {},
+        registrations={registration.pk: registration for registration in loaded.registrations},
+    )
+
+
+def _normalisation_factors(tournament: Tournament) -> dict[int, Fraction]:
+    """The factor putting a bilan at a table of 3, 4 or 5 on the 4-player scale."""
     deals_by_size = {
         3: tournament.deals_per_table_3,
         4: tournament.deals_per_table_4,
         5: tournament.deals_per_table_5,
     }
-    factors = {size: ranking.normalisation_factor(size, deals_by_size) for size in (3, 4, 5)}
+    return {size: ranking.normalisation_factor(size, deals_by_size) for size in (3, 4, 5)}
 
-    penalties_by_position: dict[int | None, list[Penalty]] = defaultdict(list)
+
+def _penalty_points(loaded: _Loaded) -> _PenaltyPoints:
+    """Each incident's penalty, counted at the position of its sheet (free ones at none)."""
+    by_position: dict[int | None, list[Penalty]] = defaultdict(list)
     charged: dict[tuple[int | None, int], int] = defaultdict(int)
-    for incident in incidents:
+    for incident in loaded.incidents:
         if incident["registration_id"] is None:
             continue
         sheet_id = incident["sheet_id"]
-        number = _position_number(sheet_info.get(sheet_id)) if sheet_id else None
-        penalties_by_position[number].append(
+        number = _position_number(loaded.sheet_info.get(sheet_id)) if sheet_id else None
+        by_position[number].append(
             Penalty(
                 culprit=incident["registration_id"],
                 points=incident["penalty_points"],
                 shared=incident["shared"],
-                table=tuple(seats.get(sheet_id, ())),
+                table=tuple(loaded.seats.get(sheet_id, ())),
             )
         )
         charged[(number, incident["registration_id"])] += incident["penalty_points"]
+    # The culprits and their tables are registration ids: so are the adjustments' keys.
     adjustments = {
-        number: penalty_adjustments(penalties)
-        for number, penalties in penalties_by_position.items()
+        number: cast(dict[int, int], penalty_adjustments(penalties))
+        for number, penalties in by_position.items()
     }
+    return _PenaltyPoints(adjustments=adjustments, charged=charged)
 
-    rows: dict[int, ranking.PlayerRow] = {}
-    for registration in registrations:
-        rows[registration.pk] = ranking.PlayerRow(
+
+def _player_rows(registrations: list[Registration]) -> dict[int, ranking.PlayerRow]:
+    """An empty ranking row per registration, by registration id."""
+    return {
+        registration.pk: ranking.PlayerRow(
             key=registration.pk,
             name=registration.player.full_name,
             number=registration.number,
@@ -216,19 +294,34 @@ def _assemble(
             team=registration.team.name if registration.team else "",
             team_key=registration.team_id,
         )
-
-    table_bilans: dict[int, dict[int, int]] = {
-        sheet_id: {reg: bilans.get((sheet_id, reg), (0, 0))[0] for reg in players}
-        for sheet_id, players in seats.items()
+        for registration in registrations
     }
+
+
+def _table_winners(loaded: _Loaded) -> set[tuple[Hashable, Hashable]]:
+    """(sheet id, registration id) of the best bilans of each table that played a deal."""
     # A table with no deal yet has no winner (everybody would tie at zero).
-    played = {sheet_id for sheet_id, _registration in bilans if sheet_id in seats}
-    winners = ranking.mark_table_winners(
-        {sheet_id: b for sheet_id, b in table_bilans.items() if sheet_id in played}
-    )
+    played = {sheet_id for sheet_id, _registration in loaded.bilans if sheet_id in loaded.seats}
+    table_bilans: dict[Hashable, dict[Hashable, int]] = {
+        sheet_id: {reg: loaded.bilans.get((sheet_id, reg), (0, 0))[0] for reg in players}
+        for sheet_id, players in loaded.seats.items()
+        if sheet_id in played
+    }
+    return ranking.mark_table_winners(table_bilans)
+
+
+def _add_position_results(
+    rows: dict[int, ranking.PlayerRow],
+    loaded: _Loaded,
+    penalties: _PenaltyPoints,
+    factors: dict[int, Fraction],
+) -> set[int]:
+    """Each player's bilan at each position they played (scaled by `factors` when the
+    tournament normalises tables); returns the positions played."""
+    winners = _table_winners(loaded)
     positions: set[int] = set()
-    for sheet_id, players in seats.items():
-        info = sheet_info.get(sheet_id)
+    for sheet_id, players in loaded.seats.items():
+        info = loaded.sheet_info.get(sheet_id)
         if info is None:
             continue
         number = _position_number(info)
@@ -238,56 +331,35 @@ def _assemble(
             row = rows.get(registration_id)
             if row is None:
                 continue
-            raw, deals = bilans.get((sheet_id, registration_id), (0, 0))
-            points = ranking.scale(raw, factors[size]) if normalised and size in factors else raw
+            raw, deals = loaded.bilans.get((sheet_id, registration_id), (0, 0))
             result = ranking.PositionResult(
                 position=number,
                 table=info["table__number"],
                 table_size=size,
-                points=points,
+                points=ranking.scale(raw, factors[size]) if size in factors else raw,
                 raw_points=raw,
                 deals=deals,
                 won_table=(sheet_id, registration_id) in winners,
-                penalty=adjustments.get(number, {}).get(registration_id, 0),
-                penalty_charged=charged.get((number, registration_id), 0),
+                penalty=penalties.adjustments.get(number, {}).get(registration_id, 0),
+                penalty_charged=penalties.charged.get((number, registration_id), 0),
             )
             previous = row.results.get(number)
             row.results[number] = _merge(previous, result) if previous else result
+    return positions
 
-    for deltas in adjustments.values():
+
+def _add_penalties(rows: dict[int, ranking.PlayerRow], penalties: _PenaltyPoints) -> None:
+    """Each player's penalty total: received and charged, over every position."""
+    for deltas in penalties.adjustments.values():
         for registration_id, delta in deltas.items():
             if registration_id in rows:
                 rows[registration_id].penalty += delta
-    for (_number, registration_id), points in charged.items():
+    for (_number, registration_id), points in penalties.charged.items():
         if registration_id in rows:
             rows[registration_id].penalties_charged += points
 
-    criteria = ranking.criteria_for(tournament.tie_breaks or ())
-    players = ranking.rank(rows.values(), criteria)
-    teams = ranking.rank(
-        ranking.group(rows.values(), key=lambda r: r.team_key, label=lambda r: r.team),
-        criteria,
-    )
-    clubs = ranking.rank(
-        ranking.group(rows.values(), key=lambda r: r.club or None, label=lambda r: r.club),
-        criteria,
-    )
-    return Standings(
-        tournament=tournament,
-        criteria=criteria,
-        normalised=normalised,
-        public=public,
-        positions=sorted(positions),
-        players=players,
-        teams=teams,
-        clubs=clubs,
-        rows_by_key=rows,
-        factors=factors if normalised else {},
-        registrations={registration.pk: registration for registration in registrations},
-    )
 
-
-def _position_number(info: dict | None) -> int:
+def _position_number(info: SheetInfo | None) -> int:
     if info is None or info["table__position__number"] is None:
         return FREE_SHEETS
     return info["table__position__number"]
@@ -306,109 +378,3 @@ def _merge(a: ranking.PositionResult, b: ranking.PositionResult) -> ranking.Posi
         penalty=a.penalty,
         penalty_charged=a.penalty_charged,
     )
-
-
-def standings_fingerprint(tournament: Tournament) -> str:
-    """A token that changes whenever a public ranking could change, in one cheap query.
-
-    Deal writes bump their sheet's version (without touching `updated_at`), so the sum of
-    versions moves on every record, correction and delete.
-    """
-
-    def sub(queryset: QuerySet, expression) -> Subquery:
-        return Subquery(
-            queryset.filter(tournament=OuterRef("pk"))
-            .order_by()
-            .values("tournament")
-            .annotate(value=expression)
-            .values("value")[:1]
-        )
-
-    row = (
-        Tournament.objects.filter(pk=tournament.pk)
-        .annotate(
-            fp_sheets=sub(ScoreSheet.objects.all(), Count("id")),
-            fp_versions=sub(ScoreSheet.objects.all(), Sum("version")),
-            fp_sheets_at=sub(ScoreSheet.objects.all(), Max("updated_at")),
-            fp_incidents=sub(Incident.objects.all(), Count("id")),
-            fp_penalties=sub(Incident.objects.all(), Sum("penalty_points")),
-            fp_last_incident=sub(Incident.objects.all(), Max("id")),
-            fp_positions=sub(Position.objects.exclude(status=Position.Status.DRAFT), Count("id")),
-            fp_published_at=sub(Position.objects.all(), Max("published_at")),
-            fp_registrations=sub(Registration.objects.all(), Count("id")),
-        )
-        .values(
-            "updated_at",
-            "fp_sheets",
-            "fp_versions",
-            "fp_sheets_at",
-            "fp_incidents",
-            "fp_penalties",
-            "fp_last_incident",
-            "fp_positions",
-            "fp_published_at",
-            "fp_registrations",
-        )
-        .first()
-    )
-    digest = hashlib.sha256(repr(row).encode()).hexdigest()[:20]
-    return digest
-
-
-def player_deals(tournament: Tournament, registration: Registration, *, public: bool) -> dict:
-    """Every deal a player played, by position, with the running total and their penalties."""
-    sheets = visible_sheets(tournament, public=public)
-    scores = list(
-        counted_scores(sheets, public=public)
-        .filter(registration=registration)
-        .select_related("deal__sheet__table__position")
-        .order_by("deal__sheet__table__position__number", "deal__sheet_id", "deal__number")
-    )
-    sheet_ids = {score.deal.sheet_id for score in scores}
-    names: dict[tuple[int, int], str] = {
-        (sp.sheet_id, sp.seat): sp.registration.player.full_name
-        for sp in SheetPlayer.objects.filter(sheet_id__in=sheet_ids).select_related(
-            "registration__player"
-        )
-    }
-    incidents = list(
-        visible_incidents(tournament, sheets)
-        .filter(registration=registration)
-        .select_related("sheet__table__position")
-        .order_by("created_at")
-    )
-    running = 0
-    lines = []
-    for score in scores:
-        deal: Deal = score.deal
-        running += score.points
-        table = deal.sheet.table
-        lines.append(
-            {
-                "position": table.position.number if table else FREE_SHEETS,
-                "table": table.number if table else None,
-                "deal": deal,
-                "role": _role(deal, score.seat),
-                "taker": names.get((deal.sheet_id, deal.taker), "")
-                if deal.taker is not None
-                else "",
-                "partner": (
-                    names.get((deal.sheet_id, deal.partner), "") if deal.partner is not None else ""
-                ),
-                "points": score.points,
-                "running": running,
-            }
-        )
-    return {"lines": lines, "incidents": incidents, "deal_total": running}
-
-
-def _role(deal: Deal, seat: int) -> str:
-    if deal.passed or deal.cancelled:
-        return ""
-    if seat == deal.taker:
-        return "taker"
-    if seat == deal.partner:
-        return "partner"
-    if seat == deal.dead:
-        return "dead"
-    return "defence"

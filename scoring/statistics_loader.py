@@ -12,9 +12,9 @@ from collections.abc import Hashable, Sequence
 
 from django.db.models import Q, QuerySet
 
+from scoring.counted import FREE_SHEETS
 from scoring.engine_fields import ENGINE_FIELDS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from scoring.standings import FREE_SHEETS
 from scoring.statistics import DealRecord, PenaltyRecord
 from tournament.models import Tournament
 

@@ -1,0 +1,166 @@
+"""What counts in the rankings and statistics: the visible sheets, the counted scores and
+incidents, one player's counted deals, and a fingerprint that moves whenever a public ranking
+could change.
+
+For the public pages, only sheets of positions that are not drafts count, and only validated
+sheets when the organiser chose `public_requires_validation`; a deal entered on a phone that no
+opponent confirmed yet counts nowhere public. The arbiter sees every sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+
+from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from tournament.models import Position, Registration, Tournament
+
+# Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
+FREE_SHEETS = 0
+
+
+def visible_sheets(tournament: Tournament, *, public: bool) -> QuerySet[ScoreSheet]:
+    """The sheets whose deals count: all for the arbiter, only published ones for the public."""
+    return visible_sheets_of([tournament], public=public)
+
+
+def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> QuerySet[ScoreSheet]:
+    """The same rule over several tournaments: for the public, sheets of published positions,
+    and only validated ones where the organiser asked for that."""
+    sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
+    if public:
+        sheets = sheets.filter(table__isnull=False).exclude(
+            table__position__status=Position.Status.DRAFT
+        )
+        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
+        if validated_only:
+            sheets = sheets.exclude(
+                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
+            )
+    return sheets
+
+
+def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> QuerySet[Incident]:
+    return Incident.objects.filter(tournament=tournament, penalty_points__gt=0).filter(
+        Q(sheet__isnull=True) | Q(sheet__in=sheets)
+    )
+
+
+def counted_scores(
+    sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool
+) -> QuerySet[DealScore]:
+    """The per-player scores that count: deals entered at a table and not yet confirmed by an
+    opponent (or an arbiter) count nowhere public."""
+    scores = DealScore.objects.filter(deal__sheet__in=sheets)
+    return scores.filter(deal__pending=False) if public else scores
+
+
+def player_deals(
+    tournament: Tournament, registration: Registration, *, public: bool
+) -> dict[str, Any]:
+    """Every deal a player played, by position, with the running total and their penalties."""
+    sheets = visible_sheets(tournament, public=public)
+    scores = list(
+        counted_scores(sheets, public=public)
+        .filter(registration=registration)
+        .select_related("deal__sheet__table__position")
+        .order_by("deal__sheet__table__position__number", "deal__sheet_id", "deal__number")
+    )
+    sheet_ids = {score.deal.sheet_id for score in scores}
+    names: dict[tuple[int, int], str] = {
+        (sp.sheet_id, sp.seat): sp.registration.player.full_name
+        for sp in SheetPlayer.objects.filter(sheet_id__in=sheet_ids).select_related(
+            "registration__player"
+        )
+    }
+    incidents = list(
+        visible_incidents(tournament, sheets)
+        .filter(registration=registration)
+        .select_related("sheet__table__position")
+        .order_by("created_at")
+    )
+    running = 0
+    lines = []
+    for score in scores:
+        deal: Deal = score.deal
+        running += score.points
+        table = deal.sheet.table
+        lines.append(
+            {
+                "position": table.position.number if table else FREE_SHEETS,
+                "table": table.number if table else None,
+                "deal": deal,
+                "role": _role(deal, score.seat),
+                "taker": names.get((deal.sheet_id, deal.taker), "")
+                if deal.taker is not None
+                else "",
+                "partner": (
+                    names.get((deal.sheet_id, deal.partner), "") if deal.partner is not None else ""
+                ),
+                "points": score.points,
+                "running": running,
+            }
+        )
+    return {"lines": lines, "incidents": incidents, "deal_total": running}
+
+
+def _role(deal: Deal, seat: int) -> str:
+    if deal.passed or deal.cancelled:
+        return ""
+    if seat == deal.taker:
+        return "taker"
+    if seat == deal.partner:
+        return "partner"
+    if seat == deal.dead:
+        return "dead"
+    return "defence"
+
+
+def standings_fingerprint(tournament: Tournament) -> str:
+    """A token that changes whenever a public ranking could change, in one cheap query.
+
+    Deal writes bump their sheet's version (without touching `updated_at`), so the sum of
+    versions moves on every record, correction and delete.
+    """
+
+    def sub(queryset: QuerySet, expression) -> Subquery:
+        return Subquery(
+            queryset.filter(tournament=OuterRef("pk"))
+            .order_by()
+            .values("tournament")
+            .annotate(value=expression)
+            .values("value")[:1]
+        )
+
+    row = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(
+            fp_sheets=sub(ScoreSheet.objects.all(), Count("id")),
+            fp_versions=sub(ScoreSheet.objects.all(), Sum("version")),
+            fp_sheets_at=sub(ScoreSheet.objects.all(), Max("updated_at")),
+            fp_incidents=sub(Incident.objects.all(), Count("id")),
+            fp_penalties=sub(Incident.objects.all(), Sum("penalty_points")),
+            fp_last_incident=sub(Incident.objects.all(), Max("id")),
+            fp_positions=sub(Position.objects.exclude(status=Position.Status.DRAFT), Count("id")),
+            fp_published_at=sub(Position.objects.all(), Max("published_at")),
+            fp_registrations=sub(Registration.objects.all(), Count("id")),
+        )
+        .values(
+            "updated_at",
+            "fp_sheets",
+            "fp_versions",
+            "fp_sheets_at",
+            "fp_incidents",
+            "fp_penalties",
+            "fp_last_incident",
+            "fp_positions",
+            "fp_published_at",
+            "fp_registrations",
+        )
+        .first()
+    )
+    digest = hashlib.sha256(repr(row).encode()).hexdigest()[:20]
+    return digest
