@@ -4,10 +4,10 @@ rows come from scoring.statistics_loader, the charts from scoring.charts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format, number_format
 from django.utils.safestring import mark_safe
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import charts
+from scoring.http import TournamentRequest
 from scoring.models import Deal
 from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.statistics import (
@@ -128,6 +129,14 @@ def _season_label(tournament: Tournament) -> str:
     return f"{start.year}-{end.year}"
 
 
+def _round(key: Hashable) -> tuple[int, int]:
+    """A deal's round as the statistics loader makes it: (tournament id, position number)."""
+    match key:
+        case (int(tournament_id), int(position)):
+            return tournament_id, position
+    raise TypeError(f"not a (tournament, position) round: {key!r}")
+
+
 def _position_label(number: int) -> str:
     if number == FREE_SHEETS:
         return _("Feuilles libres")
@@ -136,7 +145,9 @@ def _position_label(number: int) -> str:
 
 @public_page()
 @require_safe
-def public_player_statistics(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
+def public_player_statistics(
+    request: TournamentRequest, pk: int, registration: int
+) -> HttpResponse:
     """A player's game in this tournament and over its season, published deals only.
 
     The season is the tournaments of the same roster player between September 1st and August
@@ -168,28 +179,29 @@ def public_player_statistics(request: HttpRequest, pk: int, registration: int) -
     )
     penalties = penalty_records(season, sheets, key=BY_PLAYER, player=player.pk)
 
-    here = [r for r in records if r.round[0] == tournament.pk]
+    here = [r for r in records if _round(r.round)[0] == tournament.pk]
     stats_here = player_statistics(here, player.pk, penalties.get(tournament.pk, ()))
     stats_season = player_statistics(
         records, player.pk, [p for found in penalties.values() for p in found]
     )
     by_tournament: dict[int, int] = {}
-    for (tournament_id, _position), points in stats_season.rounds.items():
+    for key, points in stats_season.rounds.items():
+        tournament_id = _round(key)[0]
         by_tournament[tournament_id] = by_tournament.get(tournament_id, 0) + points
     rows = []
     for one in season:
-        ranked = standings[one.pk].rank_of(entries.get(one.pk))
+        entry_pk = entries.get(one.pk)
         rows.append(
             {
                 "tournament": one,
-                "registration": entries.get(one.pk),
-                "ranked": ranked,
+                "registration": entry_pk,
+                "ranked": None if entry_pk is None else standings[one.pk].rank_of(entry_pk),
                 "players": len(standings[one.pk].players),
                 "points": by_tournament.get(one.pk, 0),
             }
         )
     who = player.full_name
-    positions = sorted(key[1] for key in stats_here.rounds)
+    positions = sorted(_round(key)[1] for key in stats_here.rounds)
     context = {
         "tournament": tournament,
         "entry": entry,
@@ -207,8 +219,8 @@ def public_player_statistics(request: HttpRequest, pk: int, registration: int) -
             ident="here-rounds",
         ),
         "season_rounds": rounds_chart(
-            [row["points"] for row in rows],
-            [f"{row['tournament'].name} ({date_format(row['tournament'].date)})" for row in rows],
+            [by_tournament.get(one.pk, 0) for one in season],
+            [f"{one.name} ({date_format(one.date)})" for one in season],
             who=who,
             per=_("tournoi"),
             ident="season-rounds",
@@ -219,7 +231,7 @@ def public_player_statistics(request: HttpRequest, pk: int, registration: int) -
 
 @permission_required(Permission.VIEW)
 @require_safe
-def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_statistics(request: TournamentRequest, pk: int) -> HttpResponse:
     """The arbiter's view: every player's figures, the clubs' and the tournament's totals
     (every sheet counts, as on the arbiter's ranking). With ?saison=1, the same over the
     season's tournaments of the organising club that this user may see, by roster player."""
@@ -248,7 +260,7 @@ def tournament_statistics(request: HttpRequest, pk: int) -> HttpResponse:
     return _statistics_page(request, tournament, players, stats, clubs_of, season=None)
 
 
-def _season_statistics(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def _season_statistics(request: TournamentRequest, tournament: Tournament) -> HttpResponse:
     start, end = season_of(tournament.date)
     season = list(
         visible_tournaments(request.user)
@@ -297,7 +309,7 @@ def _season_statistics(request: HttpRequest, tournament: Tournament) -> HttpResp
 def _statistics_page(request, tournament, players, stats, clubs_of, *, season) -> HttpResponse:
     clubs = [
         {"club": club, **figures(one)}
-        for club, one in sorted(totals_by(stats, clubs_of).items(), key=lambda pair: pair[0])
+        for club, one in sorted(totals_by(stats, clubs_of).items(), key=lambda pair: str(pair[0]))
     ]
     total = totals(stats.values())
     context = {
