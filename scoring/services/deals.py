@@ -286,6 +286,22 @@ def _json_ready(data: dict[str, Any]) -> dict[str, Any]:
     return ready
 
 
+def deal_may_go_unrecorded(deal: Deal) -> bool:
+    """The revoke rule: after a revoke in defence on this deal and a failed contract, the taker
+    may choose to leave the score unrecorded."""
+    revoke = Incident.objects.filter(
+        sheet_id=deal.sheet_id,
+        deal_number=deal.number,
+        kind=Incident.Kind.RENONCE_DEFENCE,
+    ).exists()
+    failed = (
+        deal.taker is not None
+        and bool(deal.computed_scores)
+        and deal.computed_scores[deal.taker] < 0
+    )
+    return revoke and failed
+
+
 def deal_set_not_recorded(
     *, deal: Deal, not_recorded: bool, user: Any = None, expected_version: int | None = None
 ) -> Deal:
@@ -293,15 +309,8 @@ def deal_set_not_recorded(
 
     Raises ValueError when the deal had no revoke in defence or the contract did not fail.
     """
-    if not_recorded:
-        revoke = Incident.objects.filter(
-            sheet_id=deal.sheet_id,
-            deal_number=deal.number,
-            kind=Incident.Kind.RENONCE_DEFENCE,
-        ).exists()
-        failed = deal.taker is not None and deal.computed_scores[deal.taker] < 0
-        if not (revoke and failed):
-            raise ValueError("only a failed contract after a revoke in defence may go unrecorded")
+    if not_recorded and not deal_may_go_unrecorded(deal):
+        raise ValueError("only a failed contract after a revoke in defence may go unrecorded")
     with transaction.atomic():
         bump_version(deal.sheet, expected_version)
         before = deal_snapshot(deal)
