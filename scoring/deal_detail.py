@@ -99,7 +99,7 @@ def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
         partner=partner,
         alone=alone,
         oudlers=str(deal.oudlers),
-        points=f"{float(deal.points):g}".replace(".", ","),
+        points="" if deal.points is None else f"{float(deal.points):g}".replace(".", ","),
         poignees=tuple(
             f"{POIGNEE_LABELS.get(size, size)} {seats.key_for_seat(seat)}"
             for seat, size in deal.poignees

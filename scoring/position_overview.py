@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Count
 from django.utils.translation import gettext
 
-from scoring.models import Deal, Incident, ScoreSheet
+from scoring.models import Deal, Incident, ScoreSheet, TableLink
 from scoring.sheet_screen import State, sheet_state
 from tournament.models import ChangeLog, Position, Table
 
@@ -26,10 +26,11 @@ class TableRow:
     zero_sum: bool
     flags: list[str]
     pending: int = 0
+    link: TableLink | None = None  # the table's phone link, when players enter deals
 
     @property
     def state_label(self) -> str:
-        return State.LABELS[self.state]
+        return str(State.LABELS[self.state])
 
 
 def position_overview(position: Position) -> list[TableRow]:

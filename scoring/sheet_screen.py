@@ -25,6 +25,7 @@ from scoring.services import next_dealer, penalties_for
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTIONS,
+    ChangeLog,
     Direction,
     Table,
     sheet_order_key,
@@ -63,7 +64,7 @@ class Column:
 
     @property
     def direction_label(self) -> str:
-        return DIRECTION_LABELS.get(self.direction, self.direction)
+        return str(DIRECTION_LABELS.get(self.direction, self.direction))
 
 
 @dataclass
@@ -110,7 +111,7 @@ class SheetView:
 
     @property
     def state_label(self) -> str:
-        return State.LABELS[self.state]
+        return str(State.LABELS[self.state])
 
     @property
     def has_penalties(self) -> bool:
@@ -190,8 +191,10 @@ def barred_seats(
     """Seats that may not bid on deal `number`, with the reason (FFT: fausse donne, RC)."""
     barred: dict[int, str] = {}
     for incident in incidents:
+        if incident.registration_id is None or incident.deal_number is None:
+            continue
         seat = seat_of.get(incident.registration_id)
-        if seat is None or incident.deal_number is None:
+        if seat is None:
             continue
         name = names[seat]
         if incident.kind == Incident.Kind.FAUSSE_DONNE and incident.deal_number == number:
@@ -268,7 +271,9 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             cells=list(line.cells),
             barred=list(barred_by_number[deal.number].values()),
             incidents=by_deal.get(deal.number, []),
-            barred_taker=barred_by_number[deal.number].get(deal.taker, ""),
+            barred_taker=(
+                barred_by_number[deal.number].get(deal.taker, "") if deal.taker is not None else ""
+            ),
         )
         for deal, line in zip(deals, built.lines, strict=True)
     ]
@@ -339,3 +344,25 @@ def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident
     if incidents:
         flags.append(gettext("%(count)s incident(s)") % {"count": len(incidents)})
     return flags
+
+
+def neighbour_tables(sheet: ScoreSheet) -> dict[str, Table | None]:
+    """The tables before and after this sheet's, for the keys that move between sheets."""
+    if sheet.table is None:
+        return {}
+    number = sheet.table.number
+    tables = list(Table.objects.filter(position_id=sheet.table.position_id).order_by("number"))
+    before = [t for t in tables if t.number < number]
+    after = [t for t in tables if t.number > number]
+    return {"previous": before[-1] if before else None, "next": after[0] if after else None}
+
+
+def last_writer(sheet: ScoreSheet) -> str | None:
+    """Who changed the sheet last (a refused input aside), or None when nobody signed it."""
+    last = (
+        ChangeLog.objects.filter(sheet=sheet)
+        .exclude(action=ChangeLog.Action.CONFLICT)
+        .select_related("user")
+        .first()
+    )
+    return last.user.get_username() if last and last.user else None

@@ -622,7 +622,17 @@ PREPARE = {
     "sheet-validate": validated,
     "tournament-staff-remove": a_role,
     "signup": signup_opened,
-    **dict.fromkeys(["deal-edit", "deal-delete", "deal-adjust", "deal-confirm"], a_deal),
+    **dict.fromkeys(
+        [
+            "deal-edit",
+            "deal-delete",
+            "deal-adjust",
+            "deal-adjust-clear",
+            "deal-score-recorded",
+            "deal-confirm",
+        ],
+        a_deal,
+    ),
 }
 
 

@@ -1,0 +1,231 @@
+"""A deal once on the sheet: correct it, delete it, confirm one entered at the table, give it an
+arbiter's score (or take it back), and the taker's choice after a revoke in defence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scoring import services, table_entry
+from scoring.engine import DealError
+from scoring.forms import AdjustForm
+from scoring.http import TournamentRequest
+from scoring.models import Deal
+from scoring.services import StaleSheetError
+from scoring.sheet_screen import SheetView
+from scoring.views.sheet_page import (
+    DEAL,
+    as_typed,
+    done,
+    entry_form,
+    get_deal,
+    int_or_none,
+    kept,
+    load,
+    refused,
+    render_sheet,
+    seat_fields,
+    stale,
+    stale_deal,
+    valid_deal,
+)
+from scoring.views.sheets import sheet_write
+from tournament.access import Permission, permission_required
+from tournament.lifecycle import Locked
+
+
+@permission_required(Permission.SCORE, DEAL)
+def deal_edit(request: TournamentRequest, pk: int) -> HttpResponse:
+    """Correct a deal: the form takes its values; saving recomputes everything after it."""
+    deal = get_deal(pk)
+    sheet = deal.sheet
+    view = load(request, sheet)
+    if request.method != "POST":
+        return render_sheet(request, view, entry_form(view, deal=deal), editing=deal)
+    form = entry_form(view, request.POST, deal=deal)
+    data = valid_deal(form)
+    if data is not None:
+        expected = form.cleaned_data["version"]
+        try:
+            services.deal_update(deal=deal, data=data, user=request.user, expected_version=expected)
+        except DealError as err:
+            form.add_deal_error(err)
+        except StaleSheetError:
+            return stale_deal(request, sheet, form, expected, editing=deal)
+        except Locked as err:
+            return refused(request, sheet, err, typed=True, editing=deal)
+        else:
+            return done(request, sheet)
+    return render_sheet(request, view, form, editing=deal)
+
+
+def _deal_write(
+    request: TournamentRequest,
+    deal: Deal,
+    service: Callable[..., object],
+    typed: dict[str, object] | None = None,
+) -> HttpResponse:
+    """`service(deal=, user=, expected_version=)` posted from the sheet page (`sheet_write`)."""
+
+    def write(version: int) -> object:
+        return service(deal=deal, user=request.user, expected_version=version)
+
+    return sheet_write(request, deal.sheet, write, typed=typed)
+
+
+@permission_required(Permission.SCORE, DEAL)
+@require_POST
+def deal_delete(request: TournamentRequest, pk: int) -> HttpResponse:
+    deal = get_deal(pk)
+    return _deal_write(request, deal, services.deal_delete, {"delete_deal": deal.number})
+
+
+@permission_required(Permission.MANAGE, DEAL)
+@require_POST
+def deal_confirm(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The arbiter accepts a deal entered at the table (rejecting it is deleting it)."""
+    return _deal_write(request, get_deal(pk), table_entry.deal_confirm_by_arbiter)
+
+
+# --- the arbiter's score --------------------------------------------------------------------
+
+
+def _adjust_page(
+    request: TournamentRequest,
+    deal: Deal,
+    view: SheetView,
+    form: AdjustForm | None = None,
+    conflict: str = "",
+) -> HttpResponse:
+    """The arbiter's score page: the computed score, the form, the taker's choice if offered."""
+    sheet = deal.sheet
+    if form is None:
+        form = AdjustForm(
+            **seat_fields(view),
+            initial={
+                "version": sheet.version,
+                **{f"score_{seat}": score for seat, score in enumerate(deal.scores)},
+            },
+        )
+    return render(
+        request,
+        "scoring/deal_adjust.html",
+        {
+            "tournament": sheet.tournament,
+            "tab": "desk",
+            "sheet": sheet,
+            "deal": deal,
+            "view": view,
+            "form": form,
+            "conflict": conflict,
+            "may_skip_score": services.deal_may_go_unrecorded(deal),
+            "computed": [
+                (view.seats.labels[seat], deal.computed_scores[seat])
+                for seat in view.seats.in_order()
+                if seat < len(deal.computed_scores)
+            ],
+        },
+    )
+
+
+def _adjust_write(
+    request: TournamentRequest, deal: Deal, write: Callable[[int], HttpResponse | None]
+) -> HttpResponse:
+    """A versioned write from the arbiter's score page: `write(version)` runs with the version
+    the page was based on (required) and may answer itself (a form to correct); a locked sheet
+    sends back to the sheet, a moved one shows the conflict, a done write the sheet."""
+    sheet = deal.sheet
+    expected = int_or_none(request.POST.get("version"))
+    try:
+        if expected is None:
+            raise StaleSheetError(sheet, None)
+        response = write(expected)
+    except StaleSheetError:
+        view, conflict = stale(request, sheet, typed=as_typed(request.POST), expected=expected)
+        form = kept(request, sheet, AdjustForm, **seat_fields(view))
+        return _adjust_page(request, deal, view, form, conflict)
+    except Locked as err:
+        messages.error(request, " ".join(err.messages))
+        response = None
+    return response or redirect("sheet-detail", sheet.pk)
+
+
+@permission_required(Permission.MANAGE, DEAL)
+def deal_adjust(request: TournamentRequest, pk: int) -> HttpResponse:
+    """An arbiter's score for a deal, with a reason: given in full, or the contract declared
+    lost by a margin."""
+    deal = get_deal(pk)
+    view = load(request, deal.sheet)
+    if request.method != "POST":
+        return _adjust_page(request, deal, view)
+    form = AdjustForm(request.POST, **seat_fields(view))
+
+    def adjust(version: int) -> HttpResponse | None:
+        if not form.is_valid():
+            return _adjust_page(request, deal, view, form)
+        try:
+            scores = form.cleaned_data.get("scores")
+            if scores is None:
+                scores = services.lost_by_margin_scores(deal, form.cleaned_data["margin"])
+            services.deal_adjust(
+                deal=deal,
+                scores=scores,
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+                expected_version=version,
+            )
+        except ValueError as err:  # a margin the contract can't be lost by
+            form.add_error("margin", str(err))
+            return _adjust_page(request, deal, view, form)
+        return None
+
+    return _adjust_write(request, deal, adjust)
+
+
+@permission_required(Permission.MANAGE, DEAL)
+@require_POST
+def deal_adjust_clear(request: TournamentRequest, pk: int) -> HttpResponse:
+    """Back to the computed score."""
+    deal = get_deal(pk)
+
+    def clear(version: int) -> None:
+        services.deal_adjust(
+            deal=deal, scores=None, reason="", user=request.user, expected_version=version
+        )
+
+    return _adjust_write(request, deal, clear)
+
+
+@permission_required(Permission.MANAGE, DEAL)
+@require_POST
+def deal_score_recorded(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The taker's choice after a revoke in defence and a failed contract: leave the score
+    unrecorded (`action=not_recorded`) or record it after all."""
+    deal = get_deal(pk)
+
+    def choose(version: int) -> HttpResponse | None:
+        try:
+            services.deal_set_not_recorded(
+                deal=deal,
+                not_recorded=request.POST.get("action") == "not_recorded",
+                user=request.user,
+                expected_version=version,
+            )
+        except ValueError:  # no revoke in defence, or the contract was made
+            messages.error(
+                request,
+                gettext(
+                    "Le score ne peut être laissé non marqué qu'après une renonce en "
+                    "défense et un contrat chuté."
+                ),
+            )
+            return redirect("deal-adjust", deal.pk)
+        return None
+
+    return _adjust_write(request, deal, choose)

@@ -1,0 +1,100 @@
+"""The desk's overview of a position: every table and the state of its sheet, the position still
+being entered, and the table codes players type on their phones.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scoring import table_entry
+from scoring.entry_progress import position_being_entered, sheets_to_enter
+from scoring.http import TournamentRequest
+from scoring.models import ScoreSheet, TableLink
+from scoring.position_overview import position_overview
+from scoring.views.sheet_page import TABLE
+from tournament.access import Permission, capabilities, permission_required
+from tournament.models import Position
+
+# The position the arbiter last opened by hand on the desk, per tournament (session key).
+DESK_POSITION_KEY = "desk-position-%s"
+
+
+@permission_required(Permission.VIEW)
+def desk_overview(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+    """Every table of a position and its sheet's state: what is still missing at a glance."""
+    tournament = request.tournament
+    positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
+    live = request.htmx and request.htmx.target == "overview-live"
+    published = [p for p in positions if p.status == Position.Status.PUBLISHED]
+    to_enter = sheets_to_enter(tournament, published) if not live else {}
+    moved_on_key = DESK_POSITION_KEY % tournament.pk
+    position: Position | None
+    if number is not None:
+        position = get_object_or_404(Position, tournament=tournament, number=number)
+        if not request.htmx:
+            # Opening a position by hand is moving on to it: the desk stays there from now on.
+            request.session[moved_on_key] = number
+    else:
+        # The position still being entered, not the last published one: "1" + Enter must not
+        # open table 1 of a position published while this one's sheets are coming in.
+        position = position_being_entered(positions, to_enter, request.session.get(moved_on_key))
+    rows = position_overview(position) if position else []
+    # Table codes matter only when players enter deals on their phones.
+    links = (
+        {link.table_id: link for link in TableLink.objects.filter(table__position=position)}
+        if tournament.entry_mode != tournament.EntryMode.PAPER
+        else {}
+    )
+    for row in rows:
+        row.link = links.get(row.table.pk)
+    context = {
+        "tournament": tournament,
+        "tab": "desk",
+        "positions": positions,
+        "position": position,
+        "rows": rows,
+        "links": links,
+        "can_manage": capabilities(request.user, tournament)["manage"],
+        "missing": sum(1 for r in rows if r.state == "missing"),
+    }
+    if live:
+        # The live overview refreshes its table every few seconds.
+        return render(request, "scoring/_overview_live.html", context)
+    context["free_sheets"] = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
+    if position is not None:
+        # Earlier positions with sheets still to enter, and the next published one to move on to.
+        context["earlier_to_enter"] = [
+            to_enter[p.pk] for p in published if p.number < position.number and p.pk in to_enter
+        ]
+        context["this_to_enter"] = to_enter.get(position.pk)
+        context["next_published"] = next((p for p in published if p.number > position.number), None)
+    return render(request, "scoring/desk_overview.html", context)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def table_links_create(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    """Codes for the tables of a position published before the links existed."""
+    position = get_object_or_404(
+        Position, tournament_id=pk, number=number, status=Position.Status.PUBLISHED
+    )
+    table_entry.links_for_position(position)
+    return redirect("desk-overview", pk, number)
+
+
+@permission_required(Permission.MANAGE, TABLE)
+@require_POST
+def table_link_revoke(request: TournamentRequest, pk: int) -> HttpResponse:
+    """A leaked or lost code: the table gets a new link and code; the old ones stop working."""
+    link = get_object_or_404(TableLink.objects.select_related("table__position"), table_id=pk)
+    new = table_entry.link_revoke(link=link, user=request.user)
+    messages.success(
+        request,
+        gettext("Table %(number)s : nouveau code %(code)s.")
+        % {"number": new.table.number, "code": new.code},
+    )
+    return redirect("desk-overview", new.table.position.tournament_id, new.table.position.number)
