@@ -104,7 +104,8 @@ def current_position(positions: list[Position]) -> Position | None:
     """The latest published position, else the latest closed one (None before publishing)."""
     played = [p for p in positions if p.status != Position.Status.DRAFT]
     published = [p for p in played if p.status == Position.Status.PUBLISHED]
-    return (published or played or [None])[-1]
+    latest = published or played
+    return latest[-1] if latest else None
 
 
 def upcoming_position(positions: list[Position]) -> Position | None:

@@ -70,4 +70,5 @@ def position_being_entered(
         if position.pk in to_enter and (moved_on_to is None or position.number >= moved_on_to):
             return position
     played = [p for p in positions if p.status != Position.Status.DRAFT]
-    return (played or list(positions) or [None])[-1]
+    candidates = played or list(positions)
+    return candidates[-1] if candidates else None

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -22,7 +23,8 @@ CONTRACT_LABELS = dict(Deal.Contract.choices)
 SIDE_LABELS = {"attack": _("attaque"), "defense": _("défense")}
 ALONE_LABELS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}
 POIGNEE_LABELS = {"simple": _("simple"), "double": _("double"), "triple": _("triple")}
-STATUS_LABELS = dict(ScoreSheet.Status.choices)
+# Keyed by whatever a stored picture holds (JSON: a status, None, or anything restored).
+STATUS_LABELS: dict[object, str | Promise] = dict(ScoreSheet.Status.choices)
 
 # Deal snapshot keys in the order a line tells them, with their words.
 DEAL_FIELDS: dict[str, Any] = {
@@ -230,7 +232,7 @@ def _conflict_entry(change: ChangeLog, words: _Words) -> HistoryEntry:
 
 def _incident_entry(change: ChangeLog, words: _Words) -> HistoryEntry:
     after = _dict(change.after)
-    kinds = dict(Incident.Kind.choices)
+    kinds: dict[object, str | Promise] = dict(Incident.Kind.choices)
     title = gettext("Incident : %(kind)s") % {"kind": kinds.get(after.get("kind"), "—")}
     details = [gettext("joueur %(name)s") % {"name": words.registration(after.get("registration"))}]
     if after.get("deal_number") is not None:

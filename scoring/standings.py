@@ -66,7 +66,8 @@ class Standings:
     clubs: list[ranking.Ranked]
     rows_by_key: dict[int, ranking.PlayerRow] = field(default_factory=dict)
     factors: dict[int, Fraction] = field(default_factory=dict)
-    registrations: dict[int, Registration] = field(default_factory=dict)  # by registration id
+    # By registration id, which is the ranking rows' key.
+    registrations: dict[Hashable, Registration] = field(default_factory=dict)
 
     def by_position(self, number: int) -> list[ranking.Ranked]:
         """The ranking of one position: each player's bilan there, penalties of that position."""

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -40,6 +41,11 @@ class FastBodyMixin:
     players that is most of the page's time. Headers, sorting and columns stay django-tables2's.
     """
 
+    # Given by the django-tables2 Table this is mixed into (the library ships no types).
+    columns: Any
+    data: Any
+    empty_text: str | None
+
     @property
     def body_html(self) -> str:
         columns = [
@@ -70,19 +76,9 @@ def _cell(record: dict[str, Any], accessor) -> Any:
     return "" if value is None else value
 
 
-class RankingTable(FastBodyMixin, tables.Table):
-    """Individual ranking: rank, player (opens the player's page), positions, penalties, total."""
+class _TotalsTable(FastBodyMixin, tables.Table):
+    """What every ranking ends with: the deal points, the penalties and the total."""
 
-    rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
-    number = tables.Column(verbose_name=_("N°"), attrs=NUM)
-    name = tables.Column(
-        verbose_name=_("Joueur"),
-        accessor="name_html",
-        order_by=("name",),
-        attrs={"th": {"class": "name"}, "td": {"class": "name"}},
-    )
-    club = tables.Column(verbose_name=_("Club"))
-    team = tables.Column(verbose_name=_("Équipe"))
     deal_points = SignedColumn("deal_points", verbose_name=_("Donnes"))
     penalty = SignedColumn("penalty", verbose_name=_("Pénalités"))
     total = SignedColumn(
@@ -97,6 +93,23 @@ class RankingTable(FastBodyMixin, tables.Table):
         order_by = ("rank",)
         empty_text = _("Aucun résultat pour le moment.")
         template_name = "scoring/_fast_table.html"
+
+
+class RankingTable(_TotalsTable):
+    """Individual ranking: rank, player (opens the player's page), positions, penalties, total."""
+
+    rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
+    number = tables.Column(verbose_name=_("N°"), attrs=NUM)
+    name = tables.Column(
+        verbose_name=_("Joueur"),
+        accessor="name_html",
+        order_by=("name",),
+        attrs={"th": {"class": "name"}, "td": {"class": "name"}},
+    )
+    club = tables.Column(verbose_name=_("Club"))
+    team = tables.Column(verbose_name=_("Équipe"))
+
+    class Meta(_TotalsTable.Meta):
         sequence = (
             "rank",
             "number",
@@ -110,7 +123,7 @@ class RankingTable(FastBodyMixin, tables.Table):
         )
 
 
-class GroupRankingTable(FastBodyMixin, tables.Table):
+class GroupRankingTable(_TotalsTable):
     """Team or club ranking: the sum of the members."""
 
     rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
@@ -118,19 +131,9 @@ class GroupRankingTable(FastBodyMixin, tables.Table):
         verbose_name=_("Nom"), attrs={"th": {"class": "name"}, "td": {"class": "name"}}
     )
     members = tables.Column(verbose_name=_("Joueurs"), orderable=False)
-    deal_points = SignedColumn("deal_points", verbose_name=_("Donnes"))
-    penalty = SignedColumn("penalty", verbose_name=_("Pénalités"))
-    total = SignedColumn(
-        "total",
-        verbose_name=_("Total"),
-        attrs={"th": {"class": "num total"}, "td": {"class": "num total"}},
-    )
 
-    class Meta:
-        attrs = {"class": "ranking"}
-        order_by = ("rank",)
-        empty_text = _("Aucun résultat pour le moment.")
-        template_name = "scoring/_fast_table.html"
+    class Meta(_TotalsTable.Meta):
+        sequence = ("rank", "name", "members", "deal_points", "penalty", "total")
 
 
 def player_records(
@@ -180,7 +183,7 @@ def group_records(ranked: Iterable[Ranked], *, names: bool = True) -> list[dict[
     return records
 
 
-def _position_label(number: int) -> str:
+def _position_label(number: int) -> str | Promise:
     return _("Libres") if number == 0 else _("P%(number)s") % {"number": number}
 
 
