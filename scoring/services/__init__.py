@@ -7,6 +7,7 @@ transaction, checks the sheet's version and leaves a ChangeLog record with the s
 after. Import from here: `from scoring.services import deal_record`.
 """
 
+from scoring.engine_fields import ENGINE_FIELDS
 from scoring.services.barring import (
     barred_message,
     barring_incident,
@@ -16,7 +17,6 @@ from scoring.services.barring import (
 from scoring.services.deal_input import (
     CARD_FIELDS,
     DESK_FIELDS,
-    ENGINE_FIELDS,
     FIGURE_FIELDS,
     MAX_DEAL_KEYS,
     compute_scores,

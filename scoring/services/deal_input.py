@@ -20,17 +20,6 @@ from scoring.services.sheets import sheet_players_count
 from tournament.i18n import gettext_noop as _
 from tournament.models import Table
 
-__all__ = [
-    "CARD_FIELDS",
-    "DESK_FIELDS",
-    "ENGINE_FIELDS",
-    "FIGURE_FIELDS",
-    "MAX_DEAL_KEYS",
-    "compute_scores",
-    "deal_input_check",
-    "is_int",
-]
-
 # Desk fields of a deal besides the engine's; any other key is refused. "alone" says why a
 # taker at 5 with a called king has no partner (Deal.Alone); the engine does not need it.
 DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
