@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import Group
 from hypothesis import settings as hypothesis_settings
 
+from tests.browser_helpers import DESK, open_page
 from tournament.roles import ARBITER, SCORER
 
 ENGLISH_PO = Path(__file__).resolve().parent.parent / "locale" / "en" / "LC_MESSAGES" / "django.po"
@@ -104,22 +105,18 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    yield from open_page(browser, {"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def desk_page(browser):
+    """At the desk's size: an arbiter's laptop."""
+    yield from open_page(browser, DESK)
 
 
 @pytest.fixture
 def phone_page(browser):
-    context = browser.new_context(
-        locale="fr-FR", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    yield from open_page(browser, {"width": 390, "height": 844}, is_mobile=True, has_touch=True)
 
 
 def browser_login(page, live_server, username: str, password: str) -> None:

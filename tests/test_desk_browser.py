@@ -3,6 +3,7 @@
 import pytest
 
 from scoring.services import sheet_for_table
+from tests.browser_helpers import type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS, TYPED_FIELDS, TYPED_ROWS
@@ -31,16 +32,6 @@ def bilans(page) -> list[int]:
     return [int(t) for t in page.locator("#bilans td.bilan").all_inner_texts()]
 
 
-def type_deal(page, values) -> None:
-    keyboard = page.keyboard
-    for index, value in enumerate(values):
-        if value:
-            keyboard.type(value)
-        if index < len(values) - 1:
-            keyboard.press("Tab")
-    keyboard.press("Enter")
-
-
 def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
     page, live_server, one_request_at_a_time, arbiter
 ):
@@ -52,7 +43,7 @@ def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
     for number, (values, expected) in enumerate(zip(TYPED, RUNNING, strict=True), start=1):
         # The focus returns to the taker once htmx has settled the new row.
         page.wait_for_function("document.activeElement && document.activeElement.name === 'taker'")
-        type_deal(page, values)
+        type_row(page, values)
         page.wait_for_selector(f"#deal-{number}")
         assert bilans(page) == expected
         if number < len(TYPED):

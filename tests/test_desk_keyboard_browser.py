@@ -14,17 +14,6 @@ from tests.desk_helpers import NAMES_004, make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-DESK = {"width": 1366, "height": 768}
-
-
-@pytest.fixture
-def desk_page(browser):
-    context = browser.new_context(locale="fr-FR", viewport=DESK)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
 
 @pytest.fixture
 def sheet(db):

@@ -16,6 +16,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.models import DealScore, Incident
+from tests.browser_helpers import type_row
 from tests.conftest import browser_login
 from tests.examples_004 import BILANS, TYPED_ROWS
 from tournament.models import Position, Registration, Seat, Tournament
@@ -68,16 +69,6 @@ def deals_for_table(number: int) -> list[tuple[str, ...]]:
 
 def signed_int(text: str) -> int:
     return int(text.strip().replace("−", "-").replace("+", "") or 0)
-
-
-def type_deal(page, values) -> None:
-    keyboard = page.keyboard
-    for index, value in enumerate(values):
-        if value:
-            keyboard.type(value)
-        if index < len(values) - 1:
-            keyboard.press("Tab")
-    keyboard.press("Enter")
 
 
 def wait_for_taker_focus(page) -> None:
@@ -226,7 +217,7 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
         typed = deals_for_table(number)
         for deal, values in enumerate(typed, start=1):
             wait_for_taker_focus(page)
-            type_deal(page, values)
+            type_row(page, values)
             page.wait_for_selector(f"#deal-{deal}")
             if deal < len(typed):
                 page.wait_for_selector(f"#deal-form h3:has-text('Donne {deal + 1}')")

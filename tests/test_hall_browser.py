@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.services import deal_record, sheet_for_table
+from tests.browser_helpers import open_page
 from tournament import clock, hall
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 from tournament.services import position_publish
@@ -67,11 +68,7 @@ def evening() -> tuple[Tournament, Position]:
 
 @pytest.fixture
 def screen(browser):
-    context = browser.new_context(locale="fr-FR", viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+    yield from open_page(browser, {"width": 1920, "height": 1080}, timeout=15_000)
 
 
 # Every page, shown in turn: any text wider or taller than its box, any item outside the stage.

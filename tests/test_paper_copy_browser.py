@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from scoring.services import sheet_for_table
+from tests.browser_helpers import type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS
@@ -37,15 +38,6 @@ SIDE_KEYS = {"attaque": "A", "défense": "D", "": ""}
 CHELEM_KEYS = {"": "", "annoncé réussi": "AR", "réussi sans annonce": "R", "annoncé chuté": "AC"}
 # The official FFT sheet of 004 (contract and figures only): the taker's figure stands out.
 FFT_ROWS = [("Garde", "E"), ("G. Sans", "O"), ("Prise", "S"), ("Garde", "N"), ("Garde", "S")]
-
-
-@pytest.fixture
-def desk(browser):
-    context = browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def printed_sheet(page, live_server, tournament) -> str:
@@ -80,17 +72,6 @@ def wait_focus(page, name: str) -> None:
     )
 
 
-def type_row(page, values) -> None:
-    """Left to right, Tab between the fields, Enter saves."""
-    keyboard = page.keyboard
-    for index, value in enumerate(values):
-        if value:
-            keyboard.type(value)
-        if index < len(values) - 1:
-            keyboard.press("Tab")
-    keyboard.press("Enter")
-
-
 def type_paper_bilans(page, bilans) -> None:
     """The paper's Bilan row, left to right, into the cross-check fields as listed."""
     page.click("details.crosscheck summary")
@@ -111,8 +92,9 @@ def check_columns_follow_the_paper(page, names: list[str]) -> None:
 
 
 def test_a_printed_detailed_sheet_copied_in_the_papers_order_has_no_false_mismatch(
-    desk, live_server, one_request_at_a_time, arbiter
+    desk_page, live_server, one_request_at_a_time, arbiter
 ):
+    desk = desk_page
     tournament, position = make_tournament(names=NAMES_004)
     sheet = sheet_for_table(table=position.tables.get())
     browser_login(desk, live_server, "arbitre-test", "pw-arbitre-1")
