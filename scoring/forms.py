@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -14,7 +15,7 @@ from scoring.engine import DealError
 from scoring.models import Incident
 from scoring.notation import NotationError, SeatInfo
 from scoring.services import CARD_FIELDS, deal_figure
-from tournament.models import DIRECTIONS, Registration, sheet_order_key
+from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration
 
 # The row's inputs before the card fields (or the figure), and the detailed sheet's card inputs.
 HEAD_FIELDS = ("dealer", "taker", "contract", "partner")
@@ -90,7 +91,8 @@ class DealForm(forms.Form):
         self.seats = seats
         # Seats that may not bid on this deal, with the reason shown to the arbiter.
         self.barred = barred or {}
-        self.fields["dealer"].choices = [(seat, seats.labels[seat]) for seat in seats.in_order()]
+        dealer = cast(forms.TypedChoiceField, self.fields["dealer"])
+        dealer.choices = [(seat, seats.labels[seat]) for seat in seats.in_order()]
         if not seats.called_king:
             del self.fields["partner"]
         self.deal_data: dict[str, Any] | None = None
@@ -106,7 +108,8 @@ class DealForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         try:
@@ -124,7 +127,7 @@ class DealForm(forms.Form):
 
     def add_deal_error(self, err: DealError) -> None:
         """Show an engine refusal next to the field it names, in the user's language."""
-        field = ENGINE_TO_FORM.get(err.field, err.field)
+        field: str | None = ENGINE_TO_FORM.get(err.field, err.field)
         if field not in self.fields:
             field = "taker" if field == "partner" else None
         message = gettext(err.template) % err.params if err.params else gettext(err.template)
@@ -190,8 +193,37 @@ class FigureDealForm(DealForm):
         return data
 
 
-class AdjustForm(forms.Form):
+class SeatNumbersForm(forms.Form):
+    """A form with one whole number per seat (`<seat_prefix>_<seat index>`, within ±`bound`),
+    its fields listed in the paper sheet's order."""
+
+    seat_prefix = "seat"
+    bound = 0
+
+    def __init__(self, *args: Any, labels: Sequence[str], order: Sequence[int] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.labels = list(labels)
+        # Fields named by seat index, listed in the paper sheet's order.
+        self.order = list(order) or list(range(len(self.labels)))
+        for seat in self.order:
+            self.fields[f"{self.seat_prefix}_{seat}"] = forms.IntegerField(
+                label=self.labels[seat], required=False, min_value=-self.bound, max_value=self.bound
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"{self.seat_prefix}_{seat}"] for seat in self.order]
+
+    def seat_values(self) -> list[int | None]:
+        """The cleaned value of each seat, by seat index (None where left empty)."""
+        data = self.cleaned_data
+        return [data.get(f"{self.seat_prefix}_{seat}") for seat in range(len(self.labels))]
+
+
+class AdjustForm(SeatNumbersForm):
     """An arbiter's score for a deal: figures per seat, or 'contract lost by N points'."""
+
+    seat_prefix = "score"
+    bound = 100000
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     margin = forms.IntegerField(
@@ -203,26 +235,15 @@ class AdjustForm(forms.Form):
     )
     reason = forms.CharField(label=_("Motif"), widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, labels: Sequence[str], order: Sequence[int] = (), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.labels = list(labels)
-        # Fields named by seat index, listed in the paper sheet's order.
-        self.order = list(order) or list(range(len(self.labels)))
-        for seat in self.order:
-            self.fields[f"score_{seat}"] = forms.IntegerField(
-                label=self.labels[seat], required=False, min_value=-100000, max_value=100000
-            )
-
-    def seat_fields(self):
-        return [self[f"score_{seat}"] for seat in self.order]
-
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         if data.get("margin") is None:
-            scores = [data.get(f"score_{seat}") for seat in range(len(self.labels))]
-            if any(s is None for s in scores):
+            values = self.seat_values()
+            scores = [s for s in values if s is not None]
+            if len(scores) != len(values):
                 raise forms.ValidationError(
                     gettext("Donnez un score à chaque joueur, ou la marge de chute.")
                 )
@@ -235,27 +256,17 @@ class AdjustForm(forms.Form):
         return data
 
 
-class CrossCheckForm(forms.Form):
-    """The bilans the players wrote on the paper sheet."""
+class CrossCheckForm(SeatNumbersForm):
+    """The bilans the players wrote on the paper sheet, typed in its order (N, S, E, O, 5e)."""
+
+    seat_prefix = "bilan"
+    bound = 1000000
 
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, labels: Sequence[str], order: Sequence[int] = (), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.labels = list(labels)
-        # Typed in the paper sheet's order (N, S, E, O, 5e), stored by seat index.
-        self.order = list(order) or list(range(len(self.labels)))
-        for seat in self.order:
-            self.fields[f"bilan_{seat}"] = forms.IntegerField(
-                label=self.labels[seat], required=False, min_value=-1000000, max_value=1000000
-            )
-
-    def seat_fields(self):
-        return [self[f"bilan_{seat}"] for seat in self.order]
-
-    def bilans(self) -> list[int] | None:
+    def bilans(self) -> list[int | None] | None:
         """The typed bilans by seat index (None where left empty), or None when all are."""
-        values = [self.cleaned_data.get(f"bilan_{seat}") for seat in range(len(self.labels))]
+        values = self.seat_values()
         return None if all(v is None for v in values) else values
 
 
@@ -264,14 +275,17 @@ class FreeSheetForm(forms.Form):
 
     title = forms.CharField(label=_("Intitulé"), max_length=120, required=False)
 
-    def __init__(self, *args, registrations, **kwargs):
+    # The seats as the tournament names them, the fifth in full.
+    SEAT_LABELS = {**dict(Direction.choices), Direction.FIFTH: _("5e joueur")}
+
+    def __init__(self, *args: Any, registrations: QuerySet[Registration], **kwargs: Any):
         super().__init__(*args, **kwargs)
         # By seat index (N, E, S, O, 5e), listed in the paper sheet's order: Nord, Sud, Est,
         # Ouest; a sheet of three seats Nord, Est and Sud.
-        labels = [_("Nord"), _("Est"), _("Sud"), _("Ouest"), _("5e joueur")]
-        for seat in sorted(range(5), key=lambda seat: sheet_order_key(DIRECTIONS[seat])):
+        for direction in SHEET_ORDER:
+            seat = DIRECTIONS.index(direction)
             self.fields[f"player_{seat}"] = forms.ModelChoiceField(
-                queryset=registrations, label=labels[seat], required=seat < 3
+                queryset=registrations, label=self.SEAT_LABELS[direction], required=seat < 3
             )
 
     def players(self) -> list[Registration]:
@@ -282,8 +296,9 @@ class FreeSheetForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        chosen = [data.get(f"player_{seat}") for seat in range(5) if data.get(f"player_{seat}")]
+        super().clean()
+        data = self.cleaned_data
+        chosen = self.players()
         if len({r.pk for r in chosen}) != len(chosen):
             raise forms.ValidationError(gettext("Un joueur est choisi deux fois."))
         return data
@@ -311,9 +326,9 @@ class IncidentForm(forms.ModelForm):
             "note": forms.Textarea(attrs={"rows": 2}),
         }
 
-    def __init__(self, *args, registrations, **kwargs):
+    def __init__(self, *args: Any, registrations: QuerySet[Registration], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["registration"].queryset = registrations
+        cast(forms.ModelChoiceField, self.fields["registration"]).queryset = registrations
         self.fields["registration"].required = True
 
 
