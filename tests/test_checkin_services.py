@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from scoring.standings import standings_for
 from tests.positions_helpers import make_tournament
-from tournament import services, signup
+from tournament import checkin, services, signup
 from tournament.models import ChangeLog, Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_position_1_is_generated_only_from_the_players_checked_in(arbiter):
     tournament = make_tournament(players=12, positions=2)
     online = expected(tournament, 6)
     for registration in online[:4]:
-        signup.registration_check_in(registration=registration, present=True, user=arbiter)
+        checkin.registration_check_in(registration=registration, present=True, user=arbiter)
     services.position_generate(tournament=tournament, seed=3, user=arbiter)
     present = set(
         tournament.registrations.filter(status=Registration.Status.ACTIVE).values_list(
@@ -54,11 +54,11 @@ def test_position_1_is_generated_only_from_the_players_checked_in(arbiter):
 def test_check_in_toggles_and_logs_who_when_before_and_after(arbiter):
     tournament = make_tournament(players=0)
     (registration,) = expected(tournament, 1)
-    signup.registration_check_in(registration=registration, present=True, user=arbiter)
+    checkin.registration_check_in(registration=registration, present=True, user=arbiter)
     registration.refresh_from_db()
     assert registration.status == Registration.Status.ACTIVE
     assert registration.checked_in_at is not None and registration.first_position == 1
-    signup.registration_check_in(registration=registration, present=False, user=arbiter)
+    checkin.registration_check_in(registration=registration, present=False, user=arbiter)
     registration.refresh_from_db()
     assert registration.status == Registration.Status.EXPECTED
     assert registration.checked_in_at is None
@@ -78,7 +78,7 @@ def test_pressing_enter_twice_changes_nothing_the_second_time(arbiter):
     tournament = make_tournament(players=0)
     (registration,) = expected(tournament, 1)
     for _ in range(2):
-        signup.registration_check_in(registration=registration, present=True, user=arbiter)
+        checkin.registration_check_in(registration=registration, present=True, user=arbiter)
     assert ChangeLog.objects.filter(object_type="registration", user=arbiter).count() == 1
 
 
@@ -87,7 +87,7 @@ def test_a_late_arrival_checked_in_after_position_1_plays_from_position_2(arbite
     late, absent = expected(tournament, 2)
     services.position_generate(tournament=tournament, seed=5)
     services.position_publish(position=tournament.positions.get(number=1))
-    signup.registration_check_in(registration=late, present=True, user=arbiter)
+    checkin.registration_check_in(registration=late, present=True, user=arbiter)
     late.refresh_from_db()
     assert late.first_position == 2
     services.position_generate(tournament=tournament, seed=5)  # the re-plan of drafts
@@ -101,11 +101,11 @@ def test_a_player_who_has_played_cannot_be_unchecked_but_may_withdraw(arbiter):
     services.position_publish(position=tournament.positions.get(number=1))
     player = tournament.registrations.first()
     with pytest.raises(ValidationError) as caught:
-        signup.registration_check_in(registration=player, present=False, user=arbiter)
+        checkin.registration_check_in(registration=player, present=False, user=arbiter)
     assert "déjà joué" in caught.value.messages[0]
     services.registration_withdraw(registration=player)
     with pytest.raises(ValidationError) as caught:
-        signup.registration_check_in(registration=player, present=True, user=arbiter)
+        checkin.registration_check_in(registration=player, present=True, user=arbiter)
     assert "forfait" in caught.value.messages[0]
 
 
@@ -121,7 +121,7 @@ def test_players_who_never_came_are_not_ranked():
 
 def test_a_walk_in_is_registered_present_and_logged(arbiter):
     tournament = make_tournament(players=0)
-    registration = signup.walkin_register(
+    registration = checkin.walkin_register(
         tournament=tournament, last_name="Noël", first_name="Océane", club="Lyon", user=arbiter
     )
     assert registration.status == Registration.Status.ACTIVE
@@ -134,7 +134,7 @@ def test_a_walk_in_who_had_signed_up_is_pointed_to_their_registration(arbiter):
     Tournament.objects.filter(pk=tournament.pk).update(signup_open=True)
     signup.signup_register(tournament=tournament, last_name="Côté", first_name="François")
     with pytest.raises(ValidationError) as caught:
-        signup.walkin_register(
+        checkin.walkin_register(
             tournament=tournament, last_name="COTE", first_name="francois", user=arbiter
         )
     assert "pointez-le" in caught.value.messages[0]
@@ -148,4 +148,4 @@ def test_check_in_is_refused_once_the_tournament_is_finished(arbiter):
     (registration,) = expected(tournament, 1)
     Tournament.objects.filter(pk=tournament.pk).update(status="finished")
     with pytest.raises(Locked):
-        signup.registration_check_in(registration=registration, present=True, user=arbiter)
+        checkin.registration_check_in(registration=registration, present=True, user=arbiter)

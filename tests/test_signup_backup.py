@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.backup import BackupError, tournament_export, tournament_import
-from tournament import signup
+from tournament import checkin, signup
 from tournament.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_sign_up_settings_and_check_ins_survive_a_backup_and_restore(arbiter):
         signup.signup_register(tournament=tournament, last_name=name, licence=licence)
         for name, licence in (("Côté", "0412345"), ("Noël", "0412346"))
     )
-    signup.registration_check_in(registration=came, present=True, user=arbiter)
+    checkin.registration_check_in(registration=came, present=True, user=arbiter)
     restored = tournament_import(json.dumps(tournament_export(tournament)), user=arbiter)
 
     assert restored.pk != tournament.pk

@@ -10,57 +10,14 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-# Seat letters in table order: a seat's index in this tuple is the engine's seat number stored
-# on sheets and deals, and the dealer passes to the previous index. The fifth seat at tables of
-# five has no compass name, so it is "X", shown as "5e". Never reorder: stored data means it.
-DIRECTIONS = ("N", "E", "S", "W", "X")
-
-# The order in which every screen, form and printed document lists the seats: the FFT score
-# sheet's Nord, Sud, Est, Ouest, then the fifth seat. Storage keeps DIRECTIONS' indexes.
-SHEET_ORDER = ("N", "S", "E", "W", "X")
-
-
-# Seat letters as French sheets print them (West is "Ouest").
-SHORT_DIRECTIONS = {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("O"), "X": _("5e")}
-
-
-def sheet_order_key(direction: str) -> int:
-    """Sort key putting seats in the FFT sheet's order (unknown letters last)."""
-    return SHEET_ORDER.index(direction) if direction in SHEET_ORDER else len(SHEET_ORDER)
-
-
-def seat_label(table_number: int, direction: str) -> str:
-    """A starting position as sheets print it: table and seat, "3 N", "3 O".
-
-    The fifth seat reads "5 — 5e": "5 5e" looked like one number.
-    """
-    short = SHORT_DIRECTIONS.get(direction, direction)
-    if direction == "X":
-        return f"{table_number} — {short}"
-    return f"{table_number} {short}"
-
-
-def seat_code(table_number: int, direction: str) -> str:
-    """A starting position as stored on sheets, in no language: "3 W", "5 X".
-
-    Sheets keep this and print `start_display` of it, so every reader sees their own words
-    (a label stored translated kept the language of whoever opened the sheet first).
-    """
-    return f"{table_number} {direction}"
-
-
-# Seat words sheets stored before labels were kept in no language, in French or English.
-_STORED_SEATS = {"N": "N", "E": "E", "S": "S", "W": "W", "O": "W", "X": "X", "5e": "X"}
-_STORED_SEATS["5th"] = "X"
-
-
-def start_display(stored: str) -> str:
-    """A stored starting position in the reader's language: "3 W" → "3 O" in French."""
-    number, _space, seat = (stored or "").partition(" ")
-    seat = seat.removeprefix("— ").strip()
-    if not number.isdecimal() or seat not in _STORED_SEATS:
-        return stored or ""
-    return seat_label(int(number), _STORED_SEATS[seat])
+# The seat vocabulary lives in tournament.seats; re-exported here, where it used to be.
+from .seats import DIRECTIONS as DIRECTIONS
+from .seats import SHEET_ORDER as SHEET_ORDER
+from .seats import SHORT_DIRECTIONS as SHORT_DIRECTIONS
+from .seats import seat_code as seat_code
+from .seats import seat_label as seat_label
+from .seats import sheet_order_key as sheet_order_key
+from .seats import start_display as start_display
 
 
 class Direction(models.TextChoices):

@@ -1,5 +1,5 @@
-"""Online pre-registration and check-in at the door: the services behind the public sign-up
-page and the arbiter's check-in list.
+"""Online pre-registration: the services behind the public sign-up page (is it open, spam
+and throttling, signing up). Checking in at the door is tournament.checkin.
 
 A player who signs up online is registered as "pré-inscrit" (Registration.Status.EXPECTED): they
 play no position and appear in no ranking until an arbiter checks them in, which makes them
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
@@ -22,11 +21,11 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from . import services
-from .audit import change_record, json_value, record_settings, save_recorded
-from .collation import fold, person_key
+from .audit import change_record, json_value, record_settings
+from .collation import fold
 from .licence import licence_clean
 from .lifecycle import ensure_tournament_open, locked_tournament
-from .models import Player, Position, Registration, Seat, Tournament
+from .models import Player, Position, Registration, Tournament
 
 # The settings of the registration page (its own form, logged like the others).
 SIGNUP_FIELDS = ("signup_open", "signup_capacity", "signup_closes_at", "signup_licence_required")
@@ -164,7 +163,7 @@ def normalise_code(text: str) -> str:
     return "".join(c for c in (text or "").upper() if c in CODE_ALPHABET)
 
 
-def _clean_name(value: str) -> str:
+def clean_name(value: str) -> str:
     return " ".join((value or "").split())
 
 
@@ -249,7 +248,7 @@ def signup_register(
     refusal = signup_refusal(tournament, now=now)
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
-    last_name, first_name, club = (_clean_name(v) for v in (last_name, first_name, club))
+    last_name, first_name, club = (clean_name(v) for v in (last_name, first_name, club))
     try:
         licence = licence_clean(licence)
     except ValidationError as error:
@@ -288,152 +287,3 @@ def signup_register(
         user=None,
     )
     return registration
-
-
-# --- checking in at the door ---------------------------------------------------------------
-
-
-def _has_played(registration: Registration) -> bool:
-    return Seat.objects.filter(
-        registration=registration, table__position__status__in=["published", "closed"]
-    ).exists()
-
-
-@transaction.atomic
-def registration_check_in(*, registration: Registration, present: bool, user=None):
-    """Mark a player present (or not present after all); logged with who and when.
-
-    Present from the first position not yet published, so a late arrival joins the next one;
-    drafts planned before must then be re-planned (publishing a stale draft is refused).
-    Asking for the state the player is already in changes nothing (a key pressed twice).
-    """
-    registration = (
-        Registration.objects.select_for_update(of=("self",))
-        .select_related("tournament", "player")
-        .get(pk=registration.pk)
-    )
-    tournament = registration.tournament
-    ensure_tournament_open(tournament)
-    name = registration.player.full_name
-    if registration.status == Registration.Status.WITHDRAWN:
-        raise ValidationError(
-            _("%(player)s a déclaré forfait : annulez d'abord le forfait (page Joueurs).")
-            % {"player": name}
-        )
-    wanted = Registration.Status.ACTIVE if present else Registration.Status.EXPECTED
-    if registration.status == wanted:
-        return registration
-    if not present and _has_played(registration):
-        raise ValidationError(
-            _("%(player)s a déjà joué une position : déclarez plutôt un forfait.")
-            % {"player": name}
-        )
-    before = _check_in_state(registration)
-    registration.status = wanted
-    if present:
-        registration.checked_in_at = timezone.now()
-        registration.first_position = services.last_played_position(tournament) + 1
-    else:
-        registration.checked_in_at = None
-    save_recorded(
-        registration,
-        update_fields=["status", "checked_in_at", "first_position"],
-        tournament=tournament,
-        before=before,
-        after=_check_in_state(registration),
-        user=user,
-    )
-    return registration
-
-
-def _check_in_state(registration: Registration) -> dict[str, Any]:
-    return {
-        "status": registration.status,
-        "checked_in_at": json_value(registration.checked_in_at),
-        "first_position": registration.first_position,
-    }
-
-
-@transaction.atomic
-def walkin_register(
-    *,
-    tournament: Tournament,
-    last_name: str,
-    first_name: str = "",
-    licence: str = "",
-    club: str = "",
-    user=None,
-) -> Registration:
-    """Someone who did not sign up, registered and checked in on the spot."""
-    last_name, first_name, club = (_clean_name(v) for v in (last_name, first_name, club))
-    licence = (licence or "").replace(" ", "")
-    same = duplicate_of(
-        tournament, last_name=last_name, first_name=first_name, licence=licence, club=club
-    )
-    if same is not None:
-        raise ValidationError(
-            _("%(player)s est déjà inscrit (n° %(number)s) : pointez-le dans la liste.")
-            % {"player": same.player.full_name, "number": same.number}
-        )
-    registration = services.player_register(
-        tournament=tournament,
-        last_name=last_name,
-        first_name=first_name,
-        licence=licence,
-        club=club,
-        user=user,
-    )
-    before = _check_in_state(registration)
-    registration.checked_in_at = timezone.now()
-    save_recorded(
-        registration,
-        update_fields=["checked_in_at"],
-        tournament=tournament,
-        before=before,
-        after=_check_in_state(registration),
-        user=user,
-    )
-    return registration
-
-
-# --- the check-in list ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CheckInRow:
-    registration: Registration
-    present: bool
-    withdrawn: bool
-    # Everything the search box matches, folded (accents and case ignored).
-    search: str
-
-
-def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
-    """Every registration, alphabetically, with what the search matches (one query)."""
-    registrations = tournament.registrations.select_related("player")
-    rows = [
-        CheckInRow(
-            registration=r,
-            present=r.status == Registration.Status.ACTIVE,
-            withdrawn=r.status == Registration.Status.WITHDRAWN,
-            search=" ".join(
-                fold(part)
-                for part in (
-                    r.player.last_name,
-                    r.player.first_name,
-                    r.player.club,
-                    r.player.licence,
-                    str(r.number),
-                    r.signup_code,
-                )
-                if part
-            ),
-        )
-        for r in registrations
-    ]
-    rows.sort(
-        key=lambda row: person_key(
-            row.registration.player.last_name, row.registration.player.first_name or ""
-        )
-    )
-    return rows

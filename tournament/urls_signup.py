@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_signup as views
+from .views import signup as views
 
 urlpatterns = [
     path("inscription/<int:pk>/", views.signup_page, name="signup"),

@@ -1,8 +1,7 @@
 """Online pre-registration (a public page for phones) and the arbiter's check-in at the door.
 
 Check-in needs MANAGE, like registering a player: who is present decides who is seated, which
-is the arbiters' call, not the scorers' (they only enter deals).
-"""
+is the arbiters' call, not the scorers' (they only enter deals)."""
 
 from __future__ import annotations
 
@@ -16,31 +15,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import signup
-from .access import (
+from .. import checkin, signup
+from ..access import (
     Permission,
     SignupRequest,
     TournamentRequest,
-    capabilities,
     permission_required,
     public_page,
     signup_code_page,
 )
-from .collation import matches
-from .forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
-from .models import Registration, Tournament
-from .settings import client_ip_address
-
-
-def _form_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
-# --- the public page -------------------------------------------------------------------------
+from ..collation import matches
+from ..forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
+from ..models import Registration, Tournament
+from ..settings import client_ip_address
+from .common import desk_context, form_errors
 
 
 def _signup_page(request, tournament, form, status=200) -> HttpResponse:
@@ -79,7 +67,7 @@ def signup_page(request: TournamentRequest, pk: int) -> HttpResponse:
                 club=data["club"],
             )
         except ValidationError as error:
-            _form_errors(form, error)
+            form_errors(form, error)
         else:
             code = cast(str, registration.signup_code)  # signup_register always gives one
             return redirect("signup-confirmation", tournament.pk, code.lower())
@@ -98,20 +86,6 @@ def signup_confirmation(request: SignupRequest, pk: int, code: str) -> HttpRespo
     return render(request, "tournament/signup_confirmation.html", context)
 
 
-# --- the arbiter's side ----------------------------------------------------------------------
-
-
-def _context(request, tournament, **extra) -> dict:
-    can = capabilities(request.user, tournament)
-    return {
-        "tournament": tournament,
-        "tab": "checkin",
-        "can_edit": can["manage"],
-        "can": can,
-        **extra,
-    }
-
-
 @permission_required(Permission.MANAGE)
 def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     """Open or close the public registration page; its link, capacity and closing time."""
@@ -125,14 +99,15 @@ def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
                 user=request.user,
             )
         except ValidationError as error:
-            _form_errors(form, error)
+            form_errors(form, error)
         else:
             messages.success(request, _("Inscriptions en ligne enregistrées."))
             return redirect("signup-settings", pk)
     tournament.refresh_from_db()
-    context = _context(
+    context = desk_context(
         request,
         tournament,
+        "checkin",
         form=form,
         public_url=request.build_absolute_uri(reverse("signup", args=[pk])),
         refusal=signup.signup_refusal(tournament),
@@ -143,7 +118,7 @@ def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
 
 
 def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResponse:
-    rows = signup.check_in_rows(tournament)
+    rows = checkin.check_in_rows(tournament)
     query = request.GET.get("q", "")[:100].replace("\x00", "")
     if query:  # without JavaScript the search is a plain GET
         rows = [
@@ -158,9 +133,10 @@ def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResp
                 row.registration.signup_code,
             )
         ]
-    context = _context(
+    context = desk_context(
         request,
         tournament,
+        "checkin",
         rows=rows,
         query=query,
         present=sum(1 for row in rows if row.present),
@@ -193,7 +169,7 @@ def checkin_toggle(request: TournamentRequest, pk: int, registration: int) -> Ht
         error = " ".join(str(message) for message in present_errors)
     else:
         try:
-            entry = signup.registration_check_in(
+            entry = checkin.registration_check_in(
                 registration=entry, present=form.cleaned_data["present"], user=request.user
             )
         except ValidationError as exc:
@@ -229,11 +205,11 @@ def checkin_walkin(request: TournamentRequest, pk: int) -> HttpResponse:
     form = WalkInForm(request.POST)
     if form.is_valid():
         try:
-            registration = signup.walkin_register(
+            registration = checkin.walkin_register(
                 tournament=tournament, user=request.user, **form.cleaned_data
             )
         except ValidationError as error:
-            _form_errors(form, error)
+            form_errors(form, error)
         else:
             messages.success(
                 request,

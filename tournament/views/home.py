@@ -1,10 +1,16 @@
-"""Tournament pages."""
+"""The home page: the desk's tournaments, and the public ones."""
+
+from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .access import Permission, may, visible_tournaments
-from .models import Tournament
+from ..access import (
+    Permission,
+    may,
+    visible_tournaments,
+)
+from ..models import Tournament
 
 
 def home(request: HttpRequest) -> HttpResponse:

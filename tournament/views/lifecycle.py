@@ -4,81 +4,76 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import lifecycle, staff
-from .access import Permission, TournamentRequest, capabilities, permission_required
-from .models import Position, TournamentRole
-
-
-def _errors(request: HttpRequest, error: ValidationError) -> None:
-    for message in error.messages:
-        messages.error(request, message)
+from .. import lifecycle, staff
+from ..access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from ..models import TournamentRole
+from .common import error_messages, position_or_404, post_outcome
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
 def tournament_finish(request: TournamentRequest, pk: int) -> HttpResponse:
-    try:
-        lifecycle.tournament_finish(tournament=request.tournament, user=request.user)
-    except ValidationError as error:
-        _errors(request, error)
-    else:
-        messages.success(request, _("Tournoi terminé : les résultats sont verrouillés."))
-    return redirect("tournament-detail", pk)
+    return post_outcome(
+        request,
+        lambda: lifecycle.tournament_finish(tournament=request.tournament, user=request.user),
+        lambda _done: _("Tournoi terminé : les résultats sont verrouillés."),
+        "tournament-detail",
+        pk,
+    )
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
 def tournament_reopen(request: TournamentRequest, pk: int) -> HttpResponse:
-    try:
-        lifecycle.tournament_reopen(
-            tournament=request.tournament,
-            reason=request.POST.get("reason", ""),
-            user=request.user,
-        )
-    except ValidationError as error:
-        _errors(request, error)
-    else:
-        messages.success(request, _("Tournoi rouvert."))
-    return redirect("tournament-detail", pk)
-
-
-def _position(pk: int, number: int) -> Position:
-    return get_object_or_404(
-        Position.objects.select_related("tournament"), tournament_id=pk, number=number
+    return post_outcome(
+        request,
+        lambda: lifecycle.tournament_reopen(
+            tournament=request.tournament, reason=request.POST.get("reason", ""), user=request.user
+        ),
+        lambda _done: _("Tournoi rouvert."),
+        "tournament-detail",
+        pk,
     )
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
 def position_close(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    try:
-        lifecycle.position_close(position=_position(pk, number), user=request.user)
-    except ValidationError as error:
-        _errors(request, error)
-    else:
-        messages.success(request, _("Position %(number)s close.") % {"number": number})
-    return redirect("position-detail", pk, number)
+    return post_outcome(
+        request,
+        lambda: lifecycle.position_close(position=position_or_404(pk, number), user=request.user),
+        lambda _done: _("Position %(number)s close.") % {"number": number},
+        "position-detail",
+        pk,
+        number,
+    )
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
 def position_reopen(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    try:
-        lifecycle.position_reopen(
-            position=_position(pk, number),
+    return post_outcome(
+        request,
+        lambda: lifecycle.position_reopen(
+            position=position_or_404(pk, number),
             reason=request.POST.get("reason", ""),
             user=request.user,
-        )
-    except ValidationError as error:
-        _errors(request, error)
-    else:
-        messages.success(request, _("Position %(number)s rouverte.") % {"number": number})
-    return redirect("position-detail", pk, number)
+        ),
+        lambda _done: _("Position %(number)s rouverte.") % {"number": number},
+        "position-detail",
+        pk,
+        number,
+    )
 
 
 @permission_required(Permission.ADMINISTER)
@@ -100,7 +95,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
                 **typed,
             )
         except ValidationError as error:
-            _errors(request, error)
+            error_messages(request, error)
             status = 400
         else:
             messages.success(request, _("%(name)s ajouté.") % {"name": typed["username"]})

@@ -1,0 +1,65 @@
+"""What the desk's views share: the page context, a service's refusal shown on a form or as
+messages, the position a URL names, and the body of a thin POST view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+
+from ..access import capabilities
+from ..models import Position, Tournament
+
+T = TypeVar("T")
+
+
+def desk_context(request: HttpRequest, tournament: Tournament, tab: str, **extra: Any) -> dict:
+    """What every desk page's template reads: the tournament, the tab, the user's rights."""
+    can = capabilities(request.user, tournament)
+    return {"tournament": tournament, "tab": tab, "can_edit": can["manage"], "can": can, **extra}
+
+
+def form_errors(form: BaseForm, error: ValidationError) -> None:
+    """Attach a service's ValidationError to the form, by field when it names one."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def error_messages(request: HttpRequest, error: ValidationError) -> None:
+    """A service's refusal as error messages on the next page, one per message."""
+    for message in error.messages:
+        messages.error(request, message)
+
+
+def position_or_404(pk: int, number: int) -> Position:
+    return get_object_or_404(
+        Position.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+
+
+def post_outcome(
+    request: HttpRequest,
+    run: Callable[[], T],
+    success: Callable[[T], str] | None,
+    to: str,
+    *args: Any,
+) -> HttpResponse:
+    """The body of a thin POST view: run the service; its refusal shows as error messages,
+    its success as the message `success` makes of its result; back to the page `to` either way.
+    """
+    try:
+        result = run()
+    except ValidationError as error:
+        error_messages(request, error)
+    else:
+        if success is not None:
+            messages.success(request, success(result))
+    return redirect(to, *args)

@@ -1,0 +1,220 @@
+"""A tournament's players: the list, registering (from the roster or new), the roster
+search and merge, withdrawals, and a player's itinerary."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import identity, services
+from ..access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    may,
+    permission_required,
+)
+from ..forms import PlayerForm
+from ..identity import LikelyDuplicate
+from ..models import Player, Registration, Tournament
+from ..tables import ItineraryTable, RegistrationTable
+from .common import desk_context, form_errors, post_outcome
+
+
+def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
+    registrations = tournament.registrations.select_related("player", "team")
+    table = RegistrationTable(
+        registrations,
+        can_edit=capabilities(request.user, tournament)["manage"],
+        start_labels=services.start_labels(tournament),
+    )
+    context = desk_context(
+        request,
+        tournament,
+        "players",
+        table=table,
+        form=form or PlayerForm(),
+        late=services.last_played_position(tournament) > 0,
+        duplicates=duplicates,
+    )
+    return render(request, "tournament/player_list.html", context, status=status)
+
+
+@permission_required(Permission.VIEW)
+def player_list(request: TournamentRequest, pk: int) -> HttpResponse:
+    return _player_list_page(request, request.tournament)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    form = PlayerForm(request.POST)
+    try:
+        if request.POST.get("player"):
+            # Chosen from the roster search: the player exists already.
+            if not request.POST["player"].isdecimal():
+                raise Http404  # not an id at all (the ORM would raise ValueError: a 500)
+            player = get_object_or_404(Player, pk=request.POST["player"])
+            registration = services.player_register(
+                tournament=tournament, player=player, user=request.user
+            )
+        elif form.is_valid():
+            registration = services.player_register(
+                tournament=tournament,
+                user=request.user,
+                # Set by "c'est un autre joueur" once the page has shown the likely duplicates.
+                other_player=request.POST.get("other_player") == "1",
+                **form.cleaned_data,
+            )
+        else:
+            return _player_list_page(request, tournament, form, status=400)
+    except LikelyDuplicate as duplicate:
+        # Not an error: a question. The page asks it with the typed fields kept.
+        return _player_list_page(request, tournament, form, duplicates=duplicate.players)
+    except ValidationError as error:
+        if request.POST.get("player"):
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect("player-list", pk)
+        form_errors(form, error)
+        return _player_list_page(request, tournament, form, status=400)
+    if registration.first_position > 1:
+        messages.success(
+            request,
+            _(
+                "%(player)s inscrit (n° %(number)s), joue à partir de la position %(first)s : "
+                "replanifiez les positions en brouillon."
+            )
+            % {
+                "player": registration.player.full_name,
+                "number": registration.number,
+                "first": registration.first_position,
+            },
+        )
+    else:
+        messages.success(
+            request,
+            _("%(player)s inscrit (n° %(number)s).")
+            % {"player": registration.player.full_name, "number": registration.number},
+        )
+    return redirect("player-list", pk)
+
+
+SEARCH_RESULTS = 20  # names shown as the arbiter types; more asks for another letter
+
+
+@permission_required(Permission.ROSTER, None)
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Roster search as you type; returns a partial for htmx, a page otherwise."""
+    query = request.GET.get("q", "").strip()
+    tournament = None
+    if re.fullmatch(r"[0-9]{1,9}", request.GET.get("tournoi", "")):
+        tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
+        if tournament is not None and not may(request.user, Permission.VIEW, tournament):
+            tournament = None
+    # One more than shown, to say when the list is cut.
+    players = services.player_search(query=query, limit=SEARCH_RESULTS + 1)
+    more = len(players) > SEARCH_RESULTS
+    players = players[:SEARCH_RESULTS]
+    registered = set()
+    if tournament is not None:
+        registered = set(
+            tournament.registrations.filter(player__in=players).values_list("player_id", flat=True)
+        )
+    context = {
+        "query": query,
+        "players": players,
+        "registered": registered,
+        "tournament": tournament,
+        "more": more,
+        "merging": request.GET.get("fusion") == "1",  # the merge page's search
+    }
+    template = "tournament/_player_search_results.html"
+    return render(request, template, context)
+
+
+@permission_required(Permission.ROSTER, None)
+def player_merge(request: HttpRequest) -> HttpResponse:
+    """Two roster players found to be one person: `garder` is kept, the chosen one merged in.
+
+    The roster is shared, so identity.player_merge itself checks that the user runs every
+    tournament either player is registered in (or is a superuser).
+    """
+    raw = request.POST.get("keep") or request.GET.get("garder", "")
+    if not re.fullmatch(r"[0-9]{1,9}", raw):
+        return render(request, "tournament/player_merge.html", {"keep": None})
+    keep = get_object_or_404(Player, pk=raw)
+    candidates = identity.merge_candidates(keep)
+    error = None
+    if request.method == "POST":
+        drop_pk = request.POST.get("drop", "")
+        others = {str(known.pk) for known, _played in candidates[1:]}
+        if drop_pk not in others:
+            error = _("Choisissez la fiche à fusionner dans celle-ci.")
+        else:
+            try:
+                kept = identity.player_merge(
+                    keep=keep, drop=Player.objects.get(pk=drop_pk), user=request.user
+                )
+            except ValidationError as refusal:
+                error = " ".join(refusal.messages)
+            else:
+                messages.success(
+                    request,
+                    _("Fiches fusionnées : %(player)s.") % {"player": kept.full_name},
+                )
+                return redirect(f"{reverse('player-merge')}?garder={kept.pk}")
+    context = {"keep": candidates[0], "others": candidates[1:], "error": error}
+    return render(request, "tournament/player_merge.html", context, status=400 if error else 200)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def registration_withdraw(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    return post_outcome(
+        request,
+        lambda: services.registration_withdraw(registration=entry, user=request.user),
+        lambda withdrawn: (
+            _(
+                "%(player)s déclare forfait après la position %(after)s : "
+                "replanifiez les positions en brouillon."
+            )
+            % {"player": withdrawn.player.full_name, "after": withdrawn.withdrawn_after}
+        ),
+        "player-list",
+        pk,
+    )
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def registration_reinstate(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    return post_outcome(
+        request,
+        lambda: services.registration_reinstate(registration=entry, user=request.user),
+        lambda back: _("%(player)s est de nouveau présent.") % {"player": back.player},
+        "player-list",
+        pk,
+    )
+
+
+@permission_required(Permission.VIEW)
+def player_itinerary(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Registration.objects.select_related("player", "team", "tournament"),
+        pk=registration,
+        tournament_id=pk,
+    )
+    table = ItineraryTable(services.itinerary(entry))
+    context = desk_context(request, entry.tournament, "players", registration=entry, table=table)
+    return render(request, "tournament/player_itinerary.html", context)

@@ -1,0 +1,165 @@
+"""Positions: the plan, who sits where, generating, publishing, swapping two seats."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import hooks, services
+from ..access import (
+    Permission,
+    TournamentRequest,
+    permission_required,
+)
+from ..forms import GenerateForm, SwapForm
+from ..models import Position, Registration
+from ..plan_quality import plan_quality
+from ..tables import WhoSitsWhereTable
+from .common import desk_context, error_messages, form_errors, position_or_404, post_outcome
+
+
+def _seated(position: Position):
+    return (
+        Registration.objects.filter(seats__table__position=position)
+        .select_related("player", "team")
+        .order_by("player__last_name", "player__first_name")
+    )
+
+
+@permission_required(Permission.VIEW)
+def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    context = desk_context(
+        request,
+        tournament,
+        "positions",
+        positions=services.positions_overview(tournament),
+        played=services.last_played_position(tournament),
+        quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
+    )
+    return render(request, "tournament/position_list.html", context)
+
+
+@permission_required(Permission.VIEW)
+def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    """The table plan: each table with its players in seat order."""
+    position = position_or_404(pk, number)
+    context = desk_context(
+        request,
+        position.tournament,
+        "positions",
+        position=position,
+        played=services.last_played_position(position.tournament),
+        tables=services.position_plan(position),
+        swap_form=SwapForm(registrations=_seated(position)),
+    )
+    return render(request, "tournament/position_detail.html", context)
+
+
+@permission_required(Permission.VIEW)
+def position_who_sits_where(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    position = position_or_404(pk, number)
+    table = WhoSitsWhereTable(services.who_sits_where(position))
+    context = desk_context(
+        request, position.tournament, "positions", position=position, table=table
+    )
+    return render(request, "tournament/position_who_sits_where.html", context)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_generate(request: TournamentRequest, pk: int) -> HttpResponse:
+    """Plan every position not yet published; also the re-plan after withdrawals and arrivals."""
+    tournament = request.tournament
+    form = GenerateForm(request.POST)
+    seed = form.cleaned_data["seed"] if form.is_valid() else None
+    return post_outcome(
+        request,
+        lambda: services.position_generate(tournament=tournament, seed=seed, user=request.user),
+        lambda positions: (
+            _("Positions %(first)s à %(last)s planifiées en brouillon (graine %(seed)s).")
+            % {
+                "first": positions[0].number,
+                "last": positions[-1].number,
+                "seed": positions[0].seed,
+            }
+        ),
+        "position-list",
+        pk,
+    )
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_regenerate(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    position = position_or_404(pk, number)
+    return post_outcome(
+        request,
+        lambda: services.position_regenerate(position=position, user=request.user),
+        lambda _done: _("Position %(number)s régénérée.") % {"number": number},
+        "position-detail",
+        pk,
+        number,
+    )
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    position = position_or_404(pk, number)
+    try:
+        services.position_publish(
+            position=position,
+            user=request.user,
+            unfinished_confirmed=request.POST.get("confirm") == "1",
+        )
+    except services.EarlierPositionsUnfinished as unfinished:
+        # Asked, not refused: the same POST with confirm=1 publishes.
+        context = desk_context(
+            request,
+            position.tournament,
+            "positions",
+            position=position,
+            reasons=unfinished.messages,
+            to_enter=unfinished.to_enter,
+        )
+        return render(request, "tournament/position_publish_confirm.html", context)
+    except ValidationError as error:
+        error_messages(request, error)
+    else:
+        # Every table gets its link and code now (scoring listens): printed on its sheet,
+        # scanned by players.
+        hooks.position_published.send(sender=Position, position=position)
+        messages.success(request, _("Position %(number)s publiée.") % {"number": number})
+    return redirect("position-detail", pk, number)
+
+
+@permission_required(Permission.MANAGE)
+def seat_swap(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    """GET shows what the swap changes (E before and after); POST with confirm applies it."""
+    position = position_or_404(pk, number)
+    form = SwapForm(request.POST or request.GET or None, registrations=_seated(position))
+    preview = None
+    if form.is_bound and form.is_valid():
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        try:
+            if request.method == "POST":
+                services.seat_swap(position=position, first=first, second=second, user=request.user)
+                messages.success(
+                    request,
+                    _("%(a)s et %(b)s ont échangé leurs places.")
+                    % {"a": first.player.full_name, "b": second.player.full_name},
+                )
+                return redirect("position-detail", pk, number)
+            preview = services.seat_swap_preview(position=position, first=first, second=second)
+        except ValidationError as error:
+            form_errors(form, error)
+    context = desk_context(
+        request, position.tournament, "positions", position=position, form=form, preview=preview
+    )
+    template = "tournament/_swap_preview.html" if request.htmx else "tournament/seat_swap.html"
+    return render(request, template, context)

@@ -1,0 +1,70 @@
+"""The desk's tournaments: the list of those one works on, creating one, its settings."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from .. import services
+from ..access import (
+    Permission,
+    TournamentRequest,
+    may,
+    permission_required,
+    visible_tournaments,
+)
+from ..forms import TournamentForm
+from ..models import Tournament
+from ..tables import TournamentTable
+from .common import desk_context, form_errors
+
+
+@login_required
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The tournaments the user works on, and only those."""
+    table = TournamentTable(visible_tournaments(request.user))
+    return render(
+        request,
+        "tournament/tournament_list.html",
+        {"table": table, "can_edit": may(request.user, Permission.CREATE)},
+    )
+
+
+@permission_required(Permission.CREATE, None)
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(data=form.cleaned_data, owner=request.user)
+        except ValidationError as error:
+            form_errors(form, error)
+        else:
+            messages.success(request, _("Tournoi créé."))
+            return redirect(tournament)
+    return render(request, "tournament/tournament_form.html", {"form": form})
+
+
+@permission_required(Permission.MANAGE)
+def tournament_edit(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    # The form gets its own copy: validating it changes the instance, the page header must not.
+    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(
+                tournament=tournament, data=form.cleaned_data, user=request.user
+            )
+        except ValidationError as error:
+            form_errors(form, error)
+        else:
+            messages.success(request, _("Tournoi enregistré."))
+            return redirect("tournament-detail", pk)
+    return render(
+        request,
+        "tournament/tournament_edit.html",
+        desk_context(request, tournament, "dashboard", form=form),
+    )
