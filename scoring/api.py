@@ -20,14 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import DealError
+from scoring.http import json_object
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError, deal_record
 from tournament.access import Permission, permission_required
 from tournament.lifecycle import Locked
-from tournament.safe_json import JSONTooDeep, loads_bounded
 
 BODY_KEYS = {"version", "deal"}
-MAX_BODY_BYTES = 16_384  # a deal is a few hundred bytes
 
 
 def _sheet_state(sheet: ScoreSheet) -> dict:
@@ -55,16 +54,9 @@ def sheet_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 def _parse(body: bytes) -> tuple[int, dict[str, Any]]:
     """The body's version and deal, or DealError naming what is wrong with it."""
-    if len(body) > MAX_BODY_BYTES:
-        raise DealError("deal", _("Corps trop long."))
-    try:
-        payload = loads_bounded(body, max_depth=8)
-    except JSONTooDeep:
-        raise DealError("deal", _("Corps JSON trop imbriqué.")) from None
-    except ValueError:
-        raise DealError("deal", _('Corps JSON attendu : {"version": n, "deal": {…}}.')) from None
-    if not isinstance(payload, dict):
-        raise DealError("deal", _('Corps JSON attendu : {"version": n, "deal": {…}}.'))
+    payload = json_object(
+        body, field="deal", unreadable=_('Corps JSON attendu : {"version": n, "deal": {…}}.')
+    )
     for key in payload:
         if key not in BODY_KEYS:
             raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})

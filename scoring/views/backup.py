@@ -36,7 +36,7 @@ def backup_download(request: HttpRequest, pk: int) -> HttpResponse:
 def backup_restore(request: HttpRequest) -> HttpResponse:
     # The limit must be installed before anything reads the body (the CSRF middleware would).
     limit = UploadLimit(request, MAX_BACKUP_BYTES)
-    request.upload_handlers.insert(0, limit)
+    request.upload_handlers = [limit, *request.upload_handlers]
     return _restore(request, limit)
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
 from scoring.cockpit import cockpit_load, current_position, live_fingerprint
+from scoring.http import TournamentRequest
 from tournament import clock, hall
 from tournament.access import Permission, capabilities, permission_required
 from tournament.models import Position, Tournament
@@ -36,7 +38,9 @@ def clock_header_value(tournament: Tournament) -> str:
             .order_by("number")
         )
     )
-    state = clock.state_of(position) if position is not None else None
+    if position is None:
+        return "null"
+    state = clock.state_of(position)
     if state is None:
         return "null"
     return json.dumps(
@@ -55,7 +59,7 @@ def live(view: Callable) -> Callable:
     the countdown is re-synced on every poll."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapper(request: TournamentRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
         patch_cache_control(response, no_store=True)
         if response.status_code in (200, 304):
@@ -65,16 +69,23 @@ def live(view: Callable) -> Callable:
     return wrapper
 
 
-def _cockpit_etag(request: HttpRequest, pk: int) -> str:
-    etag = getattr(request, "_cockpit_etag", None)
-    if etag is None:  # asked by the ETag check, then by the page that shows it: once
+class CockpitRequest(TournamentRequest):
+    """A cockpit request: its ETag is computed once (asked by the ETag check, then by the page
+    that shows it) and kept on the request."""
+
+    cockpit_etag: str
+
+
+def _cockpit_etag(request: CockpitRequest, pk: int) -> str:
+    etag: str | None = getattr(request, "cockpit_etag", None)
+    if etag is None:
         manage = capabilities(request.user, request.tournament)["manage"]
         etag = f"{live_fingerprint(request.tournament)}-{get_language()}-{int(manage)}"
-        request._cockpit_etag = etag
+        request.cockpit_etag = etag
     return etag
 
 
-def _cockpit_context(request: HttpRequest, tournament: Tournament) -> dict:
+def _cockpit_context(request: CockpitRequest, tournament: Tournament) -> dict[str, object]:
     can = capabilities(request.user, tournament)
     cockpit = cockpit_load(tournament)
     return {
@@ -90,7 +101,7 @@ def _cockpit_context(request: HttpRequest, tournament: Tournament) -> dict:
 
 @permission_required(Permission.VIEW)
 @require_safe
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
     """The cockpit: the position in play and its clock, every table's sheet, what waits for the
     arbiter, the leaders and the next actions; its live part refreshes itself."""
     tournament = request.tournament
@@ -108,13 +119,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @live
 @condition(etag_func=_cockpit_etag)
-def cockpit_live(request: HttpRequest, pk: int) -> HttpResponse:
+def cockpit_live(request: CockpitRequest, pk: int) -> HttpResponse:
     return render(
         request, "tournament/_cockpit_live.html", _cockpit_context(request, request.tournament)
     )
 
 
-def _errors(request: HttpRequest, error: ValidationError) -> None:
+def _errors(request: TournamentRequest, error: ValidationError) -> None:
     for message in error.messages:
         messages.error(request, message)
 
@@ -131,7 +142,7 @@ CLOCK_ACTIONS = {
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def position_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def position_clock(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """Start, pause, resume or extend the position's clock (arbiters only)."""
     position = get_object_or_404(
         Position.objects.select_related("tournament"), tournament_id=pk, number=number
@@ -149,7 +160,7 @@ def position_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def hall_link_create(request: HttpRequest, pk: int) -> HttpResponse:
+def hall_link_create(request: TournamentRequest, pk: int) -> HttpResponse:
     renewed = request.tournament.hall_token is not None
     hall.hall_link_create(tournament=request.tournament, user=request.user)
     messages.success(
@@ -163,7 +174,7 @@ def hall_link_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def hall_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def hall_link_revoke(request: TournamentRequest, pk: int) -> HttpResponse:
     hall.hall_link_revoke(tournament=request.tournament, user=request.user)
     messages.success(request, _("Lien de l'écran de salle révoqué : il ne fonctionne plus."))
     return redirect("tournament-detail", pk)
@@ -171,7 +182,7 @@ def hall_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.MANAGE)
 @require_POST
-def hall_announcement(request: HttpRequest, pk: int) -> HttpResponse:
+def hall_announcement(request: TournamentRequest, pk: int) -> HttpResponse:
     try:
         hall.hall_announcement_set(
             tournament=request.tournament,

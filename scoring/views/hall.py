@@ -6,7 +6,7 @@ published and polls its slides with an ETag, the position clock riding along in 
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -15,6 +15,7 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.cockpit import live_fingerprint
 from scoring.hall import hall_content
+from scoring.http import TournamentRequest
 from scoring.views.cockpit import live
 from tournament.access import hall_screen
 from tournament.clock import state_of
@@ -25,11 +26,11 @@ PAGE_SECONDS = 15
 POLL_SECONDS = 5
 
 
-def _hall_etag(request: HttpRequest, token: str) -> str:
+def _hall_etag(request: TournamentRequest, token: str) -> str:
     return f"{live_fingerprint(request.tournament)}-{get_language()}"
 
 
-def _page_seconds(request: HttpRequest) -> int:
+def _page_seconds(request: TournamentRequest) -> int:
     try:
         seconds = int(request.GET.get("duree", PAGE_SECONDS))
     except ValueError:
@@ -47,7 +48,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 @hall_screen
 @require_safe
-def hall_page(request: HttpRequest, token: str) -> HttpResponse:
+def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
     tournament = request.tournament
     content = hall_content(tournament)
     context = {
@@ -66,7 +67,7 @@ def hall_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 @live
 @condition(etag_func=_hall_etag)
-def hall_slides(request: HttpRequest, token: str) -> HttpResponse:
+def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
     content = hall_content(request.tournament)
     response = render(request, "hall/_slides.html", {"content": content})
     return _private(response)

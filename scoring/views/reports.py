@@ -33,7 +33,9 @@ def ranking_context(
     if view not in VIEWS:
         view = "individuel"
     position = _int(request.GET.get("position"))
-    if position is not None and position in standings.positions:
+    # The position whose own ranking is shown, if the one asked for has been played.
+    shown = position if position is not None and position in standings.positions else None
+    if shown is not None:
         view = "position"
     elif view == "position":
         view = "individuel"
@@ -47,7 +49,7 @@ def ranking_context(
         ranked = standings.teams if view == "equipes" else standings.clubs
         table = tables.GroupRankingTable(tables.group_records(ranked, names=view == "equipes"))
     else:
-        ranked = standings.by_position(position) if view == "position" else standings.players
+        ranked = standings.by_position(shown) if shown is not None else standings.players
         if query:
             # "cote" finds CÔTÉ: accents, case and word order don't matter.
             ranked = [r for r in ranked if matches(query, r.row.name)]

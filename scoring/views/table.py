@@ -8,6 +8,7 @@ nothing else. Writes answer JSON so that the phone can queue them offline and re
 from __future__ import annotations
 
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -20,14 +21,13 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import table_entry
 from scoring.engine import DealError
+from scoring.http import json_object
 from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from scoring.sheet_screen import load_sheet_view
 from tournament.lifecycle import Locked
 from tournament.models import sheet_order_key
-from tournament.safe_json import JSONTooDeep, loads_bounded
 
-MAX_BODY_BYTES = 16_384
 # Guessing table codes: attempts allowed per client address and window.
 CODE_ATTEMPTS = 20
 CODE_WINDOW = 600  # seconds
@@ -41,18 +41,8 @@ def _json_error(field: str | None, error: str, status: int = 400, **extra) -> Js
     return JsonResponse({"field": field, "error": error, **extra}, status=status)
 
 
-def _body(request: HttpRequest) -> dict:
-    if len(request.body) > MAX_BODY_BYTES:
-        raise DealError("body", _("Corps trop long."))
-    try:
-        payload = loads_bounded(request.body, max_depth=8)
-    except JSONTooDeep:
-        raise DealError("body", _("Corps JSON trop imbriqué.")) from None
-    except ValueError:
-        raise DealError("body", _("Corps JSON illisible.")) from None
-    if not isinstance(payload, dict):
-        raise DealError("body", _("Corps JSON illisible."))
-    return payload
+def _body(request: HttpRequest) -> dict[str, Any]:
+    return json_object(request.body, field="body", unreadable=_("Corps JSON illisible."))
 
 
 def table_link(*, page: bool):
@@ -87,7 +77,7 @@ def table_code(request: HttpRequest) -> HttpResponse:
     code = ""
     if request.method == "POST":
         key = f"table-code:{_client_address(request)}"
-        attempts = cache.get_or_set(key, 0, CODE_WINDOW)
+        attempts: int = cache.get_or_set(key, 0, CODE_WINDOW) or 0
         code = table_entry.normalise_code(request.POST.get("code", ""))
         if attempts >= CODE_ATTEMPTS:
             error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
@@ -111,6 +101,7 @@ def _sheet_context(link: TableLink) -> dict:
     # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
     order = sorted(range(len(seats)), key=lambda i: sheet_order_key(seats[i].direction))
     people = [(seat, names[seat]) for seat in order]
+    next_dealer = 0
     context = {
         "link": link,
         "table": table,
@@ -122,12 +113,13 @@ def _sheet_context(link: TableLink) -> dict:
         "view": None,
         "version": 0,
         "next_number": 1,
-        "next_dealer": 0,
+        "next_dealer": next_dealer,
         "called_king": table.game == "five",
         "dead_is_dealer": table.game == "five_dead",
     }
     if sheet is not None:
         view = load_sheet_view(sheet)
+        next_dealer = view.next_dealer
         totals = [0] * len(names)
         for line in view.lines:
             for seat, points in enumerate(line.deal.scores[: len(names)]):
@@ -138,11 +130,11 @@ def _sheet_context(link: TableLink) -> dict:
             view=view,
             version=sheet.version,
             next_number=view.next_number,
-            next_dealer=view.next_dealer,
+            next_dealer=next_dealer,
             pending=[line for line in view.lines if line.deal.pending],
             full=sheet_is_full(view),
         )
-    context["dealer_name"] = names[context["next_dealer"]] if names else ""
+    context["dealer_name"] = names[next_dealer] if names else ""
     return context
 
 
