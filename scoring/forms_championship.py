@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -30,7 +31,8 @@ class TournamentChoices(forms.ModelMultipleChoiceField):
                     code="invalid_choice",
                     params={"value": str(pk)[:20]},
                 )
-        return super()._check_values(value)
+        # Django's private hook, which django-stubs does not declare.
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 class ChampionshipForm(forms.Form):
@@ -131,7 +133,8 @@ class ChampionshipForm(forms.Form):
             mine = Tournament.objects.filter(pk__in=mine.values("pk")) | Tournament.objects.filter(
                 championships=championship
             )
-        self.fields["tournaments"].queryset = mine.distinct().order_by("-date", "name")
+        tournaments = cast(forms.ModelMultipleChoiceField, self.fields["tournaments"])
+        tournaments.queryset = mine.distinct().order_by("-date", "name")
         # Only the owner names co-organisers.
         if championship is not None and not (championship.owner_id == user.pk or user.is_superuser):
             del self.fields["organisers"]
@@ -159,8 +162,9 @@ class ChampionshipForm(forms.Form):
         text = self.cleaned_data.get("organisers") or ""
         return sorted({name.strip() for name in text.split(",") if name.strip()})
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("method") == Championship.Method.RANK and "scale" in cleaned:
             if not cleaned["scale"]:
                 self.add_error("scale", _("Barème : indiquez les points de chaque place."))

@@ -49,10 +49,11 @@ class ScoreSheet(models.Model):
         ordering = ["tournament", "table__position__number", "table__number", "pk"]
 
     def __str__(self) -> str:
-        if self.table_id:
+        table = self.table  # None on a free sheet, without a query
+        if table is not None:
             return _("Position %(position)s, table %(table)s") % {
-                "position": self.table.position.number,
-                "table": self.table.number,
+                "position": table.position.number,
+                "table": table.number,
             }
         return self.title or _("Feuille libre %(pk)s") % {"pk": self.pk}
 

@@ -193,4 +193,5 @@ def players_at(table: Table, seats: Sequence[Seat]) -> int:
     """How many players the sheet has columns for (the seats, or the game when unseated)."""
     if seats:
         return len(seats)
-    return {Table.Game.THREE: 3, Table.Game.FOUR: 4}.get(table.game, 5)
+    players: dict[str, int] = {Table.Game.THREE: 3, Table.Game.FOUR: 4}
+    return players.get(table.game, 5)

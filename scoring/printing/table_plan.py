@@ -30,7 +30,8 @@ def table_plan_pdf(
         tables = position_plan(position)
         codes = codes_by_table(tables) if phones else {}
         for table in tables:
-            table.entry_code = codes.get(table.pk, "")
+            # Read by the template beside the table's own fields (not a model field).
+            table.entry_code = codes.get(table.pk, "")  # type: ignore[attr-defined]
         plans.append({"position": position, "tables": tables})
     return render_pdf(
         TEMPLATE,

@@ -55,6 +55,8 @@ class Command(BaseCommand):
                 decision="Pénalité décidée par l'arbitre.",
             )
         deal = Deal.objects.filter(sheet=sheets[20], passed=False).order_by("number").first()
+        if deal is None or deal.taker is None:
+            raise CommandError("The demo tournament has no played deal on its 21st sheet.")
         players = deal.players
         scores = [-60] * players
         scores[deal.taker] = 60 * (players - 1)

@@ -25,8 +25,8 @@ class Command(BaseCommand):
     def handle(self, *args, path: str, owner: str | None = None, **options):
         user = None
         if owner:
-            user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: owner})
-            user = user.first()
+            accounts = get_user_model()._default_manager
+            user = accounts.filter(**{get_user_model().USERNAME_FIELD: owner}).first()
             if user is None:
                 raise CommandError(f"No account named {owner!r}.")
         try:
