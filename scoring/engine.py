@@ -19,6 +19,13 @@ CONTRACT_LABELS: Mapping[str, str] = {
     "garde_sans": _("G. Sans"),
     "garde_contre": _("G. Contre"),
 }
+# Their full names, where the score sheet's abbreviations above do not fit (the deal's choices).
+CONTRACT_NAMES: Mapping[str, str] = {
+    "prise": _("Prise"),
+    "garde": _("Garde"),
+    "garde_sans": _("Garde sans"),
+    "garde_contre": _("Garde contre"),
+}
 POIGNEE_SIZES = ("simple", "double", "triple")
 ATTACK = "attack"
 DEFENSE = "defense"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import CONTRACT_NAMES, CONTRACTS
+from scoring.engine_fields import ENGINE_FIELDS
 from tournament.models import Direction, Registration, Table, Tournament
 
 
@@ -112,11 +116,11 @@ class TableLink(models.Model):
 class Deal(models.Model):
     """One deal: the engine's inputs and the per-seat result stored when it was saved."""
 
-    class Contract(models.TextChoices):
-        PRISE = "prise", _("Prise")
-        GARDE = "garde", _("Garde")
-        GARDE_SANS = "garde_sans", _("Garde sans")
-        GARDE_CONTRE = "garde_contre", _("Garde contre")
+    # The engine's contracts, by their full names: PRISE, GARDE, GARDE_SANS, GARDE_CONTRE.
+    # (Enum's functional API, which django-stubs types only as a member's constructor.)
+    Contract = models.TextChoices(  # type: ignore[call-overload]
+        "Contract", [(name.upper(), (name, _(CONTRACT_NAMES[name]))) for name in CONTRACTS]
+    )
 
     class Side(models.TextChoices):
         ATTACK = "attack", _("Attaque")
@@ -227,21 +231,16 @@ class Deal(models.Model):
         played = not (self.passed or self.cancelled) and self.taker is not None
         return played and self.points is None
 
-    def engine_input(self) -> dict:
-        """The engine's Deal fields, as the JSON contract names them."""
-        return {
-            "players": self.players,
-            "taker": self.taker,
-            "partner": self.partner,
-            "dead": self.dead,
-            "contract": self.contract,
-            "oudlers": self.oudlers,
-            "points": float(self.points) if self.points is not None else None,
-            "poignees": [list(p) for p in self.poignees],
-            "petit_au_bout": self.petit_au_bout or None,
-            "chelem_announced": self.chelem_announced,
-            "chelem": self.chelem or None,
-        }
+    def engine_input(self) -> dict[str, Any]:
+        """The engine's Deal fields (ENGINE_FIELDS), as the JSON contract names them."""
+        data = {name: getattr(self, name) for name in ENGINE_FIELDS}
+        data.update(
+            points=float(self.points) if self.points is not None else None,
+            poignees=[list(p) for p in self.poignees],
+            petit_au_bout=self.petit_au_bout or None,
+            chelem=self.chelem or None,
+        )
+        return data
 
 
 class DealScore(models.Model):

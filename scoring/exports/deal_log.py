@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.engine_fields import ENGINE_FIELDS
 from scoring.models import Deal, SheetPlayer
 from scoring.printing.phone_entry import arbiter_label, player_label
 from scoring.standings import FREE_SHEETS
@@ -26,19 +27,9 @@ FIELDS = (
     "sheet__table__position__number",
     "sheet__table__number",
     "number",
-    "players",
     "dealer",
-    "taker",
-    "partner",
     "alone",
-    "dead",
-    "contract",
-    "oudlers",
-    "points",
-    "poignees",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem",
+    *ENGINE_FIELDS,
     "passed",
     "cancelled",
     "arbiter_called",
