@@ -9,7 +9,7 @@ the prize-giving shows the final standings on the hall screen.
 from __future__ import annotations
 
 import secrets
-from typing import cast
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
@@ -28,22 +28,30 @@ def new_hall_token() -> str:
     return secrets.token_urlsafe(32)  # 43 characters, as the field holds
 
 
+def _save(
+    tournament: Tournament, field: str, user, *, before: Any, after: Any, logged: str = ""
+) -> Tournament:
+    """Save one hall setting just set on the tournament, and record it under `logged` (the
+    field's name by default: the token itself stays out of the history, it is a credential)."""
+    key = logged or field
+    save_recorded(
+        tournament,
+        update_fields=[field, "updated_at"],
+        tournament=tournament,
+        before={key: before},
+        after={key: after},
+        user=user,
+    )
+    return tournament
+
+
 @transaction.atomic
 def hall_link_create(*, tournament: Tournament, user=None) -> Tournament:
     """A new link for the hall screen; the previous one, if any, stops working."""
     tournament = locked_tournament(tournament)
     had_link = tournament.hall_token is not None
     tournament.hall_token = new_hall_token()
-    # The token itself stays out of the history: it is a credential.
-    save_recorded(
-        tournament,
-        update_fields=["hall_token", "updated_at"],
-        tournament=tournament,
-        before={"hall_link": had_link},
-        after={"hall_link": "new"},
-        user=user,
-    )
-    return tournament
+    return _save(tournament, "hall_token", user, logged="hall_link", before=had_link, after="new")
 
 
 @transaction.atomic
@@ -52,15 +60,7 @@ def hall_link_revoke(*, tournament: Tournament, user=None) -> Tournament:
     if tournament.hall_token is None:
         return tournament
     tournament.hall_token = None
-    save_recorded(
-        tournament,
-        update_fields=["hall_token", "updated_at"],
-        tournament=tournament,
-        before={"hall_link": True},
-        after={"hall_link": False},
-        user=user,
-    )
-    return tournament
+    return _save(tournament, "hall_token", user, logged="hall_link", before=True, after=False)
 
 
 @transaction.atomic
@@ -82,12 +82,4 @@ def hall_announcement_set(*, tournament: Tournament, text: str, user=None) -> To
     if before == text:
         return tournament
     tournament.hall_announcement = text
-    save_recorded(
-        tournament,
-        update_fields=["hall_announcement", "updated_at"],
-        tournament=tournament,
-        before={"hall_announcement": before},
-        after={"hall_announcement": text},
-        user=user,
-    )
-    return tournament
+    return _save(tournament, "hall_announcement", user, before=before, after=text)

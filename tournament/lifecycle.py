@@ -73,6 +73,32 @@ def _reason(reason: str) -> str:
     return reason[:500]
 
 
+def _move(
+    obj: Tournament | Position,
+    tournament: Tournament,
+    status: str,
+    user,
+    *,
+    reason: str | None = None,
+) -> None:
+    """Give a tournament or a position its new status and record the move; with a reason, the
+    move is a reopening, recorded as such."""
+    before = {"status": str(obj.status)}
+    obj.status = status
+    after = {"status": str(status)}
+    if reason is not None:
+        after["reason"] = reason
+    save_recorded(
+        obj,
+        update_fields=["status", "updated_at"] if isinstance(obj, Tournament) else ["status"],
+        tournament=tournament,
+        action="update" if reason is None else "reopen",
+        before=before,
+        after=after,
+        user=user,
+    )
+
+
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     """Running → finished: results, players and positions are frozen."""
@@ -83,16 +109,7 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
         status=Position.Status.CLOSED
     )
     _bump_sheets(tournament=tournament)
-    before = tournament.status
-    tournament.status = Tournament.Status.FINISHED
-    save_recorded(
-        tournament,
-        update_fields=["status", "updated_at"],
-        tournament=tournament,
-        before={"status": before},
-        after={"status": "finished"},
-        user=user,
-    )
+    _move(tournament, tournament, Tournament.Status.FINISHED, user)
     return tournament
 
 
@@ -103,16 +120,7 @@ def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tour
     tournament = locked_tournament(tournament)
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError(_("Le tournoi n'est pas terminé."))
-    tournament.status = Tournament.Status.RUNNING
-    save_recorded(
-        tournament,
-        update_fields=["status", "updated_at"],
-        tournament=tournament,
-        action="reopen",
-        before={"status": "finished"},
-        after={"status": "running", "reason": reason},
-        user=user,
-    )
+    _move(tournament, tournament, Tournament.Status.RUNNING, user, reason=reason)
     return tournament
 
 
@@ -124,15 +132,7 @@ def position_close(*, position: Position, user=None) -> Position:
     if position.status != Position.Status.PUBLISHED:
         raise ValidationError(_("Seule une position publiée peut être close."))
     _bump_sheets(table__position=position)
-    position.status = Position.Status.CLOSED
-    save_recorded(
-        position,
-        update_fields=["status"],
-        tournament=position.tournament,
-        before={"status": "published"},
-        after={"status": "closed"},
-        user=user,
-    )
+    _move(position, position.tournament, Position.Status.CLOSED, user)
     return position
 
 
@@ -144,14 +144,5 @@ def position_reopen(*, position: Position, reason: str, user=None) -> Position:
     ensure_tournament_open(position.tournament)
     if position.status != Position.Status.CLOSED:
         raise ValidationError(_("Cette position n'est pas close."))
-    position.status = Position.Status.PUBLISHED
-    save_recorded(
-        position,
-        update_fields=["status"],
-        tournament=position.tournament,
-        action="reopen",
-        before={"status": "closed"},
-        after={"status": "published", "reason": reason},
-        user=user,
-    )
+    _move(position, position.tournament, Position.Status.PUBLISHED, user, reason=reason)
     return position

@@ -46,8 +46,13 @@ class SeatingError(ValueError):
 
 
 class PlayerLike(Protocol):
-    id: int
-    team: int | None
+    """What the generator reads of a player (read-only: a frozen SeatingPlayer qualifies)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def team(self) -> int | None: ...
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 
 from ..access import capabilities
-from ..models import Position, Tournament
+from ..models import Position, Registration, Tournament
 
 T = TypeVar("T")
 
@@ -63,3 +63,32 @@ def post_outcome(
         if success is not None:
             messages.success(request, success(result))
     return redirect(to, *args)
+
+
+def registration_post(
+    request: HttpRequest,
+    pk: int,
+    registration: int,
+    service: Callable[..., T],
+    success: Callable[[T], str] | None,
+    to: str,
+) -> HttpResponse:
+    """A thin POST view on one registration of tournament `pk`: the registration looked up
+    (404 if it is not one of this tournament's), `service(registration=…, user=…)` run as
+    post_outcome does, then back to the tournament's page `to`."""
+    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+    return post_outcome(
+        request, lambda: service(registration=entry, user=request.user), success, to, pk
+    )
+
+
+def desk_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    tab: str,
+    template: str,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
+    """Render a desk page: `template` with desk_context and the page's own `extra`."""
+    return render(request, template, desk_context(request, tournament, tab, **extra), status=status)

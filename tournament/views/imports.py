@@ -11,25 +11,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .. import services
+from .. import importing, services
 from ..access import (
     Permission,
     TournamentRequest,
     permission_required,
 )
 from ..forms import ImportForm
-from ..importing import (
-    CREATE_NEW,
-    DUPLICATE,
-    NEW,
-    REGISTERED,
-    ROSTER,
-    SKIP,
-    USE_EXISTING,
-    ImportPreview,
-    ImportRow,
-    parse_upload,
-)
 from .common import desk_context
 
 IMPORT_SESSION_KEY = "import-rows-%s"
@@ -43,15 +31,15 @@ def player_import(request: TournamentRequest, pk: int) -> HttpResponse:
     form = ImportForm()
     preview = None
     if request.method == "POST" and "confirm" in request.POST:
-        rows = [ImportRow(**row) for row in request.session.get(key, [])]
+        rows = [importing.ImportRow(**row) for row in request.session.get(key, [])]
         if not rows:
             messages.error(request, _("Rien à importer : envoyez d'abord un fichier."))
             return redirect("player-import", pk)
         # The arbiter's choice for each likely duplicate; a row left alone is skipped.
         decisions = {
-            row.line: request.POST.get(f"decision-{row.line}", SKIP)
+            row.line: request.POST.get(f"decision-{row.line}", importing.SKIP)
             for row in rows
-            if row.status == DUPLICATE
+            if row.status == importing.DUPLICATE
         }
         try:
             created = services.import_apply(
@@ -59,7 +47,9 @@ def player_import(request: TournamentRequest, pk: int) -> HttpResponse:
             )
         except ValidationError:
             # The roster or the tournament changed since the preview: show it again.
-            preview = services.import_check(tournament=tournament, preview=ImportPreview(rows=rows))
+            preview = services.import_check(
+                tournament=tournament, preview=importing.ImportPreview(rows=rows)
+            )
             messages.error(request, _("Rien n'a été importé."))
         else:
             del request.session[key]
@@ -79,7 +69,7 @@ def player_import(request: TournamentRequest, pk: int) -> HttpResponse:
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             upload = form.cleaned_data["file"]
-            preview = parse_upload(upload.name, upload.read())
+            preview = importing.parse_upload(upload.name, upload.read())
             services.import_check(tournament=tournament, preview=preview)
             if preview.ok:
                 request.session[key] = [row.as_dict() for row in preview.rows]
@@ -92,15 +82,15 @@ def player_import(request: TournamentRequest, pk: int) -> HttpResponse:
         "players",
         form=form,
         preview=preview,
-        new_count=preview and counts[NEW],
-        roster_count=counts[ROSTER],
-        registered_count=counts[REGISTERED],
-        duplicate_count=counts[DUPLICATE],
-        to_register=counts[NEW] + counts[ROSTER],
+        new_count=preview and counts[importing.NEW],
+        roster_count=counts[importing.ROSTER],
+        registered_count=counts[importing.REGISTERED],
+        duplicate_count=counts[importing.DUPLICATE],
+        to_register=counts[importing.NEW] + counts[importing.ROSTER],
         decisions=(
-            (SKIP, _("ignorer")),
-            (USE_EXISTING, _("c'est lui")),
-            (CREATE_NEW, _("un autre joueur")),
+            (importing.SKIP, _("ignorer")),
+            (importing.USE_EXISTING, _("c'est lui")),
+            (importing.CREATE_NEW, _("un autre joueur")),
         ),
     )
     status = 400 if preview is not None and preview.errors else 200

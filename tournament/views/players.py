@@ -25,7 +25,7 @@ from ..forms import PlayerForm
 from ..identity import LikelyDuplicate
 from ..models import Player, Registration, Tournament
 from ..tables import ItineraryTable, RegistrationTable
-from .common import desk_context, form_errors, post_outcome
+from .common import desk_page, form_errors, registration_post
 
 
 def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
@@ -35,16 +35,17 @@ def _player_list_page(request, tournament, form=None, status=200, duplicates=())
         can_edit=capabilities(request.user, tournament)["manage"],
         start_labels=services.start_labels(tournament),
     )
-    context = desk_context(
+    return desk_page(
         request,
         tournament,
         "players",
+        "tournament/player_list.html",
+        status=status,
         table=table,
         form=form or PlayerForm(),
         late=services.last_played_position(tournament) > 0,
         duplicates=duplicates,
     )
-    return render(request, "tournament/player_list.html", context, status=status)
 
 
 @permission_required(Permission.VIEW)
@@ -179,10 +180,11 @@ def player_merge(request: HttpRequest) -> HttpResponse:
 @permission_required(Permission.MANAGE)
 @require_POST
 def registration_withdraw(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    return post_outcome(
+    return registration_post(
         request,
-        lambda: services.registration_withdraw(registration=entry, user=request.user),
+        pk,
+        registration,
+        services.registration_withdraw,
         lambda withdrawn: (
             _(
                 "%(player)s déclare forfait après la position %(after)s : "
@@ -191,20 +193,19 @@ def registration_withdraw(request: TournamentRequest, pk: int, registration: int
             % {"player": withdrawn.player.full_name, "after": withdrawn.withdrawn_after}
         ),
         "player-list",
-        pk,
     )
 
 
 @permission_required(Permission.MANAGE)
 @require_POST
 def registration_reinstate(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    return post_outcome(
+    return registration_post(
         request,
-        lambda: services.registration_reinstate(registration=entry, user=request.user),
+        pk,
+        registration,
+        services.registration_reinstate,
         lambda back: _("%(player)s est de nouveau présent.") % {"player": back.player},
         "player-list",
-        pk,
     )
 
 
@@ -216,5 +217,11 @@ def player_itinerary(request: TournamentRequest, pk: int, registration: int) -> 
         tournament_id=pk,
     )
     table = ItineraryTable(services.itinerary(entry))
-    context = desk_context(request, entry.tournament, "players", registration=entry, table=table)
-    return render(request, "tournament/player_itinerary.html", context)
+    return desk_page(
+        request,
+        entry.tournament,
+        "players",
+        "tournament/player_itinerary.html",
+        registration=entry,
+        table=table,
+    )

@@ -19,7 +19,14 @@ from ..forms import GenerateForm, SwapForm
 from ..models import Position, Registration
 from ..plan_quality import plan_quality
 from ..tables import WhoSitsWhereTable
-from .common import desk_context, error_messages, form_errors, position_or_404, post_outcome
+from .common import (
+    desk_context,
+    desk_page,
+    error_messages,
+    form_errors,
+    position_or_404,
+    post_outcome,
+)
 
 
 def _seated(position: Position):
@@ -33,41 +40,45 @@ def _seated(position: Position):
 @permission_required(Permission.VIEW)
 def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    context = desk_context(
+    return desk_page(
         request,
         tournament,
         "positions",
+        "tournament/position_list.html",
         positions=services.positions_overview(tournament),
         played=services.last_played_position(tournament),
         quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
     )
-    return render(request, "tournament/position_list.html", context)
 
 
 @permission_required(Permission.VIEW)
 def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """The table plan: each table with its players in seat order."""
     position = position_or_404(pk, number)
-    context = desk_context(
+    return desk_page(
         request,
         position.tournament,
         "positions",
+        "tournament/position_detail.html",
         position=position,
         played=services.last_played_position(position.tournament),
         tables=services.position_plan(position),
         swap_form=SwapForm(registrations=_seated(position)),
     )
-    return render(request, "tournament/position_detail.html", context)
 
 
 @permission_required(Permission.VIEW)
 def position_who_sits_where(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
     table = WhoSitsWhereTable(services.who_sits_where(position))
-    context = desk_context(
-        request, position.tournament, "positions", position=position, table=table
+    return desk_page(
+        request,
+        position.tournament,
+        "positions",
+        "tournament/position_who_sits_where.html",
+        position=position,
+        table=table,
     )
-    return render(request, "tournament/position_who_sits_where.html", context)
 
 
 @permission_required(Permission.MANAGE)
@@ -119,15 +130,15 @@ def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpRe
         )
     except services.EarlierPositionsUnfinished as unfinished:
         # Asked, not refused: the same POST with confirm=1 publishes.
-        context = desk_context(
+        return desk_page(
             request,
             position.tournament,
             "positions",
+            "tournament/position_publish_confirm.html",
             position=position,
             reasons=unfinished.messages,
             to_enter=unfinished.to_enter,
         )
-        return render(request, "tournament/position_publish_confirm.html", context)
     except ValidationError as error:
         error_messages(request, error)
     else:

@@ -28,7 +28,7 @@ from ..collation import matches
 from ..forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
 from ..models import Registration, Tournament
 from ..settings import client_ip_address
-from .common import desk_context, form_errors
+from .common import desk_context, desk_page, form_errors
 
 
 def _signup_page(request, tournament, form, status=200) -> HttpResponse:
@@ -133,17 +133,18 @@ def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResp
                 row.registration.signup_code,
             )
         ]
-    context = desk_context(
+    return desk_page(
         request,
         tournament,
         "checkin",
+        "tournament/checkin.html",
+        status=status,
         rows=rows,
         query=query,
         present=sum(1 for row in rows if row.present),
         expected=sum(1 for row in rows if not row.present and not row.withdrawn),
         walkin_form=walkin_form or WalkInForm(),
     )
-    return render(request, "tournament/checkin.html", context, status=status)
 
 
 @permission_required(Permission.MANAGE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,21 +16,21 @@ from ..access import (
     permission_required,
 )
 from ..forms import TeamForm
-from ..models import Registration
-from .common import desk_context, form_errors, post_outcome
+from .common import desk_page, form_errors, registration_post
 
 
 def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
     teams = tournament.teams.prefetch_related("members__player")
-    context = desk_context(
+    return desk_page(
         request,
         tournament,
         "teams",
+        "tournament/team_list.html",
+        status=status,
         teams=teams,
         form=form or TeamForm(tournament=tournament),
         loners=tournament.registrations.filter(team__isnull=True).select_related("player"),
     )
-    return render(request, "tournament/team_list.html", context, status=status)
 
 
 @permission_required(Permission.VIEW)
@@ -62,11 +62,6 @@ def team_assign(request: TournamentRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.MANAGE)
 @require_POST
 def team_member_remove(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    return post_outcome(
-        request,
-        lambda: services.team_remove_member(registration=entry, user=request.user),
-        None,
-        "team-list",
-        pk,
+    return registration_post(
+        request, pk, registration, services.team_remove_member, None, "team-list"
     )
