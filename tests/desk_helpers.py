@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from scoring.models import ScoreSheet
+from scoring.models import DealScore, ScoreSheet
 from tests.examples_004 import NAMES, TYPED
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
@@ -32,6 +32,29 @@ def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=No
             )
             Seat.objects.create(table=table, registration=registration, direction=direction)
     return tournament, position
+
+
+def free_sheet(names, *, tournament: str = "Exemple FFT", date: str = "2008-08-15") -> ScoreSheet:
+    """A free sheet (no table) of new players, in the order given, in a new tournament."""
+    from scoring.services import sheet_create_free
+
+    event = Tournament.objects.create(name=tournament, date=date)
+    registrations = [
+        Registration.objects.create(
+            tournament=event, player=Player.objects.create(last_name=name), number=number
+        )
+        for number, name in enumerate(names, start=1)
+    ]
+    return sheet_create_free(tournament=event, registrations=registrations)
+
+
+def bilans_by_name(sheet: ScoreSheet) -> dict[str, int]:
+    """Each player's total on the sheet, from the stored per-player scores, by last name."""
+    totals: dict[str, int] = {}
+    for score in DealScore.objects.filter(deal__sheet=sheet).select_related("registration__player"):
+        name = score.registration.player.last_name
+        totals[name] = totals.get(name, 0) + score.points
+    return totals
 
 
 def register(client, tournament, **fields):

@@ -4,22 +4,15 @@ import json
 
 import pytest
 
-from scoring.services import sheet_create_free
-from tournament.models import Player, Registration, Tournament
+from tests.desk_helpers import free_sheet
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def sheet():
-    tournament = Tournament.objects.create(name="Soirée du club", date="2026-11-21")
-    registrations = [
-        Registration.objects.create(
-            tournament=tournament, player=Player.objects.create(last_name=n), number=i + 1
-        )
-        for i, n in enumerate(["Durand", "Dupont", "Dubois", "Despres"])
-    ]
-    return sheet_create_free(tournament=tournament, registrations=registrations)
+    names = ["Durand", "Dupont", "Dubois", "Despres"]
+    return free_sheet(names, tournament="Soirée du club", date="2026-11-21")
 
 
 def post(client, sheet, body):

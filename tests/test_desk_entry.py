@@ -3,8 +3,14 @@
 import pytest
 from django.urls import reverse
 
-from scoring.models import DealScore
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import (
+    DEALS_004,
+    NAMES_004,
+    bilans_by_name,
+    deal_post,
+    make_tournament,
+    table_sheet,
+)
 from tests.examples_004 import BILANS, BILANS_BY_NAME
 
 pytestmark = pytest.mark.django_db
@@ -14,14 +20,6 @@ pytestmark = pytest.mark.django_db
 def sheet(arbiter_client):
     _tournament, position = make_tournament(names=NAMES_004)
     return table_sheet(arbiter_client, position)
-
-
-def bilans_by_name(sheet):
-    totals = {}
-    for score in DealScore.objects.filter(deal__sheet=sheet).select_related("registration__player"):
-        name = score.registration.player.last_name
-        totals[name] = totals.get(name, 0) + score.points
-    return totals
 
 
 def test_the_004_example_typed_through_the_form_gives_the_printed_bilans(arbiter_client, sheet):

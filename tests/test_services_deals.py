@@ -10,10 +10,10 @@ from scoring.services import (
     deal_delete,
     deal_record,
     deal_update,
-    sheet_create_free,
 )
+from tests.desk_helpers import bilans_by_name, free_sheet
 from tests.examples_004 import BILANS_BY_NAME, PAPER_NAMES, PAPER_ORDER, ROWS, engine_deals
-from tournament.models import ChangeLog, Player, Registration, Tournament
+from tournament.models import ChangeLog
 
 pytestmark = pytest.mark.django_db
 
@@ -23,14 +23,7 @@ EXAMPLE_004 = engine_deals(PAPER_ORDER)
 
 @pytest.fixture
 def sheet():
-    tournament = Tournament.objects.create(name="Exemple FFT", date="2008-08-15")
-    registrations = [
-        Registration.objects.create(
-            tournament=tournament, player=Player.objects.create(last_name=name), number=i + 1
-        )
-        for i, name in enumerate(PAPER_NAMES)
-    ]
-    return sheet_create_free(tournament=tournament, registrations=registrations)
+    return free_sheet(PAPER_NAMES)
 
 
 def record_all(sheet):
@@ -38,17 +31,9 @@ def record_all(sheet):
         deal_record(sheet=sheet, data={"players": 4, **data}, expected_version=sheet.version)
 
 
-def bilans(sheet):
-    totals = {}
-    for score in DealScore.objects.filter(deal__sheet=sheet).select_related("registration"):
-        name = score.registration.player.last_name
-        totals[name] = totals.get(name, 0) + score.points
-    return totals
-
-
 def test_example_sheet_of_004_gives_the_printed_bilans(sheet):
     record_all(sheet)
-    assert bilans(sheet) == BILANS_BY_NAME
+    assert bilans_by_name(sheet) == BILANS_BY_NAME
     assert [d.scores for d in sheet.deals.order_by("number")] == ROWS
     assert sheet.version == 5
 
