@@ -36,7 +36,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from scoring.ranking import Criterion, Ranked, rank
+from scoring.ranking import Criterion, Ranked, chosen_criteria, rank
 from tournament.i18n import gettext_noop as _
 
 
@@ -148,13 +148,7 @@ TIE_BREAK_CHOICES: list[tuple[str, str]] = [(c.key, c.label) for c in TIE_BREAKS
 
 def criteria_for(tie_breaks: Iterable[str]) -> tuple[Criterion, ...]:
     """The counted points first, then the configured tie-breaks (unknown keys are an error)."""
-    criteria = [TOTAL]
-    for key in tie_breaks:
-        if key not in TIE_BREAKS:
-            raise ValueError(f"unknown championship tie-break: {key!r}")
-        if TIE_BREAKS[key] not in criteria:
-            criteria.append(TIE_BREAKS[key])
-    return tuple(criteria)
+    return chosen_criteria(TOTAL, TIE_BREAKS, tie_breaks, what="championship tie-break")
 
 
 def parse_scale(text: str) -> tuple[int, ...]:

@@ -170,15 +170,26 @@ TIE_BREAKS: Mapping[str, Criterion] = {
 TIE_BREAK_CHOICES: list[tuple[str, str]] = [(c.key, c.label) for c in TIE_BREAKS.values()]
 
 
+def chosen_criteria(
+    first: Criterion,
+    offered: Mapping[str, Criterion],
+    keys: Iterable[str],
+    *,
+    what: str = "tie-break criterion",
+) -> tuple[Criterion, ...]:
+    """`first`, then the chosen tie-breaks in order, each once (an unknown key is an error)."""
+    criteria = [first]
+    for key in keys:
+        if key not in offered:
+            raise ValueError(f"unknown {what}: {key!r}")
+        if offered[key] not in criteria:
+            criteria.append(offered[key])
+    return tuple(criteria)
+
+
 def criteria_for(tie_breaks: Iterable[str]) -> tuple[Criterion, ...]:
     """The total first, then the configured tie-breaks in order (unknown keys are an error)."""
-    criteria = [TOTAL]
-    for key in tie_breaks:
-        if key not in TIE_BREAKS:
-            raise ValueError(f"unknown tie-break criterion: {key!r}")
-        if TIE_BREAKS[key] not in criteria:
-            criteria.append(TIE_BREAKS[key])
-    return tuple(criteria)
+    return chosen_criteria(TOTAL, TIE_BREAKS, tie_breaks)
 
 
 @dataclass(frozen=True)
