@@ -12,27 +12,17 @@ page takes at most 2.5 times the CPU time of the 12-tournament one.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-TMP = tempfile.TemporaryDirectory(prefix="tarot-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP.name}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+from common import django_on_scratch_database, measure_get  # bench/common.py, next to this file
 
-import django  # noqa: E402
-
-django.setup()
+TMP = django_on_scratch_database()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from tests.championship_helpers import championship, generated_season  # noqa: E402
@@ -41,21 +31,6 @@ PLAYERS = 60
 SIZES = (12, 24)
 RUNS = 5
 MAX_RATIO = 2.5
-
-
-def measure(client: Client, url: str) -> tuple[int, float, float]:
-    """(queries, best CPU time, best wall time) of GET url."""
-    best_cpu = best_wall = float("inf")
-    queries = 0
-    for _ in range(RUNS):
-        with CaptureQueriesContext(connection) as ctx:
-            cpu, wall = time.process_time(), time.perf_counter()
-            response = client.get(url)
-            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        assert response.status_code == 200, response.status_code
-        queries = len(ctx.captured_queries)
-        best_cpu, best_wall = min(best_cpu, cpu), min(best_wall, wall)
-    return queries, best_cpu, best_wall
 
 
 def main() -> int:
@@ -72,8 +47,8 @@ def main() -> int:
     for size in SIZES:
         season = championship(tournaments[:size], owner=user, name=f"{size} soirées", best_of=10)
         url = reverse("championship-detail", args=[season.pk])
-        results[size] = measure(client, url)
-        queries, cpu, wall = results[size]
+        results[size] = measure_get(client, url, RUNS)
+        queries, cpu, wall, _size = results[size]
         print(f"championship page, {size:2d} tournaments: {queries} queries, "
               f"CPU {cpu * 1000:.1f} ms, wall {wall * 1000:.1f} ms")  # fmt: skip
     small, large = (results[size] for size in SIZES)

@@ -26,26 +26,19 @@ import io
 import os
 import resource
 import sys
-import tempfile
 import time
 import tracemalloc
 import zipfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-TMP = tempfile.TemporaryDirectory(prefix="tarot-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP.name}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+from common import django_on_scratch_database  # bench/common.py, next to this file
 
-import django  # noqa: E402
-
-django.setup()
+TMP = django_on_scratch_database()
 
 from django.utils import translation  # noqa: E402
 from openpyxl import Workbook  # noqa: E402
 
-from tournament.importing import MAX_XML_WORK, parse_upload  # noqa: E402
+from tournament.import_files import MAX_XML_WORK  # noqa: E402
+from tournament.importing import parse_upload  # noqa: E402
 
 MAX_RATIO = 12.0
 BOMB_CPU = 2.0

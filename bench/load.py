@@ -27,15 +27,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import math
 import os
 import random
-import secrets
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -45,8 +39,22 @@ from dataclasses import dataclass, field
 from http.cookiejar import Cookie, CookieJar
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
+# bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop.
+from common import (
+    HOST,
+    PostgresDatabase,
+    Server,
+    SqliteDatabase,
+    _django,
+    add_server_arguments,
+    free_port,
+    percentile,
+    phase,
+    run_django_step,
+    run_on_each_database,
+    server_env,
+)
+
 USERNAME = "bench-marqueur"
 PASSWORD = "bench-" + "load-password-42"
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -56,20 +64,10 @@ LOGIN_TIMEOUT = 120.0  # seconds for a login POST: the password hash is slow on 
 # Logins in flight at once: more only queue up in the server, time out and start again.
 LOGIN_GATE = threading.BoundedSemaphore(8)
 CONNECT_RETRY_PAUSE = 0.1  # seconds between attempts while the server is down
-SERVER_BOOT_LIMIT = 60.0  # seconds for gunicorn to answer after a (re)start
 AFTER_RESTART_MIN = 3.0  # seconds of load at least after a crash restart (the run may stretch)
 
 
 # --- the Django side, run in separate processes ----------------------------------------------
-
-
-def _django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def django_setup(out: str, clients: int, preauth: bool) -> None:
@@ -136,152 +134,6 @@ def django_read_deals(out: str, tournament: int) -> None:
         "pk", "sheet_id", "scores"
     )
     Path(out).write_text(json.dumps({str(pk): [sheet, scores] for pk, sheet, scores in rows}))
-
-
-def run_django_step(env: dict[str, str], *args: str) -> None:
-    subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=ROOT, check=True
-    )
-
-
-# --- databases -------------------------------------------------------------------------------
-
-
-class SqliteDatabase:
-    name = "sqlite"
-
-    def __init__(self, workdir: Path):
-        self.path = workdir / "load.sqlite3"
-        self.url = f"sqlite:///{self.path}"  # an absolute path: sqlite:////tmp/...
-
-    def create(self) -> None:
-        pass
-
-    def drop(self) -> None:
-        pass
-
-
-class PostgresDatabase:
-    name = "postgres"
-
-    def __init__(self, workdir: Path):
-        base = os.environ.get("DATABASE_URL", "")
-        if not base.startswith(("postgres://", "postgresql://")):
-            base = subprocess.run(
-                [str(ROOT / "scripts" / "pg-test-server")],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout.strip()
-        self.base = urllib.parse.urlsplit(base)
-        if self.base.hostname not in ("127.0.0.1", "localhost", "::1"):
-            raise SystemExit(f"refusing a PostgreSQL server off loopback: {self.base.hostname}")
-        self.dbname = f"tarot_load_{os.getpid()}_{secrets.token_hex(3)}"
-        self.url = urllib.parse.urlunsplit(self.base._replace(path=f"/{self.dbname}"))
-
-    def _admin(self):
-        import psycopg
-
-        return psycopg.connect(
-            host=self.base.hostname,
-            port=self.base.port or 5432,
-            user=urllib.parse.unquote(self.base.username or ""),
-            password=urllib.parse.unquote(self.base.password or "") or None,
-            dbname="postgres",
-            autocommit=True,
-            connect_timeout=10,
-        )
-
-    def create(self) -> None:
-        with self._admin() as conn:
-            conn.execute(f'CREATE DATABASE "{self.dbname}"')
-
-    def drop(self) -> None:
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)')
-
-
-# --- the server ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """gunicorn in its own process group, so that master and workers die together."""
-
-    def __init__(self, env: dict[str, str], port: int, workers: int, log: Path, preload: bool):
-        self.env, self.port, self.workers, self.log = env, port, workers, log
-        self.preload = preload
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> float:
-        started = time.monotonic()
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "tournament.wsgi",
-                    "-b",
-                    f"{HOST}:{self.port}",
-                    "-w",
-                    str(self.workers),
-                    "--threads",
-                    "4",
-                    "--timeout",
-                    "60",
-                    *(["--preload"] if self.preload else []),
-                ],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,
-            )
-        deadline = started + SERVER_BOOT_LIMIT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}; see {self.log}")
-            try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=5)
-                conn.request("GET", "/connexion/")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200:
-                    return time.monotonic() - started
-            except (OSError, http.client.HTTPException):
-                pass
-            time.sleep(0.1)
-        self.kill()
-        raise RuntimeError(f"gunicorn did not answer within {SERVER_BOOT_LIMIT} s; see {self.log}")
-
-    def kill(self) -> None:
-        """SIGKILL the master and every worker: no shutdown code runs."""
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(timeout=30)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=30)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self.proc = None
 
 
 # --- the clients -----------------------------------------------------------------------------
@@ -519,45 +371,6 @@ class Client(threading.Thread):
 # --- one run ---------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile; NaN when there are no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-
-def collect_static(workdir: Path, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(workdir / "collectstatic.log", "wb"),
-    )
-
-
-def server_env(args, url: str, static_root: Path) -> dict[str, str]:
-    env = dict(os.environ, DATABASE_URL=url, STATIC_ROOT=str(static_root), LOG_LEVEL="WARNING")
-    if args.debug:
-        env.update(DEBUG="true")
-    else:
-        env.update(
-            DEBUG="false",
-            SECRET_KEY=secrets.token_urlsafe(40),
-            ALLOWED_HOSTS=HOST,
-            SECURE_SSL_REDIRECT="false",
-            SECURE_COOKIES="false",
-            SECURE_HSTS_SECONDS="0",
-        )
-    return env
-
-
-def phase(text: str, _started: list[float] = []) -> None:  # noqa: B006 (a process clock)
-    _started.append(_started[0] if _started else time.monotonic())
-    print(f"  [{time.monotonic() - _started[0]:6.1f} s] {text}", flush=True)
-
-
 def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
     phase(f"{kind}: setting up the database")
     db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
@@ -567,7 +380,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
         setup_out = workdir / f"setup-{kind}.json"
         env = server_env(args, db.url, static_root)
         preauth = "preauth" if args.preauth else "login"
-        run_django_step(env, "_setup", str(setup_out), str(args.clients), preauth)
+        run_django_step(__file__, env, "_setup", str(setup_out), str(args.clients), preauth)
         setup = json.loads(setup_out.read_text())
         port = args.port or free_port()
         phase(f"{kind}: starting gunicorn on port {port}")
@@ -581,7 +394,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
         result["boot_s"] = round(boot, 2)
         phase(f"{kind}: reading the deals back")
         deals_out = workdir / f"deals-{kind}.json"
-        run_django_step(env, "_read", str(deals_out), str(setup["tournament"]))
+        run_django_step(__file__, env, "_read", str(deals_out), str(setup["tournament"]))
         stored = json.loads(deals_out.read_text())
     finally:
         db.drop()
@@ -713,25 +526,38 @@ def print_table(results: list[dict], crash: bool) -> None:
             print("  ".join("-" * width for width in widths))
 
 
+def report(kind: str, result: dict) -> None:
+    """One database's run: the server log when it failed, then its figures."""
+    if result.get("ok") is False and "log" in result:
+        print(Path(result["log"]).read_text()[-3000:], file=sys.stderr)
+    details = {
+        k: result.get(k)
+        for k in (
+            "clients_logged_in",
+            "boot_s",
+            "refused",
+            "altered",
+            "unacknowledged_in_db",
+            "home_requests",
+            "crashed_at_s",
+            "downtime_s",
+            "acked_after_restart",
+            "samples",
+            "connection_error_kinds",
+            "load_avg_1min",
+            "ok",
+        )
+        if k in result
+    }
+    print(json.dumps(details, ensure_ascii=False), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
-    parser.add_argument("--workers", type=int, default=4)
+    add_server_arguments(parser)
     parser.add_argument("--crash", action="store_true", help="SIGKILL the server midway")
-    parser.add_argument("--port", type=int, default=0, help="0: a free port")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--debug",
-        action="store_true",
-        help="serve with DEBUG=true (skips the ~20 s collectstatic of production settings)",
-    )
-    parser.add_argument(
-        "--preload",
-        action="store_true",
-        help="gunicorn --preload: import the site once in the master (faster restarts)",
-    )
     parser.add_argument(
         "--preauth",
         action="store_true",
@@ -757,50 +583,9 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
-    results = []
-    with tempfile.TemporaryDirectory(prefix="tarot-load-") as tmp:
-        workdir = Path(tmp)
-        static_root = workdir / "static"
-        static = None
-        if not args.debug:
-            static = collect_static(workdir, server_env(args, "sqlite://:memory:", static_root))
-        for kind in kinds:
-            if static is not None:
-                if static.wait(timeout=300) != 0:
-                    print((workdir / "collectstatic.log").read_text(), file=sys.stderr)
-                    return 2
-                static = None
-            print(f"== {kind} ==", flush=True)
-            try:
-                result = run_one(args, kind, workdir, static_root)
-            except (RuntimeError, subprocess.CalledProcessError) as err:
-                print(f"{kind}: run failed: {err}", file=sys.stderr)
-                for log in workdir.glob("gunicorn-*.log"):
-                    print(log.read_text()[-3000:], file=sys.stderr)
-                result = {"db": kind, "ok": False, "error": str(err)}
-            results.append(result)
-            if result.get("ok") is False and "log" in result:
-                print(Path(result["log"]).read_text()[-3000:], file=sys.stderr)
-            details = {
-                k: result.get(k)
-                for k in (
-                    "clients_logged_in",
-                    "boot_s",
-                    "refused",
-                    "altered",
-                    "unacknowledged_in_db",
-                    "home_requests",
-                    "crashed_at_s",
-                    "downtime_s",
-                    "acked_after_restart",
-                    "samples",
-                    "connection_error_kinds",
-                    "load_avg_1min",
-                    "ok",
-                )
-                if k in result
-            }
-            print(json.dumps(details, ensure_ascii=False), flush=True)
+    results = run_on_each_database(args, kinds, "tarot-load-", run_one, report)
+    if results is None:
+        return 2
     print()
     print_table([r for r in results if "acknowledged" in r], args.crash)
     ok = all(r.get("ok") for r in results)

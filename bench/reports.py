@@ -20,20 +20,12 @@ from __future__ import annotations
 import gzip
 import os
 import sys
-import tempfile
 import time
-from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-TMP = tempfile.TemporaryDirectory(prefix="tarot-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP.name}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+from common import django_on_scratch_database, measure_get  # bench/common.py, next to this file
 
-import django  # noqa: E402
-
-django.setup()
+TMP = django_on_scratch_database()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -53,24 +45,6 @@ MAX_RATIO = 5.0
 XLSX_DEALS = 10_000
 XLSX_LIMIT = 5.0
 FIRST_SCREEN_LIMIT = 60 * 1024
-
-
-def measure(client: Client, url: str) -> tuple[int, float, float, int]:
-    """(queries, best CPU time, best wall time, response size) of GET url."""
-    best_cpu = best_wall = float("inf")
-    queries = 0
-    size = 0
-    for _ in range(RUNS):
-        with CaptureQueriesContext(connection) as captured:
-            wall, cpu = time.perf_counter(), time.process_time()
-            response = client.get(url)
-            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        if response.status_code != 200:
-            raise SystemExit(f"{url}: HTTP {response.status_code}")
-        best_cpu, best_wall = min(best_cpu, cpu), min(best_wall, wall)
-        queries = len(captured)
-        size = len(response.content)
-    return queries, best_cpu, best_wall, size
 
 
 def weigh(client: Client, url: str) -> tuple[int, int]:
@@ -198,7 +172,7 @@ def main() -> int:
         )
         for name, page in pages.items():
             client, url = page(tournament.pk)
-            results[name][players] = measure(client, url)
+            results[name][players] = measure_get(client, url, RUNS)
         tournaments[players] = tournament
 
     ok = True

@@ -53,9 +53,7 @@ import os
 import random
 import re
 import secrets
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -63,21 +61,22 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 
-# bench/load.py, next to this file: the databases, the gunicorn server and the helpers.
-from load import (
+# bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop.
+from common import (
+    HOST,
     PostgresDatabase,
     Server,
     SqliteDatabase,
     _django,
-    collect_static,
+    add_server_arguments,
     free_port,
     percentile,
     phase,
+    run_django_step,
+    run_on_each_database,
     server_env,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 SEATS = 4
 REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
@@ -219,12 +218,6 @@ def django_read(out: str, tournament: int) -> None:
                 "unconfirmed_by_anyone": unconfirmed_by_anyone,
             }
         )
-    )
-
-
-def run_django_step(env: dict[str, str], *args: str) -> None:
-    subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=ROOT, check=True
     )
 
 
@@ -839,6 +832,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
         setup_out = workdir / f"setup-{kind}.json"
         env = server_env(args, db.url, static_root)
         run_django_step(
+            __file__,
             env,
             "_setup",
             str(setup_out),
@@ -861,7 +855,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
         result["boot_s"] = round(boot, 2)
         phase(f"{kind}: reading the deals back")
         read_out = workdir / f"deals-{kind}.json"
-        run_django_step(env, "_read", str(read_out), str(setup["tournament"]))
+        run_django_step(__file__, env, "_read", str(read_out), str(setup["tournament"]))
         stored = json.loads(read_out.read_text())
     finally:
         db.drop()
@@ -1019,6 +1013,17 @@ DETAILS = (
 )
 
 
+def report(kind: str, result: dict) -> None:
+    """One database's run: its checks and figures, and the server log when it failed."""
+    for check in result.get("checks", []):
+        print(f"  {'PASS' if check['ok'] else 'FAIL'} {kind}: {check['name']} ({check['value']})")
+    details = {k: result[k] for k in DETAILS if k in result}
+    print("  " + json.dumps(details, ensure_ascii=False), flush=True)
+    if not result.get("ok") and "log" in result:
+        print(f"  server log ({result['log']}), last lines:", file=sys.stderr)
+        print(Path(result["log"]).read_text()[-6000:], file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -1035,16 +1040,7 @@ def main(argv: list[str] | None = None) -> int:
         default=0.03,
         help="share of deals raced by a second phone of the table (another deal, same version)",
     )
-    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--port", type=int, default=0, help="0: a free port")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--debug",
-        action="store_true",
-        help="serve with DEBUG=true (skips the ~20 s collectstatic of production settings)",
-    )
-    parser.add_argument("--preload", action="store_true", help="gunicorn --preload")
+    add_server_arguments(parser)
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 500 or not 0 < args.seconds <= 600:
         parser.error("between 1 and 500 tables, at most 600 seconds")
@@ -1062,38 +1058,9 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
-    results = []
-    with tempfile.TemporaryDirectory(prefix="tarot-table-load-") as tmp:
-        workdir = Path(tmp)
-        static_root = workdir / "static"
-        static = None
-        if not args.debug:
-            static = collect_static(workdir, server_env(args, "sqlite://:memory:", static_root))
-        for kind in kinds:
-            if static is not None:
-                if static.wait(timeout=300) != 0:
-                    print((workdir / "collectstatic.log").read_text(), file=sys.stderr)
-                    return 2
-                static = None
-            print(f"== {kind} ==", flush=True)
-            try:
-                result = run_one(args, kind, workdir, static_root)
-            except (RuntimeError, subprocess.CalledProcessError) as err:
-                print(f"{kind}: run failed: {err}", file=sys.stderr)
-                for log in workdir.glob("gunicorn-*.log"):
-                    print(log.read_text()[-3000:], file=sys.stderr)
-                result = {"db": kind, "ok": False, "error": str(err), "checks": []}
-            results.append(result)
-            for check in result["checks"]:
-                print(
-                    f"  {'PASS' if check['ok'] else 'FAIL'} {kind}: {check['name']}"
-                    f" ({check['value']})"
-                )
-            details = {k: result[k] for k in DETAILS if k in result}
-            print("  " + json.dumps(details, ensure_ascii=False), flush=True)
-            if not result.get("ok") and "log" in result:
-                print(f"  server log ({result['log']}), last lines:", file=sys.stderr)
-                print(Path(result["log"]).read_text()[-6000:], file=sys.stderr)
+    results = run_on_each_database(args, kinds, "tarot-table-load-", run_one, report)
+    if results is None:
+        return 2
     print()
     print_table([r for r in results if "acknowledged" in r])
     ok = all(r.get("ok") for r in results)
