@@ -25,8 +25,9 @@ keeps its authors' names as text (ChangeLog.username) and links no local account
 incidents are credited to nobody.
 
 Modules: `document` (the format, its limits, reading the file), `export` (writing a backup),
-`fields` (typing a value, naming a row or field in a message), `checker` (every section's rows),
-`deals` (a deal's rules and its score again), `restore` (check, then insert).
+`fields` (typing a value, naming a row or field in a message), `plan` (the checked rows),
+`checker` (every section's rows), `deals` (a deal's rules and its score again), `restore`
+(check, then insert).
 """
 
 from scoring.backup.document import (

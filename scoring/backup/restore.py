@@ -11,7 +11,7 @@ from django.db import DatabaseError, connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.translation import gettext as _
 
-from scoring.backup.checker import Checker, Plan, related_label
+from scoring.backup.checker import Checker
 from scoring.backup.document import (
     BATCH_SIZE,
     LABELS,
@@ -20,6 +20,7 @@ from scoring.backup.document import (
     parse_backup,
     unreadable,
 )
+from scoring.backup.plan import Plan, related_label
 from tournament.models import Player, Tournament
 
 if TYPE_CHECKING:
