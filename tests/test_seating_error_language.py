@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
-from django.utils.translation import trans_real
 
+from tests.i18n_helpers import english_translation
 from tests.positions_helpers import make_tournament
 from tournament.seating import SeatingError, table_sizes
 from tournament.services import position_generate
@@ -23,15 +23,8 @@ SIX_AT_FIVES_EN = "Cannot seat %(players)s players at tables of 4 and 5: choose 
 @pytest.fixture
 def english_entry():
     """The English catalogue with this template translated, as the lead's makemessages will."""
-    catalogue = trans_real.translation("en")._catalog._catalogs[0]
-    had = SIX_AT_FIVES in catalogue
-    previous = catalogue.get(SIX_AT_FIVES)
-    catalogue[SIX_AT_FIVES] = SIX_AT_FIVES_EN
-    yield
-    if had:
-        catalogue[SIX_AT_FIVES] = previous
-    else:
-        del catalogue[SIX_AT_FIVES]
+    with english_translation(SIX_AT_FIVES, SIX_AT_FIVES_EN):
+        yield
 
 
 def test_a_seating_error_carries_its_template_and_params_and_reads_french():

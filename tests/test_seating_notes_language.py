@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.utils import translation
-from django.utils.translation import trans_real
 
+from tests.i18n_helpers import english_translation
 from tournament.seating import PlanNote, generate, numbered_field
 
 FORCED = (
@@ -23,15 +23,8 @@ NOTES_SOURCE = Path(__file__).resolve().parent.parent / "tournament" / "seating"
 @pytest.fixture
 def english_entry():
     """The English catalogue with this template translated, as the lead's makemessages will."""
-    catalogue = trans_real.translation("en")._catalog._catalogs[0]
-    had = FORCED in catalogue
-    previous = catalogue.get(FORCED)
-    catalogue[FORCED] = FORCED_EN
-    yield
-    if had:
-        catalogue[FORCED] = previous
-    else:
-        del catalogue[FORCED]
+    with english_translation(FORCED, FORCED_EN):
+        yield
 
 
 def marked_templates() -> set[str]:
