@@ -169,6 +169,13 @@ def test_commands_write_and_restore_a_backup(tmp_path):
     assert totals(Tournament.objects.get()) == before
 
 
+def restore_upload(client, content: bytes, name: str = "sauvegarde.json", **data):
+    """POST `content` as an uploaded file to the restore page."""
+    upload = io.BytesIO(content)
+    upload.name = name
+    return client.post("/tournois/restaurer/", {**data, "file": upload})
+
+
 def test_interface_download_and_restore(arbiter_client):
     tournament = build_tournament()
     before = totals(tournament)
@@ -176,9 +183,7 @@ def test_interface_download_and_restore(arbiter_client):
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment")
     wipe_database()
-    upload = io.BytesIO(response.content)
-    upload.name = "backup.json"
-    response = arbiter_client.post("/tournois/restaurer/", {"file": upload})
+    response = restore_upload(arbiter_client, response.content, "backup.json")
     assert response.status_code == 302
     restored = Tournament.objects.get()
     assert totals(restored) == before
@@ -186,9 +191,7 @@ def test_interface_download_and_restore(arbiter_client):
 
 
 def test_interface_refuses_a_foreign_file_with_a_message(arbiter_client):
-    upload = io.BytesIO(b'{"hello": "world"}')
-    upload.name = "other.json"
-    response = arbiter_client.post("/tournois/restaurer/", {"file": upload})
+    response = restore_upload(arbiter_client, b'{"hello": "world"}', "other.json")
     assert response.status_code == 200
     assert "pas une sauvegarde" in response.text
     assert Tournament.objects.count() == 0

@@ -12,6 +12,7 @@ from scoring.backup import document as backup_document
 from scoring.models import Deal, DealScore, Incident
 from scoring.services import deal_adjust, incident_record
 from tests.report_builders import build_tournament
+from tests.test_backup_restore import restore_upload
 from tournament.models import ChangeLog, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -381,18 +382,14 @@ def test_a_username_that_is_not_text_is_refused(document):
 def test_the_restore_page_shows_the_refusal(document, arbiter_client):
     rows(document, "tournament.tournament")[0]["status"] = "hacked"
     before = counts()
-    upload = io.BytesIO(json.dumps(document).encode())
-    upload.name = "sauvegarde.json"
-    response = arbiter_client.post("/tournois/restaurer/", {"file": upload})
+    response = restore_upload(arbiter_client, json.dumps(document).encode())
     assert response.status_code == 200
     assert "Sauvegarde illisible" in response.text and "hacked" in response.text
     assert counts() == before
 
 
 def test_the_restore_page_refuses_a_100k_deep_file(arbiter_client):
-    upload = io.BytesIO(b"[" * 100_000 + b"]" * 100_000)
-    upload.name = "sauvegarde.json"
-    response = arbiter_client.post("/tournois/restaurer/", {"file": upload})
+    response = restore_upload(arbiter_client, b"[" * 100_000 + b"]" * 100_000)
     assert response.status_code == 200
     assert UNREADABLE in response.text.replace("&#x27;", "'")
     assert Tournament.objects.count() == 0
@@ -402,9 +399,7 @@ def test_the_restore_page_stops_reading_a_file_past_the_cap(arbiter_client, monk
     from scoring.views import backup as views_backup
 
     monkeypatch.setattr(views_backup, "MAX_BACKUP_BYTES", 10_000)
-    upload = io.BytesIO(b" " * 50_000)
-    upload.name = "sauvegarde.json"
-    response = arbiter_client.post("/tournois/restaurer/", {"file": upload})
+    response = restore_upload(arbiter_client, b" " * 50_000)
     assert response.status_code == 200
     assert "trop volumineux" in response.text
     assert Tournament.objects.count() == 0
@@ -439,13 +434,7 @@ def test_the_restore_page_still_checks_the_csrf_token(arbiter, monkeypatch):
     client.get("/tournois/restaurer/")
     token = client.cookies["csrftoken"].value
     for size, status in ((5_000, 200), (50_000, 200)):
-        upload = io.BytesIO(b"[" * size)
-        upload.name = "sauvegarde.json"
-        response = client.post(
-            "/tournois/restaurer/", {"csrfmiddlewaretoken": token, "file": upload}
-        )
+        response = restore_upload(client, b"[" * size, csrfmiddlewaretoken=token)
         assert response.status_code == status
         assert ("trop volumineux" in response.text) == (size > 10_000)
-    upload = io.BytesIO(b"{}")
-    upload.name = "sauvegarde.json"
-    assert client.post("/tournois/restaurer/", {"file": upload}).status_code == 403
+    assert restore_upload(client, b"{}").status_code == 403
