@@ -30,7 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from unittest import mock
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "staged"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "staged"
 STAGES = ("after_position_1", "with_incidents", "after_last_position")
 TOURNAMENT_NAME = "Tournoi test"
 # Position 2: who sits where (DURAND moves from Nord to Est, and each player one seat on).
@@ -42,8 +43,8 @@ INCIDENTS = [
 ]
 
 
-def fixture_path(stage: str) -> Path:
-    return FIXTURES / f"{stage}.json"
+def fixture_path(stage: str, folder: Path = FIXTURES) -> Path:
+    return folder / f"{stage}.json"
 
 
 # --- building a stage (inside a Django process with an empty database) ----------------------
@@ -141,7 +142,7 @@ def _fixed_clock():
     return lambda: start + timedelta(seconds=next(ticks))
 
 
-def _build_and_dump(stage: str) -> None:
+def _build_and_dump(stage: str, output: Path) -> None:
     import django
 
     django.setup()
@@ -164,22 +165,20 @@ def _build_and_dump(stage: str) -> None:
 
     Tournament.objects.update(owner=None)
     _anonymise()
-    FIXTURES.mkdir(parents=True, exist_ok=True)
+    output.parent.mkdir(parents=True, exist_ok=True)
     call_command(
         "dumpdata",
         "tournament",
         "scoring",
         natural_foreign=True,
         indent=1,
-        output=str(fixture_path(stage)),
+        output=str(output),
         verbosity=0,
     )
 
 
-def main(argv: list[str]) -> None:
-    if argv:  # one stage, in this process (its database is the one DATABASE_URL names)
-        _build_and_dump(argv[0])
-        return
+def build_all(folder: Path = FIXTURES) -> None:
+    """Write every stage into `folder`, each built by a new process on its own new database."""
     for stage in STAGES:
         with tempfile.TemporaryDirectory() as tmp:
             env = {
@@ -187,7 +186,17 @@ def main(argv: list[str]) -> None:
                 "DATABASE_URL": f"sqlite:///{tmp}/stage.sqlite3",
                 "DJANGO_SETTINGS_MODULE": "tournament.settings",
             }
-            subprocess.run([sys.executable, "-m", "tests.staged", stage], env=env, check=True)
+            output = str(fixture_path(stage, folder))
+            command = [sys.executable, "-m", "tests.staged", "--stage", stage, output]
+            subprocess.run(command, env=env, cwd=ROOT, check=True)
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--stage"]:  # one stage, in this process, on the database of DATABASE_URL
+        _build_and_dump(argv[1], Path(argv[2]))
+        return
+    build_all()
+    for stage in STAGES:
         print(f"{fixture_path(stage)} written.")
 
 

@@ -7,7 +7,7 @@ import pytest
 from scoring.models import Incident, ScoreSheet
 from scoring.standings import standings_for
 from tests.examples_004 import BILANS, PAPER_ORDER
-from tests.staged import SEATS_2
+from tests.staged import SEATS_2, STAGES, build_all, fixture_path
 from tournament.models import Position, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +61,11 @@ def test_after_last_position_adds_both_positions_bilans(after_last_position):
         (3, "DURAND", NORD + EST),  # −446 − 390 = −836
         (4, "DESPRES", OUEST + NORD),  # −510 − 446 = −956
     ]
+
+
+def test_the_staged_fixtures_are_what_the_builder_writes_today(tmp_path):
+    """A model or desk change that alters a stage fails here: run `python -m tests.staged`."""
+    build_all(tmp_path)
+    for stage in STAGES:
+        written = fixture_path(stage, tmp_path).read_text()
+        assert written == fixture_path(stage).read_text(), f"{stage}: run python -m tests.staged"
