@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from scoring.engine import TOTAL_POINTS
+from scoring.engine import POIGNEE_SIZES, TOTAL_POINTS
 from tournament.i18n import gettext_noop
 
 CONTRACT_KEYS = {
@@ -51,7 +51,8 @@ POIGNEE_KEYS = {
     "3": "triple",
     "T": "triple",
 }
-POIGNEE_CODES = {"simple": "1", "double": "2", "triple": "3"}
+# How a poignée is written back: the rank of its size (1 simple, 2 double, 3 triple).
+POIGNEE_CODES = {size: str(rank) for rank, size in enumerate(POIGNEE_SIZES, start=1)}
 SIDE_KEYS = {"A": "attack", "ATTAQUE": "attack", "D": "defense", "DEFENSE": "defense"}
 SIDE_CODES = {"attack": "A", "defense": "D"}
 # Chelem: made (réussi), announced and made, announced and failed, by the defence.
