@@ -67,7 +67,7 @@ BILANS = [-446, 1346, -390, -510]
 BILANS_BY_NAME = dict(zip(PAPER_NAMES, BILANS, strict=True))
 
 
-def in_order(paper_values: list[int], order: str) -> list[int]:
+def in_seat_order(paper_values: list[int], order: str) -> list[int]:
     """Values given in the paper's columns (N, S, E, W), rearranged to the seat order `order`."""
     by_direction = dict(zip(PAPER_ORDER, paper_values, strict=True))
     return [by_direction[direction] for direction in order]

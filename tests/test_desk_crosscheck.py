@@ -4,11 +4,11 @@ import pytest
 from django.urls import reverse
 
 from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
-from tests.examples_004 import BILANS, in_order
+from tests.examples_004 import BILANS, in_seat_order
 
 pytestmark = pytest.mark.django_db
 # Seats N, E, S, W: DURAND, DUBOIS, DUPONT, DESPRES.
-BY_SEAT = in_order(BILANS, "NESW")
+BY_SEAT = in_seat_order(BILANS, "NESW")
 PAPER = {f"bilan_{seat}": bilan for seat, bilan in enumerate(BY_SEAT)}
 
 

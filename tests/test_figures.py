@@ -8,14 +8,14 @@ from hypothesis import given
 from scoring.engine import CONTRACTS, Deal, DealError, score_deal
 from scoring.figures import contract_values, figure_scores
 from scoring.rules import BOOKLET, FFT
-from tests.examples_004 import BILANS, FIGURES, ROWS, engine_deals, in_order
+from tests.examples_004 import BILANS, FIGURES, ROWS, engine_deals, in_seat_order
 from tests.test_engine_properties import SETTINGS, rule_sets, valid_deals
 
 N, E, S, W, X = range(5)
 
 # 004's score sheet, seat indexes N, E, S, W: (taker, contract, taker's figure) → row.
 SHEET_004 = [
-    ((deal["taker"], deal["contract"], int(typed["figure"])), tuple(in_order(row, "NESW")))
+    ((deal["taker"], deal["contract"], int(typed["figure"])), tuple(in_seat_order(row, "NESW")))
     for deal, typed, row in zip(engine_deals("NESW"), FIGURES, ROWS, strict=True)
 ]
 
@@ -32,7 +32,7 @@ def test_the_004_sheet_bilans_follow_from_its_figures():
         for (taker, contract, figure), _row in SHEET_004
     ]
     bilans = [sum(column) for column in zip(*rows, strict=True)]
-    assert bilans == in_order(BILANS, "NESW")
+    assert bilans == in_seat_order(BILANS, "NESW")
 
 
 def test_each_table_shares_the_value_as_the_rules_say():

@@ -12,7 +12,8 @@ from django.urls import reverse
 from scoring.models import SheetPlayer
 from scoring.services import sheet_for_table
 from scoring.table_entry import links_for_position
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
+from tests.desk_helpers import NAMES_004, make_tournament
+from tests.examples_004 import BILANS, in_seat_order
 from tests.print_helpers import fetch_pdf
 from tournament.models import DIRECTIONS, SHEET_ORDER, Seat, seat_label
 
@@ -60,17 +61,13 @@ def test_the_desk_lists_columns_dealers_and_paper_bilans_in_the_sheets_order(arb
     assert "N, S, E, O" in page  # the taker's keys, as the sheet lists the seats
 
 
-def test_paper_bilans_typed_in_the_papers_order_match(arbiter_client):
-    _tournament, position = make_tournament(names=NAMES_004)
-    sheet = sheet_for_table(table=position.tables.get())
-    for fields in DEALS_004:
-        deal_post(arbiter_client, sheet, fields)
-    sheet.refresh_from_db()
+def test_paper_bilans_typed_in_the_papers_order_match(arbiter_client, sheet_004):
+    sheet = sheet_004
     page = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
     form = page[page.index('id="crosscheck-form"') :]
     fields = re.findall(r'name="(bilan_\d)"', form)
     # The arbiter types the paper's Bilan row from left to right into the fields as listed.
-    typed = dict(zip(fields, ["-446", "1346", "-390", "-510"], strict=True))
+    typed = dict(zip(fields, map(str, BILANS), strict=True))
     response = arbiter_client.post(
         reverse("sheet-crosscheck", args=[sheet.pk]),
         {"version": sheet.version, **typed},
@@ -79,7 +76,7 @@ def test_paper_bilans_typed_in_the_papers_order_match(arbiter_client):
     html = response.content.decode()
     assert "mismatch" not in html and "Vérifiée" in html
     sheet.refresh_from_db()
-    assert sheet.paper_bilans == [-446, -390, 1346, -510]  # stored by seat index
+    assert sheet.paper_bilans == in_seat_order(BILANS, "NESW")  # stored by seat index
 
 
 def test_the_table_plan_pdf_lists_seats_in_the_sheets_order(arbiter_client):
