@@ -11,7 +11,9 @@ from tournament.services import position_generate, position_regenerate
 pytestmark = pytest.mark.django_db
 
 
-def test_regenerating_a_draft_with_typed_deals_is_refused_and_keeps_them():
+@pytest.fixture
+def typed_draft():
+    """16 players, 3 draft positions, and a deal typed on the first table of position 1."""
     tournament = make_tournament(players=16, positions=3)
     position_generate(tournament=tournament, seed=1)
     draft = tournament.positions.get(number=1)
@@ -20,6 +22,11 @@ def test_regenerating_a_draft_with_typed_deals_is_refused_and_keeps_them():
         sheet=sheet,
         data={"players": 4, "taker": 0, "contract": "prise", "oudlers": 1, "points": 55},
     )
+    return tournament, draft, sheet
+
+
+def test_regenerating_a_draft_with_typed_deals_is_refused_and_keeps_them(typed_draft):
+    tournament, draft, sheet = typed_draft
     tables_before = list(draft.tables.values_list("pk", flat=True))
     with pytest.raises(ValidationError, match="déjà des donnes saisies"):
         position_regenerate(position=draft, seed=2)
@@ -29,15 +36,8 @@ def test_regenerating_a_draft_with_typed_deals_is_refused_and_keeps_them():
     assert list(draft.tables.values_list("pk", flat=True)) == tables_before
 
 
-def test_drafts_after_the_typed_one_can_still_be_redrawn():
-    tournament = make_tournament(players=16, positions=3)
-    position_generate(tournament=tournament, seed=1)
-    first = tournament.positions.get(number=1)
-    sheet = sheet_for_table(table=first.tables.first())
-    deal_record(
-        sheet=sheet,
-        data={"players": 4, "taker": 0, "contract": "prise", "oudlers": 1, "points": 55},
-    )
+def test_drafts_after_the_typed_one_can_still_be_redrawn(typed_draft):
+    tournament, _draft, sheet = typed_draft
     position_regenerate(position=tournament.positions.get(number=2), seed=5)
     assert tournament.positions.get(number=2).seed == 5
     assert Deal.objects.filter(sheet=sheet).count() == 1
