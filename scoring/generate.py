@@ -27,8 +27,8 @@ from tournament.models import (
     Table,
     Team,
     Tournament,
-    seat_code,
 )
+from tournament.seats import start_codes
 
 LAST_NAMES = (
     "Martin Bernard Thomas Petit Robert Richard Durand Dubois Moreau Laurent Simon Michel "
@@ -205,10 +205,11 @@ def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
     )
     # How sheets name a player: table and direction at the first position (tables are in
     # position order).
-    starts: dict[int, str] = {}
-    for table, players in zip(tables, table_players, strict=True):
-        for index, player in enumerate(players):
-            starts.setdefault(player, seat_code(table.number, DIRECTIONS[index]))
+    starts = start_codes(
+        (player, table.number, DIRECTIONS[index])
+        for table, players in zip(tables, table_players, strict=True)
+        for index, player in enumerate(players)
+    )
     played_tables = [
         (table, players)
         for table, players in zip(tables, table_players, strict=True)

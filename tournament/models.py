@@ -17,6 +17,7 @@ from .seats import SHORT_DIRECTIONS as SHORT_DIRECTIONS
 from .seats import seat_code as seat_code
 from .seats import seat_label as seat_label
 from .seats import sheet_order_key as sheet_order_key
+from .seats import start_codes
 from .seats import start_display as start_display
 
 
@@ -342,12 +343,7 @@ class Registration(models.Model):
     @property
     def start_label(self) -> str:
         """How FFT sheets name a player: table and seat at their first position, e.g. "3 N"."""
-        seat = (
-            Seat.objects.filter(registration=self, table__position__number=self.first_position)
-            .select_related("table")
-            .first()
-        )
-        return seat.label if seat is not None else ""
+        return start_display(start_codes_of(self.seats.all()).get(self.pk, ""))
 
 
 class Position(models.Model):
@@ -539,3 +535,12 @@ class ChangeLog(models.Model):
         if self.user_id and not self.username and self.user is not None:
             self.username = self.user.get_username()
         super().save(*args, **kwargs)
+
+
+def start_codes_of(seats: models.QuerySet[Seat]) -> dict[int, str]:
+    """Registration pk → starting position code ("3 N") for these seats, in one query, by the
+    one rule of `seats.start_codes` (the first position each registration played)."""
+    rows = seats.order_by("table__position__number").values_list(
+        "registration_id", "table__number", "direction"
+    )
+    return start_codes(rows)

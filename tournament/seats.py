@@ -4,6 +4,8 @@ labels; the models (Seat, Direction) build on it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.utils.translation import gettext_lazy as _
 
 # Seat letters in table order: a seat's index in this tuple is the engine's seat number stored
@@ -48,6 +50,19 @@ def seat_code(table_number: int, direction: str) -> str:
 # Seat words sheets stored before labels were kept in no language, in French or English.
 _STORED_SEATS = {"N": "N", "E": "E", "S": "S", "W": "W", "O": "W", "X": "X", "5e": "X"}
 _STORED_SEATS["5th"] = "X"
+
+
+def start_codes(seats_in_position_order: Iterable[tuple[int, int, str]]) -> dict[int, str]:
+    """Each player's starting position, the one rule every sheet, page and print uses: the table
+    and seat of the first position they played, as a `seat_code` ("3 N").
+
+    `seats_in_position_order`: (player key, table number, direction) rows, earlier positions
+    first; a player's first row wins.
+    """
+    codes: dict[int, str] = {}
+    for player, table_number, direction in seats_in_position_order:
+        codes.setdefault(player, seat_code(table_number, direction))
+    return codes
 
 
 def start_display(stored: str) -> str:

@@ -22,9 +22,9 @@ from scoring.printing.sheet_page import (
     players_at,
     row_heights,
     seated_columns,
-    start_labels,
 )
 from tournament.models import Position, Table
+from tournament.services import start_labels
 
 TEMPLATE = "print/sheets.html"
 

@@ -15,7 +15,6 @@ from tournament.models import (
     Seat,
     Table,
     Tournament,
-    seat_label,
     sheet_order_key,
 )
 
@@ -130,22 +129,6 @@ def row_heights(pages: Iterable[SheetPage]) -> list[tuple[str, str]]:
 
 def direction_label(direction: str) -> str:
     return str(Direction(direction).label) if direction in DIRECTIONS else ""
-
-
-def start_labels(tournament: Tournament) -> dict[int, str]:
-    """Each registration's starting position ("3 N": table and seat at its first position).
-
-    The same label as scoring.services.start_label, computed for a whole tournament in one query.
-    """
-    labels: dict[int, str] = {}
-    seats = (
-        Seat.objects.filter(table__position__tournament=tournament)
-        .order_by("table__position__number")
-        .values_list("registration_id", "table__number", "direction")
-    )
-    for registration_id, table_number, direction in seats:
-        labels.setdefault(registration_id, seat_label(table_number, direction))
-    return labels
 
 
 def seated_columns(seats: Iterable[Seat], labels: dict[int, str]) -> list[ColumnHead]:

@@ -25,11 +25,11 @@ from tournament.models import (
     Registration,
     Table,
     Tournament,
-    seat_code,
+    start_codes_of,
 )
 
 if TYPE_CHECKING:
-    from scoring.desk import SheetView
+    from scoring.sheet_screen import SheetView
 
 
 class StaleSheetError(Exception):
@@ -145,18 +145,12 @@ def sheet_for_table(*, table: Table) -> ScoreSheet:
 
 
 def start_label(registration: Registration) -> str:
-    """How FFT sheets name a player: table and direction at the first position played.
+    """How FFT sheets name a player: table and direction at the first position played (the one
+    rule, `tournament.seats.start_codes`); the registration number before any seating.
 
     Stored in no language (`seat_code`); pages print it with `start_display`.
     """
-    first = (
-        registration.seats.select_related("table__position")
-        .order_by("table__position__number")
-        .first()
-    )
-    if first is None:
-        return str(registration.number)
-    return seat_code(first.table.number, first.direction)
+    return start_codes_of(registration.seats.all()).get(registration.pk, str(registration.number))
 
 
 def sheet_create_free(

@@ -23,6 +23,8 @@ from ..models import (
     Table,
     Tournament,
     sheet_order_key,
+    start_codes_of,
+    start_display,
 )
 
 
@@ -134,15 +136,10 @@ def itinerary(registration: Registration) -> list[dict[str, Any]]:
 
 
 def start_labels(tournament: Tournament) -> dict[int, str]:
-    """Registration pk → start label ("3 N") for the whole tournament in one query."""
-    labels = {}
-    seats = Seat.objects.filter(table__position__tournament=tournament).select_related(
-        "table__position", "registration"
-    )
-    for seat in seats:
-        if seat.table.position.number == seat.registration.first_position:
-            labels[seat.registration_id] = seat.label
-    return labels
+    """Registration pk → start label as the reader reads it ("3 O") for the whole tournament,
+    in one query."""
+    seats = Seat.objects.filter(table__position__tournament=tournament)
+    return {pk: start_display(code) for pk, code in start_codes_of(seats).items()}
 
 
 def positions_overview(tournament: Tournament) -> list[dict[str, Any]]:
