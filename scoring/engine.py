@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.rules import FFT, RuleSet
+from tournament.i18n import TranslatableError
 from tournament.i18n import gettext_noop as _
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -40,21 +41,15 @@ POINTS_PER_OUDLER = 4
 CHELEM_POINTS = ((91, 3), (87, 2))
 
 
-class DealError(ValueError):
+class DealError(TranslatableError):
     """A deal a user can correct: names the field and carries a translatable message."""
 
     def __init__(self, field: str, template: str, params: Mapping[str, Any] | None = None):
         self.field = field
-        self.template = template
-        self.params = dict(params or {})
-        super().__init__(self.template % self.params)
+        super().__init__(template, params)
 
-    def __str__(self) -> str:
-        return self.template % self.params
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Keep the error picklable (caches, parallel test workers) despite the custom __init__.
-        return (type(self), (self.field, self.template, self.params))
+    def _init_args(self) -> tuple[Any, ...]:
+        return (self.field, self.template, self.params)
 
 
 @dataclass(frozen=True)

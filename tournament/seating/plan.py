@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tournament.i18n import gettext_noop
+from tournament.i18n import TranslatableError, gettext_noop
 
 DIRECTIONS = ("N", "E", "S", "W", "X")
 DIRECTION_LABELS = {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest", "X": "5e"}
@@ -24,25 +24,13 @@ Table = tuple[int, ...]
 Position = tuple[Table, ...]
 
 
-class SeatingError(ValueError):
+class SeatingError(TranslatableError):
     """A request that cannot be seated, meant for the arbiter.
 
     Like scoring.engine.DealError, it carries a French message template with named params,
     marked for the catalogue; the Django layer translates the template when it shows it
     (`gettext(error.template) % error.params`). str() gives the French message.
     """
-
-    def __init__(self, template: str, params: Mapping[str, Any] | None = None):
-        self.template = template
-        self.params = dict(params or {})
-        super().__init__(self.template % self.params)
-
-    def __str__(self) -> str:
-        return self.template % self.params
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Picklable despite the custom __init__ (parallel test workers, caches).
-        return (type(self), (self.template, self.params))
 
 
 class PlayerLike(Protocol):
