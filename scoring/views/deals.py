@@ -5,6 +5,7 @@ arbiter's score (or take it back), and the taker's choice after a revoke in defe
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -13,7 +14,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring import services, table_entry
-from scoring.engine import DealError
 from scoring.forms import AdjustForm
 from scoring.http import TournamentRequest
 from scoring.models import Deal
@@ -22,18 +22,13 @@ from scoring.sheet_screen import SheetView
 from scoring.views.sheet_page import (
     DEAL,
     as_typed,
-    done,
-    entry_form,
+    deal_entry,
     get_deal,
     int_or_none,
     kept,
     load,
-    refused,
-    render_sheet,
     seat_fields,
     stale,
-    stale_deal,
-    valid_deal,
 )
 from scoring.views.sheets import sheet_write
 from tournament.access import Permission, permission_required
@@ -44,25 +39,11 @@ from tournament.lifecycle import Locked
 def deal_edit(request: TournamentRequest, pk: int) -> HttpResponse:
     """Correct a deal: the form takes its values; saving recomputes everything after it."""
     deal = get_deal(pk)
-    sheet = deal.sheet
-    view = load(request, sheet)
-    if request.method != "POST":
-        return render_sheet(request, view, entry_form(view, deal=deal), editing=deal)
-    form = entry_form(view, request.POST, deal=deal)
-    data = valid_deal(form)
-    if data is not None:
-        expected = form.cleaned_data["version"]
-        try:
-            services.deal_update(deal=deal, data=data, user=request.user, expected_version=expected)
-        except DealError as err:
-            form.add_deal_error(err)
-        except StaleSheetError:
-            return stale_deal(request, sheet, form, expected, editing=deal)
-        except Locked as err:
-            return refused(request, sheet, err, typed=True, editing=deal)
-        else:
-            return done(request, sheet)
-    return render_sheet(request, view, form, editing=deal)
+
+    def update(data: dict[str, Any], version: int) -> None:
+        services.deal_update(deal=deal, data=data, user=request.user, expected_version=version)
+
+    return deal_entry(request, load(request, deal.sheet), update, editing=deal)
 
 
 def _deal_write(

@@ -1,9 +1,11 @@
-"""What the score-sheet page's views share: loading the sheet, its entry form, rendering it, and
-the two ways a write is turned down (a locked sheet, a sheet that moved since the page loaded).
+"""What the score-sheet page's views share: loading the sheet, its entry form, rendering it, the
+two ways a write is turned down (a locked sheet, a sheet that moved since the page loaded), and
+the deal form's round trip (a new deal or a correction).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms
@@ -12,9 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from scoring import services
+from scoring.engine import DealError
 from scoring.forms import CrossCheckForm, DealForm, FigureDealForm, deal_initial
 from scoring.http import TournamentRequest
 from scoring.models import Deal, ScoreSheet
+from scoring.services import StaleSheetError
 from scoring.sheet_screen import (
     SheetView,
     barred_seats,
@@ -219,3 +223,34 @@ def stale_deal(
     view, conflict = stale(request, sheet, typed=typed, expected=expected)
     form = kept(request, sheet, form_class(view, editing), seats=view.seats)
     return render_sheet(request, view, form, editing=editing, conflict=conflict)
+
+
+def deal_entry(
+    request: TournamentRequest,
+    view: SheetView,
+    write: Callable[[dict[str, Any], int], object],
+    *,
+    editing: Deal | None = None,
+) -> HttpResponse:
+    """The sheet page's deal form, for the next deal or the one `editing`: a GET shows it, a POST
+    runs `write(data, version)` on the engine's input of a valid form and the version the page
+    was based on. A deal the engine refuses, a moved sheet or a locked one come back with what
+    was typed; a done write shows the sheet."""
+    sheet = view.sheet
+    if request.method != "POST":
+        return render_sheet(request, view, entry_form(view, deal=editing), editing=editing)
+    form = entry_form(view, request.POST, deal=editing)
+    data = valid_deal(form)
+    if data is not None:
+        expected = form.cleaned_data["version"]
+        try:
+            write(data, expected)
+        except DealError as err:
+            form.add_deal_error(err)
+        except StaleSheetError:
+            return stale_deal(request, sheet, form, expected, editing=editing)
+        except Locked as err:
+            return refused(request, sheet, err, typed=True, editing=editing)
+        else:
+            return done(request, sheet)
+    return render_sheet(request, view, form, editing=editing)

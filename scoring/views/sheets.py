@@ -5,6 +5,7 @@ them against the paper's bilans, validate it, let it take one deal more, read it
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -24,6 +25,7 @@ from scoring.views.sheet_page import (
     SHEET,
     TABLE,
     barred_on,
+    deal_entry,
     done,
     entry_form,
     form_class,
@@ -35,7 +37,6 @@ from scoring.views.sheet_page import (
     render_sheet,
     seat_fields,
     stale,
-    stale_deal,
     valid_deal,
 )
 from tournament.access import Permission, permission_required
@@ -47,26 +48,11 @@ from tournament.models import Registration, Table
 def sheet_detail(request: TournamentRequest, pk: int) -> HttpResponse:
     """The entry page; a POST appends the typed deal (htmx swaps the sheet and a fresh row)."""
     sheet = get_sheet(pk)
-    view = load(request, sheet)
-    if request.method != "POST":
-        return render_sheet(request, view, entry_form(view))
-    form = entry_form(view, request.POST)
-    data = valid_deal(form)
-    if data is not None:
-        expected = form.cleaned_data["version"]
-        try:
-            services.deal_record(
-                sheet=sheet, data=data, user=request.user, expected_version=expected
-            )
-        except DealError as err:
-            form.add_deal_error(err)
-        except StaleSheetError:
-            return stale_deal(request, sheet, form, expected)
-        except Locked as err:
-            return refused(request, sheet, err, typed=True)
-        else:
-            return done(request, sheet)
-    return render_sheet(request, view, form)
+
+    def record(data: dict[str, Any], version: int) -> None:
+        services.deal_record(sheet=sheet, data=data, user=request.user, expected_version=version)
+
+    return deal_entry(request, load(request, sheet), record)
 
 
 @permission_required(Permission.SCORE, SHEET)
