@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
 from tournament.access import managed_tournaments
+from tournament.forms import tie_breaks_field
 from tournament.models import Tournament
 
 MAX_SCALE = 200  # places on a scale
@@ -89,14 +90,7 @@ class ChampionshipForm(forms.Form):
             "sans rang."
         ),
     )
-    tie_breaks = forms.MultipleChoiceField(
-        label=_("critères de départage"),
-        # The pure module only marks its labels: translate them per request.
-        choices=[(key, _(label)) for key, label in TIE_BREAK_CHOICES],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("Sans critère, les ex æquo partagent le rang. Appliqués dans cet ordre."),
-    )
+    tie_breaks = tie_breaks_field(TIE_BREAK_CHOICES)
     is_public = forms.BooleanField(
         label=_("classement public"),
         required=False,

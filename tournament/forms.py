@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
 
 from django import forms
@@ -15,16 +16,21 @@ from .services import TOURNAMENT_FIELDS
 from .vocabulary import RULE_SET_CHOICES, TIE_BREAK_CHOICES
 
 
-class TournamentForm(forms.ModelForm):
-    rule_set = forms.ChoiceField(label=_("règlement"), choices=RULE_SET_CHOICES)
-    tie_breaks = forms.MultipleChoiceField(
+def tie_breaks_field(choices: Iterable[tuple[str, str]]) -> forms.MultipleChoiceField:
+    """The organiser's tie-breaks among `choices` (a tournament's or a championship's), applied
+    in order; their labels are only marked (gettext_noop) and translated per request here."""
+    return forms.MultipleChoiceField(
         label=_("critères de départage"),
-        # The vocabulary only marks its labels (gettext_noop): translate them per request.
-        choices=[(key, _(label)) for key, label in TIE_BREAK_CHOICES],
+        choices=[(key, _(label)) for key, label in choices],
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Sans critère, les ex æquo partagent le rang. Appliqués dans cet ordre."),
     )
+
+
+class TournamentForm(forms.ModelForm):
+    rule_set = forms.ChoiceField(label=_("règlement"), choices=RULE_SET_CHOICES)
+    tie_breaks = tie_breaks_field(TIE_BREAK_CHOICES)
 
     class Meta:
         model = Tournament
