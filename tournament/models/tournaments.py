@@ -1,0 +1,187 @@
+"""A tournament with the organiser's settings, and the people who run it besides its owner."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Tournament(models.Model):
+    """A tournament in donnes libres, with the organiser's settings."""
+
+    class Format(models.TextChoices):
+        INDIVIDUAL = "individual", _("Individuel")
+        DUO = "duo", _("Libre duo (équipes de 2)")
+        TEAM4 = "team4", _("Équipes de 4")
+
+    class Remainder(models.TextChoices):
+        FIVE = "five", _("Tables de 5 (jeu à 5, roi appelé)")
+        FIVE_DEAD = "five_dead", _("Tables de 5 avec un mort tournant")
+        THREE = "three", _("Tables de 3")
+
+    class EntryMode(models.TextChoices):
+        PAPER = "paper", _("Feuilles papier saisies par l'arbitre")
+        PHONES = "phones", _("Saisie par les joueurs sur leur téléphone")
+        BOTH = "both", _("Téléphones et feuilles papier (contrôle des bilans)")
+
+    class SheetStyle(models.TextChoices):
+        DETAILED = "detailed", _("Feuille détaillée (preneur, bouts, points, primes)")
+        FIGURES = "figures", _("Feuille FFT (contrat et chiffre du preneur)")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("En préparation")
+        RUNNING = "running", _("En cours")
+        FINISHED = "finished", _("Terminé")
+
+    name = models.CharField(_("nom"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("lieu"), max_length=200, blank=True)
+    club = models.CharField(_("club organisateur"), max_length=200, blank=True)
+    format = models.CharField(
+        _("formule"), max_length=12, choices=Format.choices, default=Format.INDIVIDUAL
+    )
+    positions_count = models.PositiveSmallIntegerField(_("nombre de positions"), default=4)
+    deals_per_table_4 = models.PositiveSmallIntegerField(_("donnes par table de 4"), default=5)
+    deals_per_table_5 = models.PositiveSmallIntegerField(_("donnes par table de 5"), default=5)
+    deals_per_table_3 = models.PositiveSmallIntegerField(_("donnes par table de 3"), default=6)
+    remainder = models.CharField(
+        _("joueurs en surnombre"),
+        max_length=12,
+        choices=Remainder.choices,
+        default=Remainder.FIVE,
+        help_text=_("Quand le nombre de joueurs n'est pas un multiple de 4."),
+    )
+    rule_set = models.CharField(_("règlement"), max_length=20, default="fft")
+    status = models.CharField(
+        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    is_public = models.BooleanField(
+        _("classement public"),
+        default=False,
+        help_text=_("Les joueurs peuvent suivre le classement en direct."),
+    )
+    entry_mode = models.CharField(
+        _("saisie des donnes"),
+        max_length=8,
+        choices=EntryMode.choices,
+        default=EntryMode.PAPER,
+        help_text=_(
+            "Avec les téléphones, chaque table saisit ses donnes par son QR code ; un adversaire "
+            "les confirme avec son code personnel."
+        ),
+    )
+    sheet_style = models.CharField(
+        _("feuille de marque"),
+        max_length=10,
+        choices=SheetStyle.choices,
+        default=SheetStyle.DETAILED,
+        help_text=_(
+            "La feuille FFT officielle ne porte que le contrat et le chiffre de chaque joueur : "
+            "l'arbitre saisit le contrat, le preneur et son chiffre."
+        ),
+    )
+    position_minutes = models.PositiveSmallIntegerField(
+        _("durée d'une position (minutes)"), default=50
+    )
+    hall_token = models.CharField(
+        _("lien de l'écran de salle"), max_length=43, unique=True, null=True, blank=True
+    )
+    hall_announcement = models.CharField(_("annonce en salle"), max_length=200, blank=True)
+    # Online pre-registration: a public page, open only while the arbiter says so.
+    signup_open = models.BooleanField(_("inscriptions en ligne ouvertes"), default=False)
+    signup_capacity = models.PositiveSmallIntegerField(
+        _("nombre maximum d'inscrits"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(2000)],
+        help_text=_("Vide : pas de limite."),
+    )
+    signup_closes_at = models.DateTimeField(
+        _("clôture des inscriptions en ligne"),
+        null=True,
+        blank=True,
+        help_text=_("Vide : jusqu'à ce que vous les fermiez."),
+    )
+    signup_licence_required = models.BooleanField(
+        _("licence FFT obligatoire pour s'inscrire"), default=False
+    )
+    public_requires_validation = models.BooleanField(
+        _("publier seulement les feuilles validées"), default=False
+    )
+    share_penalties = models.BooleanField(
+        _("répartir les pénalités entre les autres joueurs de la table"), default=False
+    )
+    penalty_defaults = models.JSONField(
+        _("pénalités par défaut (points par type d'incident)"), default=dict, blank=True
+    )
+    tie_breaks = models.JSONField(_("critères de départage"), default=list, blank=True)
+    normalise_tables = models.BooleanField(
+        _("ramener les tables de 3 et de 5 à l'échelle de 4"), default=False
+    )
+    seating_seed = models.PositiveIntegerField(_("graine du placement"), default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("arbitre"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("tournoi")
+        verbose_name_plural = _("tournois")
+        ordering = ["-date", "name"]
+
+    def __str__(self) -> str:
+        date = self.date.strftime("%d/%m/%Y") if hasattr(self.date, "strftime") else self.date
+        return f"{self.name} ({date})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-detail", args=[self.pk])
+
+    @property
+    def team_size(self) -> int | None:
+        sizes: dict[str, int] = {self.Format.DUO: 2, self.Format.TEAM4: 4}
+        return sizes.get(self.format)
+
+    def deals_for_table_size(self, size: int) -> int:
+        return {3: self.deals_per_table_3, 4: self.deals_per_table_4}.get(
+            size, self.deals_per_table_5
+        )
+
+
+class TournamentRole(models.Model):
+    """A person's role on one tournament besides its owner: co-arbiter or scorer."""
+
+    class Role(models.TextChoices):
+        ARBITER = "arbiter", _("Co-arbitre")
+        SCORER = "scorer", _("Marqueur")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("utilisateur"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("rôle"), max_length=10, choices=Role.choices)
+    created_at = models.DateTimeField(_("ajouté le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rôle sur un tournoi")
+        verbose_name_plural = _("rôles sur les tournois")
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="unique_role_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.user} ({self.get_role_display()})"
