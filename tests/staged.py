@@ -22,6 +22,8 @@ The stages (four players, DURAND, DUPONT, DUBOIS and DESPRES, two positions):
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import subprocess
 import sys
@@ -165,16 +167,13 @@ def _build_and_dump(stage: str, output: Path) -> None:
 
     Tournament.objects.update(owner=None)
     _anonymise()
+    dump = io.StringIO()
+    call_command("dumpdata", "tournament", "scoring", natural_foreign=True, stdout=dump)
+    # Rows sorted by model and id: the file does not change when models move between modules
+    # (loaddata checks the references once everything is in).
+    rows = sorted(json.loads(dump.getvalue()), key=lambda row: (row["model"], row["pk"]))
     output.parent.mkdir(parents=True, exist_ok=True)
-    call_command(
-        "dumpdata",
-        "tournament",
-        "scoring",
-        natural_foreign=True,
-        indent=1,
-        output=str(output),
-        verbosity=0,
-    )
+    output.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def build_all(folder: Path = FIXTURES) -> None:
