@@ -1,0 +1,46 @@
+"""Tournament models, one module per capability; every model and public helper is importable here.
+
+- tournaments: Tournament (the organiser's settings) and TournamentRole (co-arbiters, scorers)
+- players: Player, the club roster shared by every tournament
+- registrations: Team, Registration, new_pin and start_codes_of (where each player started)
+- positions: Direction, Position, Table and Seat
+- audit: ChangeLog, the one history of every write
+"""
+
+# The seat vocabulary lives in tournament.seats; re-exported here, where it used to be.
+from ..seats import (
+    DIRECTIONS,
+    SHEET_ORDER,
+    SHORT_DIRECTIONS,
+    seat_code,
+    seat_label,
+    sheet_order_key,
+    start_display,
+)
+from .audit import ChangeLog
+from .players import Player
+from .positions import Direction, Position, Seat, Table
+from .registrations import Registration, Team, new_pin, start_codes_of
+from .tournaments import Tournament, TournamentRole
+
+__all__ = [
+    "DIRECTIONS",
+    "SHEET_ORDER",
+    "SHORT_DIRECTIONS",
+    "ChangeLog",
+    "Direction",
+    "Player",
+    "Position",
+    "Registration",
+    "Seat",
+    "Table",
+    "Team",
+    "Tournament",
+    "TournamentRole",
+    "new_pin",
+    "seat_code",
+    "seat_label",
+    "sheet_order_key",
+    "start_codes_of",
+    "start_display",
+]

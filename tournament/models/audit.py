@@ -1,0 +1,94 @@
+"""The change log: the one history of every write, for both apps."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .tournaments import Tournament
+
+
+class ChangeLog(models.Model):
+    """Who changed what, when, with the state before and after: nothing is overwritten.
+
+    The one history of every write (results, seating, settings), in this lower app so that both
+    apps record through tournament.audit.change_record. Its table keeps the name it had when it
+    lived in scoring (no data moved); `sheet` points up at scoring's sheets by name only.
+    """
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("Création")
+        UPDATE = "update", _("Modification")
+        DELETE = "delete", _("Suppression")
+        CONFLICT = "conflict", _("Conflit de saisie")
+        REOPEN = "reopen", _("Réouverture")
+
+    class ObjectType(models.TextChoices):
+        """What a record is about; a model's own name unless the record tells one of its parts."""
+
+        TOURNAMENT = "tournament", _("tournoi")
+        PENALTY_DEFAULTS = "penalty_defaults", _("pénalités par défaut")
+        TOURNAMENT_ROLE = "tournamentrole", _("équipe arbitrale")
+        PLAYER = "player", _("joueur")
+        REGISTRATION = "registration", _("inscription")
+        TEAM = "team", _("équipe")
+        POSITION = "position", _("position")
+        TABLE_LINK = "tablelink", _("lien de table")
+        SHEET = "sheet", _("feuille")
+        SHEET_STATUS = "sheet_status", _("état de la feuille")
+        SHEET_EXTRA_DEALS = "sheet_extra_deals", _("donnes supplémentaires")
+        PAPER_BILANS = "paper_bilans", _("bilans papier")
+        DEAL = "deal", _("donne")
+        DEAL_CONFIRMATION = "deal_confirmation", _("confirmation de donne")
+        INCIDENT = "incident", _("incident")
+        CHAMPIONSHIP = "championship", _("championnat")
+
+    # Empty only for what spans tournaments (a season championship's settings).
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournoi"),
+        on_delete=models.CASCADE,
+        related_name="changes",
+        null=True,
+        blank=True,
+    )
+    sheet = models.ForeignKey(
+        "scoring.ScoreSheet",
+        verbose_name=_("feuille"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="changes",
+    )
+    object_type = models.CharField(_("objet"), max_length=40, choices=ObjectType.choices)
+    object_id = models.PositiveBigIntegerField(_("identifiant"), null=True, blank=True)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    before = models.JSONField(_("avant"), null=True, blank=True)
+    after = models.JSONField(_("après"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The author's username as text: the history stays readable when the account goes, and a
+    # restored history names its authors without being credited to any local account.
+    username = models.CharField(_("auteur"), max_length=150, blank=True)
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        db_table = "scoring_changelog"  # where it was created, in the scoring app
+        verbose_name = _("historique")
+        verbose_name_plural = _("historique")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.object_type} {self.object_id}"
+
+    def save(self, *args, **kwargs):
+        if self.user_id and not self.username and self.user is not None:
+            self.username = self.user.get_username()
+        super().save(*args, **kwargs)

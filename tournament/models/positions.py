@@ -1,0 +1,125 @@
+"""Rounds of play: positions, their tables and who sits where."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from ..seats import DIRECTIONS, seat_label
+from .registrations import Registration
+from .tournaments import Tournament
+
+
+class Direction(models.TextChoices):
+    NORTH = "N", _("Nord")
+    EAST = "E", _("Est")
+    SOUTH = "S", _("Sud")
+    WEST = "W", _("Ouest")
+    FIFTH = "X", _("5e")
+
+
+class Position(models.Model):
+    """A round: every table plays its deals once; draft → published → closed."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Brouillon")
+        PUBLISHED = "published", _("Publiée")
+        # French "close" (adjective) is also Django's English "Close", translated "Fermer".
+        CLOSED = "closed", pgettext_lazy("position status", "Close")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="positions"
+    )
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    status = models.CharField(
+        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.PositiveIntegerField(_("graine"), default=0)
+    published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
+    # The position's clock: running while clock_ends_at is set, paused while
+    # clock_paused_left (seconds) is set, not started when both are empty.
+    clock_ends_at = models.DateTimeField(_("fin prévue"), null=True, blank=True)
+    clock_paused_left = models.PositiveIntegerField(
+        _("temps restant à la pause (secondes)"), null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("position")
+        verbose_name_plural = _("positions")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_position_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Position %(number)s") % {"number": self.number}
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+
+class Table(models.Model):
+    """A table at one position."""
+
+    class Game(models.TextChoices):
+        FOUR = "four", _("4 joueurs")
+        THREE = "three", _("3 joueurs")
+        FIVE = "five", _("5 joueurs, roi appelé")
+        FIVE_DEAD = "five_dead", _("5 joueurs avec un mort")
+
+    position = models.ForeignKey(
+        Position, verbose_name=_("position"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    game = models.CharField(_("jeu"), max_length=10, choices=Game.choices, default=Game.FOUR)
+    # Not a field: services.position_plan sets it, the seats in the score sheet's order.
+    seat_list: list[Seat]
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["position", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["position", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """Who sits where at a table."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    # RESTRICT: a seated player can't be deleted alone, but a whole tournament can.
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("joueur"), on_delete=models.RESTRICT, related_name="seats"
+    )
+    direction = models.CharField(_("orientation"), max_length=1, choices=Direction.choices)
+
+    class Meta:
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        ordering = ["table", "direction"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "direction"], name="unique_seat_direction"),
+            models.UniqueConstraint(
+                fields=["table", "registration"], name="unique_player_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.direction}: {self.registration}"
+
+    @property
+    def index(self) -> int:
+        return DIRECTIONS.index(self.direction)
+
+    @property
+    def label(self) -> str:
+        """Table number and seat as printed on sheets: "3 N", "3 O", "3 — 5e"."""
+        return seat_label(self.table.number, self.direction)
