@@ -28,9 +28,9 @@ from scoring.views.sheet_page import (
     kept,
     load,
     seat_fields,
+    sheet_write,
     stale,
 )
-from scoring.views.sheets import sheet_write
 from tournament.access import Permission, permission_required
 from tournament.lifecycle import Locked
 

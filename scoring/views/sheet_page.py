@@ -1,6 +1,7 @@
 """What the score-sheet page's views share: loading the sheet, its entry form, rendering it, the
 two ways a write is turned down (a locked sheet, a sheet that moved since the page loaded), and
-the deal form's round trip (a new deal or a correction).
+the writes posted from the page: the deal form's round trip (a new deal or a correction) and a
+versioned action (validate, delete a deal...).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
@@ -254,3 +256,26 @@ def deal_entry(
         else:
             return done(request, sheet)
     return render_sheet(request, view, form, editing=editing)
+
+
+def sheet_write(
+    request: TournamentRequest,
+    sheet: ScoreSheet,
+    write: Callable[[int], object],
+    *,
+    typed: dict[str, object] | None = None,
+) -> HttpResponse:
+    """A versioned write posted from the sheet page: `write(version)` runs with the version the
+    page was based on (required); a refused write shows why, a moved sheet shows the conflict
+    (and keeps `typed` in the history beside the state that won, when given)."""
+    version = int_or_none(request.POST.get("version"))
+    try:
+        if version is None:
+            raise StaleSheetError(sheet, None)
+        write(version)
+    except ValidationError as err:  # Locked is one
+        return refused(request, sheet, err if isinstance(err, Locked) else Locked(err.messages))
+    except StaleSheetError:
+        view, conflict = stale(request, sheet, typed=typed, expected=version)
+        return render_sheet(request, view, entry_form(view), conflict=conflict)
+    return done(request, sheet)

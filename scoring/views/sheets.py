@@ -4,7 +4,6 @@ them against the paper's bilans, validate it, let it take one deal more, read it
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -36,6 +35,7 @@ from scoring.views.sheet_page import (
     refused,
     render_sheet,
     seat_fields,
+    sheet_write,
     stale,
     valid_deal,
 )
@@ -97,29 +97,6 @@ def sheet_crosscheck(request: TournamentRequest, pk: int) -> HttpResponse:
         return render_sheet(
             request, view, entry_form(view), conflict=conflict, crosscheck=crosscheck
         )
-    return done(request, sheet)
-
-
-def sheet_write(
-    request: TournamentRequest,
-    sheet: ScoreSheet,
-    write: Callable[[int], object],
-    *,
-    typed: dict[str, object] | None = None,
-) -> HttpResponse:
-    """A versioned write posted from the sheet page: `write(version)` runs with the version the
-    page was based on (required); a refused write shows why, a moved sheet shows the conflict
-    (and keeps `typed` in the history beside the state that won, when given)."""
-    version = int_or_none(request.POST.get("version"))
-    try:
-        if version is None:
-            raise StaleSheetError(sheet, None)
-        write(version)
-    except ValidationError as err:  # Locked is one
-        return refused(request, sheet, err if isinstance(err, Locked) else Locked(err.messages))
-    except StaleSheetError:
-        view, conflict = stale(request, sheet, typed=typed, expected=version)
-        return render_sheet(request, view, entry_form(view), conflict=conflict)
     return done(request, sheet)
 
 
