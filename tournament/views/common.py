@@ -1,5 +1,5 @@
 """What the desk's views share: the page context, a service's refusal shown on a form or as
-messages, the position a URL names, and the body of a thin POST view."""
+messages, the position a URL names, and the body of a thin POST view or a form's POST."""
 
 from __future__ import annotations
 
@@ -62,6 +62,29 @@ def post_outcome(
     else:
         if success is not None:
             messages.success(request, success(result))
+    return redirect(to, *args)
+
+
+def form_post(
+    request: HttpRequest,
+    form: BaseForm,
+    save: Callable[[dict[str, Any]], T],
+    success: Callable[[T], str],
+    to: str,
+    *args: Any,
+) -> HttpResponse | None:
+    """The body of a form's POST: when the form is posted and valid, `save(cleaned_data)` runs
+    the service; its success queues the message `success` makes of its result and redirects to
+    the page `to`. None when the page is to be shown again: not posted, invalid, or refused (the
+    service's refusal attached to the form)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        result = save(form.cleaned_data)
+    except ValidationError as error:
+        form_errors(form, error)
+        return None
+    messages.success(request, success(result))
     return redirect(to, *args)
 
 

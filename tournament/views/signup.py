@@ -28,7 +28,7 @@ from ..collation import matches
 from ..forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
 from ..models import Registration, Tournament
 from ..settings import client_ip_address
-from .common import desk_context, desk_page, form_errors
+from .common import desk_context, desk_page, form_errors, form_post
 
 
 def _signup_page(request, tournament, form, status=200) -> HttpResponse:
@@ -91,18 +91,20 @@ def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     """Open or close the public registration page; its link, capacity and closing time."""
     tournament = request.tournament
     form = SignupSettingsForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
-    if request.method == "POST" and form.is_valid():
-        try:
-            signup.signup_settings_update(
-                tournament=tournament,
-                data={key: form.cleaned_data[key] for key in signup.SIGNUP_FIELDS},
-                user=request.user,
-            )
-        except ValidationError as error:
-            form_errors(form, error)
-        else:
-            messages.success(request, _("Inscriptions en ligne enregistrées."))
-            return redirect("signup-settings", pk)
+    saved = form_post(
+        request,
+        form,
+        lambda data: signup.signup_settings_update(
+            tournament=tournament,
+            data={key: data[key] for key in signup.SIGNUP_FIELDS},
+            user=request.user,
+        ),
+        lambda _done: _("Inscriptions en ligne enregistrées."),
+        "signup-settings",
+        pk,
+    )
+    if saved is not None:
+        return saved
     tournament.refresh_from_db()
     context = desk_context(
         request,
@@ -204,18 +206,17 @@ def checkin_walkin(request: TournamentRequest, pk: int) -> HttpResponse:
     """Someone at the door who did not sign up: registered and present at once."""
     tournament = request.tournament
     form = WalkInForm(request.POST)
-    if form.is_valid():
-        try:
-            registration = checkin.walkin_register(
-                tournament=tournament, user=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            form_errors(form, error)
-        else:
-            messages.success(
-                request,
-                _("%(player)s inscrit (n° %(number)s) et présent.")
-                % {"player": registration.player.full_name, "number": registration.number},
-            )
-            return redirect("checkin", pk)
+    saved = form_post(
+        request,
+        form,
+        lambda data: checkin.walkin_register(tournament=tournament, user=request.user, **data),
+        lambda registration: (
+            _("%(player)s inscrit (n° %(number)s) et présent.")
+            % {"player": registration.player.full_name, "number": registration.number}
+        ),
+        "checkin",
+        pk,
+    )
+    if saved is not None:
+        return saved
     return _checkin_page(request, tournament, form, status=400)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,7 +13,7 @@ from ..access import (
     permission_required,
 )
 from ..forms import TeamForm
-from .common import desk_page, form_errors, registration_post
+from .common import desk_page, form_post, registration_post
 
 
 def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
@@ -43,19 +40,21 @@ def team_list(request: TournamentRequest, pk: int) -> HttpResponse:
 def team_assign(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     form = TeamForm(request.POST, tournament=tournament)
-    if form.is_valid():
-        try:
-            team = services.team_assign(
-                tournament=tournament,
-                name=form.cleaned_data["name"],
-                registrations=list(form.cleaned_data["members"]),
-                user=request.user,
-            )
-        except ValidationError as error:
-            form_errors(form, error)
-        else:
-            messages.success(request, _("Équipe %(team)s enregistrée.") % {"team": team.name})
-            return redirect("team-list", pk)
+    saved = form_post(
+        request,
+        form,
+        lambda data: services.team_assign(
+            tournament=tournament,
+            name=data["name"],
+            registrations=list(data["members"]),
+            user=request.user,
+        ),
+        lambda team: _("Équipe %(team)s enregistrée.") % {"team": team.name},
+        "team-list",
+        pk,
+    )
+    if saved is not None:
+        return saved
     return _team_page(request, tournament, form, status=400)
 
 

@@ -20,7 +20,7 @@ from ..access import (
 from ..forms import TournamentForm
 from ..models import Tournament
 from ..tables import TournamentTable
-from .common import desk_context, form_errors
+from .common import desk_context, form_errors, form_post
 
 
 @login_required
@@ -53,16 +53,18 @@ def tournament_edit(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     # The form gets its own copy: validating it changes the instance, the page header must not.
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.tournament_update(
-                tournament=tournament, data=form.cleaned_data, user=request.user
-            )
-        except ValidationError as error:
-            form_errors(form, error)
-        else:
-            messages.success(request, _("Tournoi enregistré."))
-            return redirect("tournament-detail", pk)
+    saved = form_post(
+        request,
+        form,
+        lambda data: services.tournament_update(
+            tournament=tournament, data=data, user=request.user
+        ),
+        lambda _done: _("Tournoi enregistré."),
+        "tournament-detail",
+        pk,
+    )
+    if saved is not None:
+        return saved
     return render(
         request,
         "tournament/tournament_edit.html",
