@@ -122,24 +122,25 @@ def swap_delta(meets: list[list[int]], ta: list[int], tb: list[int], x: int, y: 
     return delta
 
 
+def _hand_over(meets: list[list[int]], table: list[int], leaver: int, comer: int) -> None:
+    """`leaver` leaves `table` and `comer` takes the seat: the meeting counts with the others
+    at the table move from the one to the other (both directions of the symmetric matrix)."""
+    row_leaver, row_comer = meets[leaver], meets[comer]
+    for c in table:
+        if c != leaver:
+            row_leaver[c] -= 1
+            meets[c][leaver] -= 1
+            row_comer[c] += 1
+            meets[c][comer] += 1
+
+
 def move(
     state: State, tables: list[list[int]], tab_of: list[int], x: int, a: int, y: int, b: int
 ) -> None:
     """x (at table a) and y (at table b) trade places; counts follow."""
     meets, ta, tb = state.meets, tables[a], tables[b]
-    row_x, row_y = meets[x], meets[y]
-    for c in ta:
-        if c != x:
-            row_x[c] -= 1
-            meets[c][x] -= 1
-            row_y[c] += 1
-            meets[c][y] += 1
-    for c in tb:
-        if c != y:
-            row_y[c] -= 1
-            meets[c][y] -= 1
-            row_x[c] += 1
-            meets[c][x] += 1
+    _hand_over(meets, ta, x, y)
+    _hand_over(meets, tb, y, x)
     ta[ta.index(x)] = y
     tb[tb.index(y)] = x
     tab_of[x], tab_of[y] = b, a
