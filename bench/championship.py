@@ -15,14 +15,14 @@ from __future__ import annotations
 import sys
 import time
 
-from common import django_on_scratch_database, measure_get  # bench/common.py, next to this file
+from common import (  # bench/common.py, next to this file
+    arbiter_client,
+    django_on_scratch_database,
+    measure_get,
+)
 
 TMP = django_on_scratch_database()
 
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from tests.championship_helpers import championship, generated_season  # noqa: E402
@@ -34,11 +34,7 @@ MAX_RATIO = 2.5
 
 
 def main() -> int:
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_superuser("bench", password="bench-pw-1")
-    client = Client()
-    client.force_login(user)
+    user, client = arbiter_client()
     started = time.perf_counter()
     _roster, tournaments = generated_season(max(SIZES), players=PLAYERS, owner=user)
     print(f"{max(SIZES)} tournaments of {PLAYERS} players generated in "

@@ -8,8 +8,10 @@ the import path, so they import this module as `common`.
 from __future__ import annotations
 
 import http.client
+import json
 import math
 import os
+import random
 import secrets
 import signal
 import socket
@@ -18,11 +20,13 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 SERVER_BOOT_LIMIT = 60.0  # seconds for gunicorn to answer after a (re)start
 
 
@@ -57,6 +61,21 @@ def measure_get(client, url: str, runs: int) -> tuple[int, float, float, int]:
         best_cpu, best_wall = min(best_cpu, cpu), min(best_wall, wall)
         queries, size = len(captured), len(response.content)
     return queries, best_cpu, best_wall, size
+
+
+def arbiter_client():
+    """Migrate the scratch database and return (superuser, test client logged in as it)."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_superuser("bench", password="bench-pw-1")
+    client = Client()
+    client.force_login(user)
+    return user, client
 
 
 def _django(url: str) -> None:
@@ -238,6 +257,28 @@ def run_django_step(script: str, env: dict[str, str], *args: str) -> None:
     )
 
 
+# --- the load tests' clients -----------------------------------------------------------------
+
+
+class ConnectionFailed(Exception):
+    """The request got no answer (server down, connection reset, timeout): not acknowledged."""
+
+
+def random_played_deal(rng: random.Random) -> dict:
+    """A valid 4-player deal that is played (points integer, between 4 x oudlers and
+    91 - 4 x (3 - oudlers)); now and then a petit au bout."""
+    oudlers = rng.randrange(4)
+    deal = {
+        "taker": rng.randrange(4),
+        "contract": rng.choice(CONTRACTS),
+        "oudlers": oudlers,
+        "points": rng.randint(4 * oudlers, 91 - 4 * (3 - oudlers)),
+    }
+    if rng.random() < 0.1:
+        deal["petit_au_bout"] = rng.choice(("attack", "defense"))
+    return deal
+
+
 # --- one run on each database ---------------------------------------------------------------
 
 
@@ -315,3 +356,63 @@ def run_on_each_database(
             results.append(result)
             report(kind, result)
     return results
+
+
+def serve_and_read_back(
+    args, kind: str, workdir: Path, static_root: Path, script: str, setup_args: Sequence[str], load
+) -> tuple[dict, dict, Path]:
+    """One load run on one database kind: create the database, run `script`'s `_setup` step
+    with `setup_args` (it writes a JSON with the tournament's id), serve the site with gunicorn,
+    `load(server, setup)` gives the run's result, stop the server, run the `_read` step on the
+    tournament, drop the database. Returns (result with boot_s, what `_read` wrote, server log)."""
+    phase(f"{kind}: setting up the database")
+    db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
+    db.create()
+    log = workdir / f"gunicorn-{kind}.log"
+    try:
+        setup_out = workdir / f"setup-{kind}.json"
+        env = server_env(args, db.url, static_root)
+        run_django_step(script, env, "_setup", str(setup_out), *setup_args)
+        setup = json.loads(setup_out.read_text())
+        port = args.port or free_port()
+        phase(f"{kind}: starting gunicorn on port {port}")
+        server = Server(env, port, args.workers, log, args.preload)
+        boot = server.start()
+        try:
+            result = load(server, setup)
+        finally:
+            phase(f"{kind}: stopping gunicorn")
+            server.stop()
+        result["boot_s"] = round(boot, 2)
+        phase(f"{kind}: reading the deals back")
+        read_out = workdir / f"deals-{kind}.json"
+        run_django_step(script, env, "_read", str(read_out), str(setup["tournament"]))
+        stored = json.loads(read_out.read_text())
+    finally:
+        db.drop()
+    return result, stored, log
+
+
+def print_table(columns: Sequence[tuple[str, str]], results: list[dict]) -> None:
+    """The results as a table of right-aligned columns: (key in a result, title)."""
+    cells = [[title for _key, title in columns]]
+    cells += [[str(r.get(key)) for key, _title in columns] for r in results]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for n, row in enumerate(cells):
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
+        if n == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+def run_script(main: Callable[[], int], setup: Callable[..., None], read) -> NoReturn:
+    """A load test's entry point: one of its Django steps when run_django_step started it
+    (`_setup out args...`: setup(out, *args); `_read out tournament`: read(out, tournament)),
+    else its main."""
+    if len(sys.argv) > 1 and sys.argv[1] in ("_setup", "_read"):
+        _django(os.environ["DATABASE_URL"])
+        if sys.argv[1] == "_setup":
+            setup(sys.argv[2], *sys.argv[3:])
+        else:
+            read(sys.argv[2], int(sys.argv[3]))
+        sys.exit(0)
+    sys.exit(main())

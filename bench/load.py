@@ -42,22 +42,20 @@ from pathlib import Path
 # bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop.
 from common import (
     HOST,
-    PostgresDatabase,
+    ConnectionFailed,
     Server,
-    SqliteDatabase,
-    _django,
     add_server_arguments,
-    free_port,
     percentile,
     phase,
-    run_django_step,
+    print_table,
+    random_played_deal,
     run_on_each_database,
-    server_env,
+    run_script,
+    serve_and_read_back,
 )
 
 USERNAME = "bench-marqueur"
 PASSWORD = "bench-" + "load-password-42"
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 HOME_EVERY = 5  # a client fetches the home page before every 5th deal
 REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
 LOGIN_TIMEOUT = 120.0  # seconds for a login POST: the password hash is slow on purpose
@@ -159,24 +157,6 @@ def _cookie(name: str, value: str) -> Cookie:
         None,
         {},
     )
-
-
-class ConnectionFailed(Exception):
-    """The request got no answer (server down, connection reset): it is not acknowledged."""
-
-
-def random_deal(rng: random.Random) -> dict:
-    """A valid 4-player deal: points between 4 x oudlers and 91 - 4 x (3 - oudlers), integer."""
-    oudlers = rng.randrange(4)
-    deal = {
-        "taker": rng.randrange(4),
-        "contract": rng.choice(CONTRACTS),
-        "oudlers": oudlers,
-        "points": rng.randint(4 * oudlers, 91 - 4 * (3 - oudlers)),
-    }
-    if rng.random() < 0.1:
-        deal["petit_au_bout"] = rng.choice(("attack", "defense"))
-    return deal
 
 
 @dataclass
@@ -332,7 +312,8 @@ class Client(threading.Thread):
                         stats.home_ms.append(ms)
                     elif status >= 500:
                         stats.server_errors += 1
-                body = json.dumps({"version": version, "deal": random_deal(self.rng)}).encode()
+                deal = random_played_deal(self.rng)
+                body = json.dumps({"version": version, "deal": deal}).encode()
                 status, data, ms = self.request(
                     "POST",
                     f"/api/feuilles/{self.sheet}/donnes/",
@@ -372,32 +353,15 @@ class Client(threading.Thread):
 
 
 def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
-    phase(f"{kind}: setting up the database")
-    db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
-    db.create()
-    log = workdir / f"gunicorn-{kind}.log"
-    try:
-        setup_out = workdir / f"setup-{kind}.json"
-        env = server_env(args, db.url, static_root)
-        preauth = "preauth" if args.preauth else "login"
-        run_django_step(__file__, env, "_setup", str(setup_out), str(args.clients), preauth)
-        setup = json.loads(setup_out.read_text())
-        port = args.port or free_port()
-        phase(f"{kind}: starting gunicorn on port {port}")
-        server = Server(env, port, args.workers, log, args.preload)
-        boot = server.start()
-        try:
-            result = drive(args, server, setup["sheets"], setup["sessions"])
-        finally:
-            phase(f"{kind}: stopping gunicorn")
-            server.stop()
-        result["boot_s"] = round(boot, 2)
-        phase(f"{kind}: reading the deals back")
-        deals_out = workdir / f"deals-{kind}.json"
-        run_django_step(__file__, env, "_read", str(deals_out), str(setup["tournament"]))
-        stored = json.loads(deals_out.read_text())
-    finally:
-        db.drop()
+    result, stored, log = serve_and_read_back(
+        args,
+        kind,
+        workdir,
+        static_root,
+        __file__,
+        (str(args.clients), "preauth" if args.preauth else "login"),
+        lambda server, setup: drive(args, server, setup["sheets"], setup["sessions"]),
+    )
     acked = result.pop("acked")
     missing = [deal for deal, _sheet, _scores in acked if str(deal) not in stored]
     altered = [
@@ -491,39 +455,28 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
 
 
 COLUMNS = (
-    ("db", "db", "{}"),
-    ("clients", "clients", "{}"),
-    ("seconds", "seconds", "{}"),
-    ("acknowledged", "acked", "{}"),
-    ("in_db", "in DB", "{}"),
-    ("missing", "missing", "{}"),
-    ("server_errors", "5xx", "{}"),
-    ("conflicts", "409", "{}"),
-    ("connection_errors", "conn err", "{}"),
-    ("deals_per_s", "deals/s", "{}"),
-    ("deal_p50_ms", "save p50 ms", "{}"),
-    ("deal_p95_ms", "save p95 ms", "{}"),
-    ("home_p50_ms", "home p50 ms", "{}"),
-    ("home_p95_ms", "home p95 ms", "{}"),
+    ("db", "db"),
+    ("clients", "clients"),
+    ("seconds", "seconds"),
+    ("acknowledged", "acked"),
+    ("in_db", "in DB"),
+    ("missing", "missing"),
+    ("server_errors", "5xx"),
+    ("conflicts", "409"),
+    ("connection_errors", "conn err"),
+    ("deals_per_s", "deals/s"),
+    ("deal_p50_ms", "save p50 ms"),
+    ("deal_p95_ms", "save p95 ms"),
+    ("home_p50_ms", "home p50 ms"),
+    ("home_p95_ms", "home p95 ms"),
 )
 
 
 CRASH_COLUMNS = (
-    ("downtime_s", "down s", "{}"),
-    ("acked_after_restart", "acked after restart", "{}"),
-    ("unacknowledged_in_db", "unacked in DB", "{}"),
+    ("downtime_s", "down s"),
+    ("acked_after_restart", "acked after restart"),
+    ("unacknowledged_in_db", "unacked in DB"),
 )
-
-
-def print_table(results: list[dict], crash: bool) -> None:
-    columns = COLUMNS + (CRASH_COLUMNS if crash else ())
-    cells = [[title for _key, title, _fmt in columns]]
-    cells += [[fmt.format(r.get(key)) for key, _title, fmt in columns] for r in results]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
-    for n, row in enumerate(cells):
-        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
-        if n == 0:
-            print("  ".join("-" * width for width in widths))
 
 
 def report(kind: str, result: dict) -> None:
@@ -587,7 +540,8 @@ def main(argv: list[str] | None = None) -> int:
     if results is None:
         return 2
     print()
-    print_table([r for r in results if "acknowledged" in r], args.crash)
+    columns = COLUMNS + (CRASH_COLUMNS if args.crash else ())
+    print_table(columns, [r for r in results if "acknowledged" in r])
     ok = all(r.get("ok") for r in results)
     print()
     print("OK" if ok else "FAILED: a missing or altered deal, a 5xx, or a run that did not work")
@@ -598,11 +552,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("_setup", "_read"):
-        _django(os.environ["DATABASE_URL"])
-        if sys.argv[1] == "_setup":
-            django_setup(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "preauth")
-        else:
-            django_read_deals(sys.argv[2], int(sys.argv[3]))
-        sys.exit(0)
-    sys.exit(main())
+    run_script(
+        main,
+        lambda out, clients, mode: django_setup(out, int(clients), mode == "preauth"),
+        django_read_deals,
+    )

@@ -23,15 +23,17 @@ import sys
 import time
 from unittest import mock
 
-from common import django_on_scratch_database, measure_get  # bench/common.py, next to this file
+from common import (  # bench/common.py, next to this file
+    arbiter_client,
+    django_on_scratch_database,
+    measure_get,
+)
 
 TMP = django_on_scratch_database()
 
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from scoring.exports import deals_xlsx  # noqa: E402
@@ -144,11 +146,7 @@ def cockpit_queries(tournaments: dict, arbiter: Client) -> bool:
 
 
 def main() -> int:
-    setup_test_environment()
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_superuser("bench", password="bench-pw-1")
-    arbiter = Client()
-    arbiter.force_login(user)
+    _user, arbiter = arbiter_client()
     public = Client()
     pages = {
         "ranking (arbiter)": lambda pk: (arbiter, reverse("ranking", args=[pk])),

@@ -47,48 +47,26 @@ All traffic goes to 127.0.0.1; every loop is bounded by the run's deadline.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
-import re
-import secrets
 import sys
-import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 
-# bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop.
+# bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop;
+# table_client.py: what the phones of one table do.
 from common import (
-    HOST,
-    PostgresDatabase,
-    Server,
-    SqliteDatabase,
-    _django,
     add_server_arguments,
-    free_port,
     percentile,
     phase,
-    run_django_step,
+    print_table,
     run_on_each_database,
-    server_env,
+    run_script,
+    serve_and_read_back,
 )
-
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-SEATS = 4
-REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
-IDLE_RECONNECT = 1.5  # seconds: gunicorn drops an idle keep-alive connection after 2 s
-MAX_TRIES = 12  # sends of one deal before the client gives up on it (reported as refused)
-TRIVIAL_EVERY = 2  # the table code page is fetched before every 2nd deal
-SHEET_RE = re.compile(
-    r'id="table-sheet" data-version="(\d+)" data-next-number="(\d+)" data-next-dealer="(\d+)"'
-)
-FULL_RE = re.compile(r'data-full="1"')
-PENDING_RE = re.compile(r'data-pending="(\d+)"')
-
+from table_client import SEATS, TableClient
 
 # --- the Django side, run in separate processes ----------------------------------------------
 
@@ -102,47 +80,41 @@ def django_setup(out: str, tables: int, positions: int, deals: int, seed: int) -
     call_command("migrate", verbosity=0)
 
     from scoring.table_entry import links_for_position
-    from tournament.models import (
-        DIRECTIONS,
-        Player,
-        Position,
-        Registration,
-        Seat,
-        Table,
-        Tournament,
-    )
+    from tournament import models
 
     rng = random.Random(seed)
-    tournament = Tournament.objects.create(
+    tournament = models.Tournament.objects.create(
         name="Banc d'essai saisie aux tables",
         date="2026-11-21",
-        entry_mode=Tournament.EntryMode.PHONES,
-        status=Tournament.Status.RUNNING,
+        entry_mode=models.Tournament.EntryMode.PHONES,
+        status=models.Tournament.Status.RUNNING,
         positions_count=positions,
         deals_per_table_4=deals,
     )
-    players = Player.objects.bulk_create(
-        Player(last_name=f"TABLE{n:04d}", first_name="Prénom") for n in range(tables * SEATS)
+    players = models.Player.objects.bulk_create(
+        models.Player(last_name=f"TABLE{n:04d}", first_name="Prénom") for n in range(tables * SEATS)
     )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player, number=n + 1)
+    registrations = models.Registration.objects.bulk_create(
+        models.Registration(tournament=tournament, player=player, number=n + 1)
         for n, player in enumerate(players)
     )
     clients: list[list[dict]] = [[] for _ in range(tables)]
     for number in range(1, positions + 1):
-        position = Position.objects.create(
+        position = models.Position.objects.create(
             tournament=tournament,
             number=number,
-            status=Position.Status.PUBLISHED,
+            status=models.Position.Status.PUBLISHED,
             published_at=timezone.now(),
         )
-        table_rows = Table.objects.bulk_create(
-            Table(position=position, number=t + 1) for t in range(tables)
+        table_rows = models.Table.objects.bulk_create(
+            models.Table(position=position, number=t + 1) for t in range(tables)
         )
         order = list(registrations)
         rng.shuffle(order)
-        Seat.objects.bulk_create(
-            Seat(table=table, registration=order[t * SEATS + s], direction=DIRECTIONS[s])
+        models.Seat.objects.bulk_create(
+            models.Seat(
+                table=table, registration=order[t * SEATS + s], direction=models.DIRECTIONS[s]
+            )
             for t, table in enumerate(table_rows)
             for s in range(SEATS)
         )
@@ -219,528 +191,6 @@ def django_read(out: str, tournament: int) -> None:
             }
         )
     )
-
-
-# --- the clients -----------------------------------------------------------------------------
-
-
-class ConnectionFailed(Exception):
-    """The request got no answer (connection reset, timeout)."""
-
-
-def random_deal(rng: random.Random, dealer: int) -> dict:
-    """A valid 4-player deal as the phone sends it (points integer, between 4 x oudlers and
-    91 - 4 x (3 - oudlers)); now and then a passed deal, a petit au bout or a poignée."""
-    if rng.random() < 0.04:
-        return {"passed": True, "dealer": dealer}
-    oudlers = rng.randrange(4)
-    deal = {
-        "taker": rng.randrange(SEATS),
-        "contract": rng.choice(CONTRACTS),
-        "oudlers": oudlers,
-        "points": rng.randint(4 * oudlers, 91 - 4 * (3 - oudlers)),
-        "dealer": dealer,
-        "poignees": [],
-        "petit_au_bout": None,
-    }
-    if rng.random() < 0.1:
-        deal["petit_au_bout"] = rng.choice(("attack", "defense"))
-    if rng.random() < 0.1:
-        deal["poignees"] = [[rng.randrange(SEATS), "simple"]]
-    return deal
-
-
-def confirmers(deal: dict, entered_by: int) -> list[int]:
-    """Seats of the other side than the player who entered the deal (scoring.may_confirm)."""
-    others = [seat for seat in range(SEATS) if seat != entered_by]
-    if deal.get("passed"):
-        return others
-    taker = deal["taker"]
-    if entered_by == taker:
-        return others  # the defenders
-    return [taker]
-
-
-@dataclass
-class Stats:
-    acked: dict[str, dict] = field(default_factory=dict)  # client id -> what the server said
-    deal_posts: int = 0
-    created: int = 0  # 201
-    replays: int = 0  # 200 with replayed: true
-    conflicts: int = 0  # 409 on the version
-    conflicts_on_resend: int = 0  # of which: a resend or double tap of a stored deal
-    server_errors: int = 0
-    refused: int = 0  # other 4xx, or a deal given up
-    connection_errors: int = 0
-    different_answers: int = 0  # one client id answered with two different deals
-    double_taps: int = 0
-    double_tap_answers: Counter = field(default_factory=Counter)
-    rivals: int = 0
-    rival_answers: Counter = field(default_factory=Counter)
-    rivals_both_stored: int = 0
-    rival_unknown: int = 0
-    lost_hangups: int = 0
-    lost_dropped: int = 0
-    confirmations: int = 0
-    confirmed_numbers: int = 0
-    confirm_refused: int = 0  # 403 where a confirmation was expected
-    wrong_codes: int = 0
-    wrong_codes_refused: int = 0
-    throttled: int = 0
-    sheets_finished: int = 0
-    finish_refused: int = 0
-    out_of_positions: bool = False
-    save_ms: list[float] = field(default_factory=list)
-    replay_ms: list[float] = field(default_factory=list)
-    confirm_ms: list[float] = field(default_factory=list)
-    sheet_ms: list[float] = field(default_factory=list)
-    trivial_ms: list[float] = field(default_factory=list)
-    samples: list[str] = field(default_factory=list)
-
-    def note(self, text: str) -> None:
-        if len(self.samples) < 5:
-            self.samples.append(text[:400])
-
-
-class Http:
-    """One keep-alive connection with the csrftoken cookie, like a phone's browser."""
-
-    def __init__(self, port: int, stats: Stats):
-        self.port, self.stats = port, stats
-        self.conn: http.client.HTTPConnection | None = None
-        self.last_used = 0.0
-        self.cookies: dict[str, str] = {}
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-        self.conn = None
-
-    def headers(self, json_body: bool) -> dict[str, str]:
-        headers = {}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if json_body:
-            headers["Content-Type"] = "application/json"
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-        return headers
-
-    def keep_cookies(self, response: http.client.HTTPResponse) -> None:
-        for header in response.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-
-    def request(self, method: str, path: str, payload: dict | None = None):
-        """(status, body bytes, milliseconds); ConnectionFailed when no answer came."""
-        body = json.dumps(payload).encode() if payload is not None else None
-        if self.conn is not None and time.monotonic() - self.last_used > IDLE_RECONNECT:
-            self.close()  # the server may have dropped it: don't send into a closing socket
-        try:
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
-            started = time.perf_counter()
-            self.conn.request(method, path, body=body, headers=self.headers(body is not None))
-            response = self.conn.getresponse()
-            data = response.read()
-            elapsed = (time.perf_counter() - started) * 1000
-        except (OSError, http.client.HTTPException) as err:
-            self.close()
-            self.stats.connection_errors += 1
-            self.stats.note(f"{method} {path}: no answer ({type(err).__name__}: {err})")
-            raise ConnectionFailed(str(err)) from err
-        self.last_used = time.monotonic()
-        self.keep_cookies(response)
-        if (response.getheader("Connection") or "").lower() == "close":
-            self.close()
-        return response.status, data, elapsed
-
-    def send_and_hang_up(self, path: str, payload: dict) -> None:
-        """Send a request on a new connection and close it before the answer: a lost answer."""
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
-        try:
-            conn.request(
-                "POST", path, body=json.dumps(payload).encode(), headers=self.headers(True)
-            )
-        except (OSError, http.client.HTTPException):
-            pass
-        finally:
-            conn.close()
-
-
-@dataclass
-class SheetState:
-    token: str
-    pins: list[str]
-    version: int = 0
-    next_dealer: int = 0
-    full: bool = False  # the server's data-full: the position's deals are all in
-    deals: dict[int, tuple[dict, int]] = field(default_factory=dict)  # number -> deal, enterer
-    confirmed: set[int] = field(default_factory=set)
-
-
-class TableClient(threading.Thread):
-    def __init__(self, index: int, port: int, tables: list[dict], args, times: list[float]):
-        super().__init__(name=f"table-{index + 1}", daemon=True)
-        self.tables = tables  # this table number at each position
-        self.args = args
-        self.times = times  # [start, end], set by drive
-        self.rng = random.Random(args.seed * 1000 + index)
-        self.stats = Stats()
-        self.http = Http(port, self.stats)
-        self.go = threading.Event()
-        self.deals_done = 0
-
-    # -- reading the sheet
-
-    def read_sheet(self, sheet: SheetState, page: bool = False) -> bool:
-        path = f"/table/{sheet.token}/" if page else f"/table/{sheet.token}/feuille/"
-        for _attempt in range(MAX_TRIES):
-            try:
-                status, data, ms = self.http.request("GET", path)
-            except ConnectionFailed:
-                time.sleep(0.1)
-                continue
-            if status >= 500:
-                self.stats.server_errors += 1
-                self.stats.note(f"GET {path} answered {status}")
-                time.sleep(0.2)
-                continue
-            match = SHEET_RE.search(data.decode("utf-8", "replace"))
-            if status != 200 or match is None:
-                self.stats.refused += 1
-                self.stats.note(f"GET {path} answered {status} without a sheet")
-                return False
-            if not page:
-                self.stats.sheet_ms.append(ms)
-            sheet.version = int(match.group(1))
-            sheet.next_dealer = int(match.group(3))
-            sheet.full = FULL_RE.search(data.decode("utf-8", "replace")) is not None
-            return True
-        return False
-
-    def pending_on_server(self, sheet: SheetState) -> int | None:
-        try:
-            status, data, ms = self.http.request("GET", f"/table/{sheet.token}/feuille/")
-        except ConnectionFailed:
-            return None
-        if status != 200:
-            if status >= 500:
-                self.stats.server_errors += 1
-            return None
-        self.stats.sheet_ms.append(ms)
-        text = data.decode("utf-8", "replace")
-        match = SHEET_RE.search(text)
-        if match:
-            sheet.version = int(match.group(1))
-            sheet.next_dealer = int(match.group(3))
-        pending = PENDING_RE.search(text)
-        return int(pending.group(1)) if pending else None
-
-    # -- saving a deal
-
-    def answer(self, client_id: str, status: int, data: bytes, ms: float, resend: bool) -> str:
-        """Account for one answer to a deal POST: 'acked', 'conflict', 'retry' or 'refused'."""
-        st = self.stats
-        st.deal_posts += 1
-        if status in (200, 201):
-            body = json.loads(data)
-            if status == 201:
-                st.created += 1
-                st.save_ms.append(ms)
-            else:
-                if body.get("replayed"):
-                    st.replays += 1
-                st.replay_ms.append(ms)
-            # Versions only grow at a table with one client: a late replay can't move it back.
-            self.sheet.version = max(self.sheet.version, body["version"])
-            seen = st.acked.get(client_id)
-            told = {
-                "deal": body["deal"],
-                "number": body["number"],
-                "scores": body["scores"],
-                "token": self.sheet.token,
-            }
-            if seen is None:
-                st.acked[client_id] = told
-            elif seen != told:
-                st.different_answers += 1
-                st.note(f"client id {client_id} answered {seen} then {told}")
-            return "acked"
-        if status == 409:
-            body = json.loads(data)
-            if body.get("field") == "version" and isinstance(body.get("version"), int):
-                st.conflicts += 1
-                if resend:
-                    st.conflicts_on_resend += 1
-                self.sheet.version = body["version"]
-                return "conflict"
-            st.refused += 1
-            st.note(f"deal POST answered 409: {data[:200]!r}")
-            return "refused"
-        if status >= 500:
-            st.server_errors += 1
-            st.note(f"deal POST {client_id} answered {status}: {data[:200]!r}")
-            return "retry"
-        st.refused += 1
-        st.note(f"deal POST answered {status}: {data[:200]!r}")
-        return "refused"
-
-    def post_deal(self, client_id: str, payload: dict, resend: bool) -> str:
-        path = f"/table/{self.sheet.token}/donnes/"
-        try:
-            status, data, ms = self.http.request("POST", path, payload)
-        except ConnectionFailed:
-            return "retry"
-        return self.answer(client_id, status, data, ms, resend)
-
-    def simultaneous(self, first: dict, second: dict) -> tuple[str, str]:
-        """Two deal POSTs at the same instant on two connections: (outcome, outcome)."""
-        other = Http(self.http.port, Stats())
-        other.cookies = dict(self.http.cookies)
-        answers: list = [None]
-
-        def tap() -> None:
-            try:
-                answers[0] = other.request("POST", f"/table/{self.sheet.token}/donnes/", second)
-            except ConnectionFailed:
-                answers[0] = None
-            other.close()
-
-        thread = threading.Thread(target=tap, daemon=True)
-        thread.start()
-        same = first["client_id"] == second["client_id"]
-        outcome = self.post_deal(first["client_id"], first, resend=same)
-        thread.join(REQUEST_TIMEOUT + 5)
-        if answers[0] is None:
-            self.stats.connection_errors += 1
-            return outcome, "retry"
-        status, data, ms = answers[0]
-        return outcome, self.answer(second["client_id"], status, data, ms, resend=same)
-
-    def double_tap(self, client_id: str, payload: dict) -> None:
-        """The same request twice at the same instant, on two connections."""
-        self.stats.double_taps += 1
-        for outcome in self.simultaneous(payload, dict(payload)):
-            self.stats.double_tap_answers[outcome] += 1
-
-    def rival(self, payload: dict) -> list[tuple[str, dict, int]]:
-        """Two phones of the table send two different deals on the same version at once:
-        exactly one may be stored, the other must get 409. Returns the stored ones."""
-        self.stats.rivals += 1
-        other = {
-            "client_id": secrets.token_urlsafe(12),
-            "version": payload["version"],
-            "entered_by": self.rng.randrange(SEATS),
-            "deal": random_deal(self.rng, payload["deal"]["dealer"]),
-        }
-        outcomes = self.simultaneous(payload, other)
-        self.stats.rival_answers[" + ".join(sorted(outcomes))] += 1
-        stored = [
-            (body["client_id"], body["deal"], body["entered_by"])
-            for body in (payload, other)
-            if body["client_id"] in self.stats.acked
-        ]
-        if len(stored) == 2:
-            self.stats.rivals_both_stored += 1
-            self.stats.note(f"two deals stored on version {payload['version']}: {outcomes}")
-        if "retry" in outcomes:
-            # An answer is missing: the other phone's deal may be stored; confirm_all finds it.
-            self.stats.rival_unknown += 1
-        return stored
-
-    def lost_answer(self, client_id: str, payload: dict) -> None:
-        """Send and never see the answer (hang up, or read it and throw it away)."""
-        if self.rng.random() < 0.5:
-            self.stats.lost_hangups += 1
-            self.http.send_and_hang_up(f"/table/{self.sheet.token}/donnes/", payload)
-            time.sleep(self.rng.uniform(0.0, 0.2))
-        else:
-            self.stats.lost_dropped += 1
-            try:
-                status, data, _ms = self.http.request(
-                    "POST", f"/table/{self.sheet.token}/donnes/", payload
-                )
-            except ConnectionFailed:
-                return
-            self.stats.deal_posts += 1
-            if status >= 500:  # the answer is thrown away, but a 5xx still counts
-                self.stats.server_errors += 1
-                self.stats.note(f"deal POST {client_id} answered {status}: {data[:200]!r}")
-
-    def enter_deal(self) -> bool:
-        sheet = self.sheet
-        dealer = sheet.next_dealer
-        deal = random_deal(self.rng, dealer)
-        entered_by = self.rng.randrange(SEATS)
-        client_id = secrets.token_urlsafe(12)
-        payload = {
-            "client_id": client_id,
-            "version": sheet.version,
-            "entered_by": entered_by,
-            "deal": deal,
-        }
-        roll = self.rng.random()
-        resend = roll < self.args.resend
-        if resend and roll < self.args.resend / 2:
-            self.double_tap(client_id, payload)
-        elif resend:
-            self.lost_answer(client_id, payload)
-        elif roll < self.args.resend + self.args.rival:
-            stored = self.rival(payload)
-            if stored:
-                for cid, stored_deal, by in stored:
-                    sheet.deals[self.stats.acked[cid]["number"]] = (stored_deal, by)
-                self.deals_done += len(stored)
-                self.read_sheet(sheet)  # the version and dealer after the race
-                return True
-        tries = 0
-        while client_id not in self.stats.acked:
-            tries += 1
-            if tries > MAX_TRIES:
-                self.stats.refused += 1
-                self.stats.note(f"deal {client_id} given up after {MAX_TRIES} sends")
-                return False
-            payload["version"] = sheet.version
-            outcome = self.post_deal(client_id, payload, resend=resend or tries > 1)
-            if outcome == "refused":
-                return False
-            if outcome == "retry":
-                time.sleep(0.1)
-        told = self.stats.acked[client_id]
-        sheet.deals[told["number"]] = (deal, entered_by)
-        sheet.next_dealer = (dealer - 1) % SEATS
-        self.deals_done += 1
-        return True
-
-    # -- confirming
-
-    def confirm(self, seat: int, pin: str, expect: bool) -> list[int] | None:
-        try:
-            status, data, ms = self.http.request(
-                "POST", f"/table/{self.sheet.token}/confirmer/", {"seat": seat, "pin": pin}
-            )
-        except ConnectionFailed:
-            return None
-        if status == 200:
-            numbers = json.loads(data)["confirmed"]
-            self.stats.confirmations += 1
-            self.stats.confirmed_numbers += len(numbers)
-            self.stats.confirm_ms.append(ms)
-            self.sheet.confirmed.update(numbers)
-            return numbers
-        if status == 429:
-            self.stats.throttled += 1
-        elif status >= 500:
-            self.stats.server_errors += 1
-            self.stats.note(f"confirm answered {status}: {data[:200]!r}")
-        elif expect:
-            self.stats.confirm_refused += 1
-            self.stats.note(f"confirm seat {seat} answered {status}: {data[:200]!r}")
-        return None
-
-    def confirm_one(self, number: int) -> None:
-        deal, entered_by = self.sheet.deals[number]
-        seat = self.rng.choice(confirmers(deal, entered_by))
-        if self.rng.random() < 0.03:
-            self.stats.wrong_codes += 1
-            wrong = f"{(int(self.sheet.pins[seat]) + 1) % 10_000:04d}"
-            try:
-                status, _data, _ms = self.http.request(
-                    "POST", f"/table/{self.sheet.token}/confirmer/", {"seat": seat, "pin": wrong}
-                )
-                if status == 403:
-                    self.stats.wrong_codes_refused += 1
-                elif status >= 500:
-                    self.stats.server_errors += 1
-                else:
-                    self.stats.note(f"a wrong code answered {status}")
-            except ConnectionFailed:
-                pass
-        numbers = self.confirm(seat, self.sheet.pins[seat], expect=True)
-        if numbers is not None and number not in numbers:
-            self.stats.confirm_refused += 1
-            self.stats.note(f"confirmation by seat {seat} left deal {number} out: {numbers}")
-        self.read_sheet(self.sheet)
-
-    def confirm_all(self) -> None:
-        """Every seat in turn confirms what waits for it, until the sheet shows nothing waiting."""
-        sheet = self.sheet
-        for _round in range(3):
-            waiting = [n for n in sheet.deals if n not in sheet.confirmed]
-            if not waiting:
-                pending = self.pending_on_server(sheet)
-                if pending == 0:
-                    return
-            for seat in range(SEATS):
-                self.confirm(seat, sheet.pins[seat], expect=False)
-            pending = self.pending_on_server(sheet)
-            if pending == 0:
-                return
-        self.stats.note(f"sheet {sheet.token[:6]}: deals still waiting after every seat confirmed")
-
-    def finish(self) -> None:
-        seat = self.rng.randrange(SEATS)
-        try:
-            status, data, _ms = self.http.request(
-                "POST",
-                f"/table/{self.sheet.token}/terminer/",
-                {"seat": seat, "pin": self.sheet.pins[seat]},
-            )
-        except ConnectionFailed:
-            return
-        if status == 200:
-            self.stats.sheets_finished += 1
-        elif status >= 500:
-            self.stats.server_errors += 1
-            self.stats.note(f"finish answered {status}: {data[:200]!r}")
-        else:
-            self.stats.finish_refused += 1
-            self.stats.note(f"finish answered {status}: {data[:200]!r}")
-
-    # -- the table's run
-
-    def open_position(self, index: int) -> bool:
-        if index >= len(self.tables):
-            self.stats.out_of_positions = True
-            return False
-        self.sheet = SheetState(self.tables[index]["token"], self.tables[index]["pins"])
-        return self.read_sheet(self.sheet, page=True)
-
-    def run(self) -> None:
-        self.go.wait(timeout=600)
-        args = self.args
-        position = 0
-        if not self.open_position(position):
-            return
-        iteration = 0
-        while time.monotonic() < self.times[1] and (not args.deals or self.deals_done < args.deals):
-            if self.sheet.full or len(self.sheet.deals) >= args.deals_per_table:
-                self.confirm_all()
-                self.finish()
-                position += 1
-                if not self.open_position(position):
-                    break
-                continue
-            iteration += 1
-            if iteration % TRIVIAL_EVERY == 0:
-                try:
-                    status, _data, ms = self.http.request("GET", "/table/")
-                    if status == 200:
-                        self.stats.trivial_ms.append(ms)
-                    elif status >= 500:
-                        self.stats.server_errors += 1
-                except ConnectionFailed:
-                    pass
-            if not self.enter_deal():
-                if not self.read_sheet(self.sheet):
-                    break
-                continue
-            number = max(self.sheet.deals)
-            if self.rng.random() < 0.7:
-                self.confirm_one(number)
-        if getattr(self, "sheet", None) is not None and self.sheet.deals:
-            self.confirm_all()
-        self.http.close()
 
 
 # --- one run ---------------------------------------------------------------------------------
@@ -824,41 +274,14 @@ def drive(args, port: int, clients_tables: list[list[dict]]) -> dict:
 
 
 def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
-    phase(f"{kind}: setting up the database")
-    db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
-    db.create()
-    log = workdir / f"gunicorn-{kind}.log"
-    try:
-        setup_out = workdir / f"setup-{kind}.json"
-        env = server_env(args, db.url, static_root)
-        run_django_step(
-            __file__,
-            env,
-            "_setup",
-            str(setup_out),
-            str(args.tables),
-            str(args.positions),
-            str(args.deals_per_table),
-            str(args.seed),
-        )
-        setup = json.loads(setup_out.read_text())
-        port = args.port or free_port()
-        phase(f"{kind}: starting gunicorn on port {port}")
-        server = Server(env, port, args.workers, log, args.preload)
-        boot = server.start()
-        try:
-            phase(f"{kind}: {args.tables} tables entering deals for {args.seconds:g} s")
-            result = drive(args, port, setup["clients"])
-        finally:
-            phase(f"{kind}: stopping gunicorn")
-            server.stop()
-        result["boot_s"] = round(boot, 2)
-        phase(f"{kind}: reading the deals back")
-        read_out = workdir / f"deals-{kind}.json"
-        run_django_step(__file__, env, "_read", str(read_out), str(setup["tournament"]))
-        stored = json.loads(read_out.read_text())
-    finally:
-        db.drop()
+    def load(server, setup: dict) -> dict:
+        phase(f"{kind}: {args.tables} tables entering deals for {args.seconds:g} s")
+        return drive(args, server.port, setup["clients"])
+
+    setup_args = (args.tables, args.positions, args.deals_per_table, args.seed)
+    result, stored, log = serve_and_read_back(
+        args, kind, workdir, static_root, __file__, [str(a) for a in setup_args], load
+    )
     acked = result.pop("acked")
     by_client_id: dict[str, list] = {}
     null_ids = 0
@@ -965,17 +388,6 @@ COLUMNS = (
 )
 
 
-def print_table(results: list[dict]) -> None:
-    cells = [[title for _key, title in COLUMNS]]
-    cells += [[str(r.get(key)) for key, _title in COLUMNS] for r in results]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS))]
-    for n, row in enumerate(cells):
-        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
-        if n == 0:
-            print("  ".join("-" * width for width in widths))
-    print("(milliseconds; page = GET /table/, the table code page; sheet = GET .../feuille/)")
-
-
 DETAILS = (
     "deal_posts",
     "created",
@@ -1062,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     if results is None:
         return 2
     print()
-    print_table([r for r in results if "acknowledged" in r])
+    print_table(COLUMNS, [r for r in results if "acknowledged" in r])
+    print("(milliseconds; page = GET /table/, the table code page; sheet = GET .../feuille/)")
     ok = all(r.get("ok") for r in results)
     print()
     for r in results:
@@ -1075,11 +488,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("_setup", "_read"):
-        _django(os.environ["DATABASE_URL"])
-        if sys.argv[1] == "_setup":
-            django_setup(sys.argv[2], *(int(a) for a in sys.argv[3:7]))
-        else:
-            django_read(sys.argv[2], int(sys.argv[3]))
-        sys.exit(0)
-    sys.exit(main())
+    run_script(
+        main,
+        lambda out, *figures: django_setup(out, *(int(f) for f in figures)),
+        django_read,
+    )
