@@ -38,9 +38,16 @@ def registration_at(sheet, seat):
     return sheet.players.get(seat=seat).registration
 
 
-def incident(client, tournament, sheet, **fields):
+def incident(client, tournament, sheet, seat, **fields):
+    """Report an incident of the player at `seat` on the sheet: (the player, the response)."""
+    culprit = registration_at(sheet, seat)
     url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
-    return client.post(url, {"sheet": sheet.pk, "decision": "", "note": "", **fields})
+    fields = {"sheet": sheet.pk, "decision": "", "note": "", "registration": culprit.pk, **fields}
+    return culprit, client.post(url, fields)
+
+
+def sheet_html(client, sheet) -> str:
+    return client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
 
 
 @pytest.mark.django_db
@@ -48,13 +55,12 @@ def test_a_renonce_with_penalty_points_shows_a_separate_line(
     arbiter_client, after_position_1, sheet_004
 ):
     tournament, sheet = after_position_1, sheet_004
-    culprit = registration_at(sheet, SUD)
-    response = incident(
-        arbiter_client, tournament, sheet, kind="renonce_taker", registration=culprit.pk,
-        deal_number=5, penalty_points=50, decision="Pénalité de 50 points",
+    culprit, response = incident(
+        arbiter_client, tournament, sheet, SUD, kind="renonce_taker", deal_number=5,
+        penalty_points=50, decision="Pénalité de 50 points",
     )  # fmt: skip
     assert response.status_code == 302
-    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    html = sheet_html(arbiter_client, sheet)
     assert 'id="penalties"' in html and "-50" in html
     assert "1296" in html  # Sud's bilan with the penalty: 1346 − 50
     assert "Renonce du preneur" in html
@@ -69,8 +75,7 @@ def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client
     tournament.penalty_defaults = {"carte_exposee": 30}
     tournament.share_penalties = True
     tournament.save()
-    culprit = registration_at(sheet, NORD)
-    incident(arbiter_client, tournament, sheet, kind="carte_exposee", registration=culprit.pk)
+    culprit, _response = incident(arbiter_client, tournament, sheet, NORD, kind="carte_exposee")
     recorded = Incident.objects.get()
     assert recorded.penalty_points == 30 and recorded.shared
     totals = penalty_totals(tournament)
@@ -80,12 +85,8 @@ def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client
 @pytest.mark.django_db
 def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_client, setup):
     tournament, sheet = setup
-    culprit = registration_at(sheet, EST)
-    incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne", registration=culprit.pk,
-        deal_number=1,
-    )  # fmt: skip
-    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    incident(arbiter_client, tournament, sheet, EST, kind="fausse_donne", deal_number=1)
+    html = sheet_html(arbiter_client, sheet)
     assert "fausse donne : il ne peut pas enchérir" in html
     html = deal_post(arbiter_client, sheet, DEALS_004[0]).content.decode()  # Est takes
     assert sheet.deals.count() == 0
@@ -102,12 +103,8 @@ def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score
     deal_post(arbiter_client, sheet, DEALS_004[2] | {"taker": "N", "poignees": ""})  # lost
     deal = sheet.deals.get()
     assert deal.scores[NORD] < 0
-    culprit = registration_at(sheet, OUEST)
-    incident(
-        arbiter_client, tournament, sheet, kind="renonce_defence", registration=culprit.pk,
-        deal_number=1,
-    )  # fmt: skip
-    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    incident(arbiter_client, tournament, sheet, OUEST, kind="renonce_defence", deal_number=1)
+    html = sheet_html(arbiter_client, sheet)
     assert "renonce en défense à la donne 1" in html
     deal_post(arbiter_client, sheet, {**DEALS_004[1], "taker": "O"})
     assert sheet.deals.count() == 1  # Ouest may not take deal 2
@@ -120,10 +117,7 @@ def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score
     )
     deal.refresh_from_db()
     assert deal.score_not_recorded and deal.scores == [0, 0, 0, 0]
-    assert (
-        "score non marqué"
-        in arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
-    )
+    assert "score non marqué" in sheet_html(arbiter_client, sheet)
 
 
 @pytest.mark.django_db
@@ -144,14 +138,12 @@ def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, setup):
 def test_a_petit_sec_cancels_the_deal(arbiter_client, setup):
     tournament, sheet = setup
     deal_post(arbiter_client, sheet, DEALS_004[0])
-    culprit = registration_at(sheet, NORD)
     incident(
-        arbiter_client, tournament, sheet, kind="petit_sec", registration=culprit.pk,
-        deal_number=1, penalty_points=0,
-    )  # fmt: skip
+        arbiter_client, tournament, sheet, NORD, kind="petit_sec", deal_number=1, penalty_points=0
+    )
     deal = sheet.deals.get()
     assert deal.cancelled and deal.scores == [0, 0, 0, 0]
-    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    html = sheet_html(arbiter_client, sheet)
     assert "Donne annulée" in html and "0 donne(s) sur 5" in html
 
 
@@ -172,7 +164,7 @@ def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup)
     # Garde declared lost by 10: (25 + 10) × 2 = 70 to each defender.
     assert deal.adjusted and deal.scores == [70, -210, 70, 70]
     assert deal.computed_scores == [-106, 318, -106, -106]
-    html = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk])).content.decode()
+    html = sheet_html(arbiter_client, sheet)
     assert "score arbitral" in html and "Score arbitral" in html
     sheet.refresh_from_db()
     response = arbiter_client.post(
@@ -189,11 +181,12 @@ def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup)
 @pytest.mark.django_db
 def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_client, setup):
     tournament, sheet = setup
-    nord, est = registration_at(sheet, NORD), registration_at(sheet, EST)
-    incident(arbiter_client, tournament, sheet, kind="ethics", registration=nord.pk,
-             note="remarque déplacée", penalty_points=0)  # fmt: skip
-    incident(arbiter_client, tournament, sheet, kind="lateness", registration=est.pk,
-             note="dix minutes", penalty_points=0)  # fmt: skip
+    nord, _response = incident(
+        arbiter_client, tournament, sheet, NORD, kind="ethics", note="remarque déplacée",
+        penalty_points=0,
+    )  # fmt: skip
+    incident(arbiter_client, tournament, sheet, EST, kind="lateness", note="dix minutes",
+             penalty_points=0)  # fmt: skip
     url = reverse("incident-list", args=[tournament.pk])
     html = arbiter_client.get(url).content.decode()
     assert "remarque déplacée" in html and "dix minutes" in html

@@ -5,91 +5,45 @@ import pytest
 from scoring.engine import Deal, passed_scores, score_deal
 
 # 004 "Exemples de marque de points"; the taker sits at seat 0 of 4.
-EXAMPLE_1 = dict(
-    players=4,
-    taker=0,
-    contract="garde",
-    oudlers=2,
-    points=49,
-    poignees=[[0, "simple"]],
-    petit_au_bout="attack",
-)
-EXAMPLE_2 = dict(
-    players=4, taker=0, contract="garde_sans", oudlers=2, points=45, petit_au_bout="defense"
-)
-EXAMPLE_3 = dict(
-    players=4,
-    taker=0,
-    contract="prise",
-    oudlers=1,
-    points=44,
-    poignees=[[0, "simple"]],
-    petit_au_bout="attack",
-)
-EXAMPLE_4 = dict(
-    players=4, taker=0, contract="garde", oudlers=1, points=62, poignees=[[2, "simple"]]
-)
-EXAMPLE_5 = dict(
-    players=4,
-    taker=0,
-    contract="garde",
-    oudlers=2,
-    points=87,
-    poignees=[[0, "simple"]],
-    petit_au_bout="attack",
-    chelem_announced=True,
-    chelem="attack",
-)
+# fmt: off
+EXAMPLE_1 = dict(players=4, taker=0, contract="garde", oudlers=2, points=49,
+                 poignees=[[0, "simple"]], petit_au_bout="attack")
+EXAMPLE_2 = dict(players=4, taker=0, contract="garde_sans", oudlers=2, points=45,
+                 petit_au_bout="defense")
+EXAMPLE_3 = dict(players=4, taker=0, contract="prise", oudlers=1, points=44,
+                 poignees=[[0, "simple"]], petit_au_bout="attack")
+EXAMPLE_4 = dict(players=4, taker=0, contract="garde", oudlers=1, points=62,
+                 poignees=[[2, "simple"]])
+EXAMPLE_5 = dict(players=4, taker=0, contract="garde", oudlers=2, points=87,
+                 poignees=[[0, "simple"]], petit_au_bout="attack", chelem_announced=True,
+                 chelem="attack")
+# fmt: on
 
-
-def test_example_1_garde_with_poignee_and_petit_au_bout():
-    result = score_deal(Deal(**EXAMPLE_1))
-    assert (result.target, result.won, result.margin, result.multiplier) == (41, True, 8, 2)
-    assert result.contract_value == 66
-    assert result.poignee_bonus == 20
-    assert result.petit_au_bout_bonus == 20
-    assert result.chelem_bonus == 0
-    assert result.value == 106
-    assert result.scores == (318, -106, -106, -106)
-
-
-def test_example_2_garde_sans_won_by_4_petit_lost_to_the_defence():
-    result = score_deal(Deal(**EXAMPLE_2))
-    assert (result.won, result.margin, result.multiplier) == (True, 4, 4)
-    assert result.contract_value == 116
-    assert result.petit_au_bout_bonus == -40
-    assert result.value == 76
-    assert result.scores == (228, -76, -76, -76)
-
-
-def test_example_3_prise_lost_by_7_poignee_goes_to_the_defence():
-    result = score_deal(Deal(**EXAMPLE_3))
-    assert (result.won, result.margin, result.multiplier) == (False, 7, 1)
-    assert result.contract_value == 32
+# What the rules work out for each example: the result's fields checked, by name.
+EXAMPLE_RESULTS = {
+    "1 garde with poignee and petit au bout": (EXAMPLE_1, dict(
+        target=41, won=True, margin=8, multiplier=2, contract_value=66, poignee_bonus=20,
+        petit_au_bout_bonus=20, chelem_bonus=0, value=106, scores=(318, -106, -106, -106))),
+    "2 garde sans won by 4, petit lost to the defence": (EXAMPLE_2, dict(
+        won=True, margin=4, multiplier=4, contract_value=116, petit_au_bout_bonus=-40,
+        value=76, scores=(228, -76, -76, -76))),
     # The taker's own poignée is paid to the winning side: the defence.
-    assert result.poignee_bonus == -20
-    assert result.petit_au_bout_bonus == 10
-    assert result.value == -42
-    assert result.scores == (-126, 42, 42, 42)
+    "3 prise lost by 7, poignee goes to the defence": (EXAMPLE_3, dict(
+        won=False, margin=7, multiplier=1, contract_value=32, poignee_bonus=-20,
+        petit_au_bout_bonus=10, value=-42, scores=(-126, 42, 42, 42))),
+    "4 garde won by 11, a defender's poignee goes to the attack": (EXAMPLE_4, dict(
+        won=True, margin=11, contract_value=72, poignee_bonus=20, value=92,
+        scores=(276, -92, -92, -92))),
+    "5 announced chelem made at garde": (EXAMPLE_5, dict(
+        won=True, margin=46, contract_value=142, poignee_bonus=20, petit_au_bout_bonus=20,
+        chelem_bonus=400, value=582, scores=(1746, -582, -582, -582))),
+}  # fmt: skip
 
 
-def test_example_4_garde_won_by_11_defence_poignee_goes_to_the_attack():
-    result = score_deal(Deal(**EXAMPLE_4))
-    assert (result.won, result.margin) == (True, 11)
-    assert result.contract_value == 72
-    assert result.poignee_bonus == 20
-    assert result.value == 92
-    assert result.scores == (276, -92, -92, -92)
-
-
-def test_example_5_announced_chelem_made_at_garde():
-    result = score_deal(Deal(**EXAMPLE_5))
-    assert (result.won, result.margin) == (True, 46)
-    assert result.contract_value == 142
-    assert (result.poignee_bonus, result.petit_au_bout_bonus) == (20, 20)
-    assert result.chelem_bonus == 400
-    assert result.value == 582
-    assert result.scores == (1746, -582, -582, -582)
+@pytest.mark.parametrize("example,expected", EXAMPLE_RESULTS.values(), ids=list(EXAMPLE_RESULTS))
+def test_004_example(example, expected):
+    result = score_deal(Deal(**example))
+    assert {name: getattr(result, name) for name in expected} == expected
 
 
 def test_juste_fait_wins_by_zero():

@@ -22,10 +22,13 @@ SETTINGS = {
 }
 
 
-def test_create_form_autofocuses_the_name_and_offers_both_rule_sets(arbiter_client):
+def test_create_form_autofocuses_the_name_and_offers_both_rule_sets_and_public_standings(
+    arbiter_client,
+):
     page = arbiter_client.get(reverse("tournament-create")).text
     assert 'name="name"' in page and "autofocus" in page
     assert "FFT officiel" in page and "Variante livret (×3/×4)" in page
+    assert 'name="is_public"' in page and "Classement public" in page
 
 
 def test_the_tie_breaks_are_offered_in_the_language_chosen(arbiter_client):

@@ -20,11 +20,6 @@ SETTINGS = {
 }
 
 
-def test_the_settings_form_offers_the_public_standings(arbiter_client):
-    page = arbiter_client.get(reverse("tournament-create")).text
-    assert 'name="is_public"' in page and "Classement public" in page
-
-
 def test_arbiter_makes_a_tournament_public_then_private_again(arbiter_client, client):
     arbiter_client.post(reverse("tournament-create"), SETTINGS)
     tournament = Tournament.objects.get()
