@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
 TEST_DEBS := $(RUN_DEBS) chromium postgresql
 
-.PHONY: run test lint typecheck deps debs-run debs-test demo clean messages bench load
+.PHONY: run test lint typecheck deps debs-run debs-test demo clean messages bench load fixtures
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ test: deps debs-test lint typecheck
 messages: deps
 	$(PY) manage.py makemessages -l en --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py makemessages -d djangojs -l en --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles
+
+# The staged tournaments the tests share (fixtures/staged/*.json), rebuilt through the desk after
+# a model or scoring change; a test fails while the committed files are stale.
+fixtures: deps
+	$(PY) -m tests.staged
 
 bench: deps
 	$(PY) bench/seating.py
