@@ -1,13 +1,16 @@
-"""Reads: who plays which position, where everyone sits, the plan so far, player search.
+"""Reads: who plays which position, where everyone sits, the plan so far, player search, and
+the look-ups other apps' views make (a tournament's roster and positions, the object a URL
+names, 404 when it is not there).
 
-Nothing here writes; every function takes a model instance and returns plain data or model
-instances with extra attributes."""
+Nothing here writes; functions return plain data, model instances (some with extra
+attributes) or querysets a caller may narrow further."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Max, Q, QuerySet
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from ..collation import fold_words, person_key
@@ -30,9 +33,62 @@ from ..models import (
 
 def last_played_position(tournament: Tournament) -> int:
     """The number of the last published or closed position, 0 before the first one."""
-    return (
-        tournament.positions.exclude(status=Position.Status.DRAFT).aggregate(n=Max("number"))["n"]
-        or 0
+    return played_positions(tournament).aggregate(n=Max("number"))["n"] or 0
+
+
+# --- Look-ups by URL and a tournament's lists (for the views of both apps) -----------------
+
+
+def position_or_404(tournament_id: int, number: int, *, status: str | None = None) -> Position:
+    """Position `number` of the tournament (with it), 404 when there is none (or, given a
+    `status`, none in that status)."""
+    found = Position.objects.select_related("tournament").filter(
+        tournament_id=tournament_id, number=number
+    )
+    return get_object_or_404(found if status is None else found.filter(status=status))
+
+
+def registration_or_404(tournament: Tournament, pk: int) -> Registration:
+    """One of the tournament's registrations, with its player and team; 404 otherwise."""
+    return get_object_or_404(
+        Registration.objects.select_related("player", "team"), pk=pk, tournament=tournament
+    )
+
+
+def table_or_404(pk: int) -> Table:
+    """A table with its position and tournament; 404 when there is none."""
+    return get_object_or_404(Table.objects.select_related("position__tournament"), pk=pk)
+
+
+def player_or_none(pk: int) -> Player | None:
+    """A roster player by id, None when there is none."""
+    return Player.objects.filter(pk=pk).first()
+
+
+def roster(tournament: Tournament) -> QuerySet[Registration]:
+    """The tournament's registrations with their players, by number."""
+    return Registration.objects.filter(tournament=tournament).select_related("player")
+
+
+def positions_in_order(tournament: Tournament) -> QuerySet[Position]:
+    """The tournament's positions by number, drafts included."""
+    return Position.objects.filter(tournament=tournament).order_by("number")
+
+
+def played_positions(tournament: Tournament) -> QuerySet[Position]:
+    """The positions published or closed, by number: those the players see."""
+    return positions_in_order(tournament).exclude(status=Position.Status.DRAFT)
+
+
+def published_seats(registration: Registration) -> list[Seat]:
+    """Where the player sits in the positions published and not closed yet, by position number
+    (with each seat's table and position)."""
+    return list(
+        Seat.objects.filter(
+            registration=registration, table__position__status=Position.Status.PUBLISHED
+        )
+        .select_related("table__position")
+        .order_by("table__position__number")
     )
 
 

@@ -1,5 +1,6 @@
 """What the desk's views share: the page context, a service's refusal shown on a form or as
-messages, the position a URL names, and the body of a thin POST view or a form's POST."""
+messages, and the body of a thin POST view or a form's POST (the position a URL names is
+services.selectors.position_or_404, which scoring's views use too)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from ..access import capabilities
-from ..models import Position, Registration, Tournament
+from ..models import Registration, Tournament
 
 T = TypeVar("T")
 
@@ -37,12 +38,6 @@ def error_messages(request: HttpRequest, error: ValidationError) -> None:
     """A service's refusal as error messages on the next page, one per message."""
     for message in error.messages:
         messages.error(request, message)
-
-
-def position_or_404(pk: int, number: int) -> Position:
-    return get_object_or_404(
-        Position.objects.select_related("tournament"), tournament_id=pk, number=number
-    )
 
 
 def post_outcome(

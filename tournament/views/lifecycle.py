@@ -17,7 +17,8 @@ from ..access import (
     permission_required,
 )
 from ..models import TournamentRole
-from .common import error_messages, position_or_404, post_outcome
+from ..services.selectors import position_or_404
+from .common import error_messages, post_outcome
 
 
 @permission_required(Permission.MANAGE)

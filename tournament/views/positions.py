@@ -24,7 +24,6 @@ from .common import (
     desk_page,
     error_messages,
     form_errors,
-    position_or_404,
     post_outcome,
 )
 
@@ -54,7 +53,7 @@ def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.VIEW)
 def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """The table plan: each table with its players in seat order."""
-    position = position_or_404(pk, number)
+    position = services.position_or_404(pk, number)
     return desk_page(
         request,
         position.tournament,
@@ -69,7 +68,7 @@ def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpRes
 
 @permission_required(Permission.VIEW)
 def position_who_sits_where(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    position = position_or_404(pk, number)
+    position = services.position_or_404(pk, number)
     table = WhoSitsWhereTable(services.who_sits_where(position))
     return desk_page(
         request,
@@ -107,7 +106,7 @@ def position_generate(request: TournamentRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.MANAGE)
 @require_POST
 def position_regenerate(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    position = position_or_404(pk, number)
+    position = services.position_or_404(pk, number)
     return post_outcome(
         request,
         lambda: services.position_regenerate(position=position, user=request.user),
@@ -121,7 +120,7 @@ def position_regenerate(request: TournamentRequest, pk: int, number: int) -> Htt
 @permission_required(Permission.MANAGE)
 @require_POST
 def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    position = position_or_404(pk, number)
+    position = services.position_or_404(pk, number)
     try:
         services.position_publish(
             position=position,
@@ -152,7 +151,7 @@ def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpRe
 @permission_required(Permission.MANAGE)
 def seat_swap(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """GET shows what the swap changes (E before and after); POST with confirm applies it."""
-    position = position_or_404(pk, number)
+    position = services.position_or_404(pk, number)
     form = SwapForm(request.POST or request.GET or None, registrations=_seated(position))
     preview = None
     if form.is_bound and form.is_valid():
