@@ -84,6 +84,14 @@ def deal_post(client, sheet: ScoreSheet, fields: dict, *, htmx: bool = True, ver
     return client.post(reverse("sheet-detail", args=[sheet.pk]), data, **headers)
 
 
+def incident_post(client, tournament, sheet: ScoreSheet, culprit, *, follow=False, **fields):
+    """Report an incident of `culprit` (a registration) on the sheet through the desk's form,
+    with no decision and no note unless given."""
+    url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
+    data = {"sheet": sheet.pk, "decision": "", "note": "", "registration": culprit.pk, **fields}
+    return client.post(url, data, follow=follow)
+
+
 def _next_dealer(sheet: ScoreSheet) -> int:
     last = sheet.deals.order_by("-number").first()
     players = sheet.players.count()

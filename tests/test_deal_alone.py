@@ -51,16 +51,18 @@ def api_post(client, sheet, deal, version=None):
     )
 
 
+def prises(client, sheet, *takers_and_partners: tuple[str, str]) -> None:
+    """Type at the desk, one after the other, the same prise with each (taker, partner key)."""
+    for taker, partner in takers_and_partners:
+        deal_post(client, sheet, {"taker": taker, "partner": partner, **PRISE})
+
+
 # --- the desk -------------------------------------------------------------------------------
 
 
 def test_the_desk_records_the_king_in_the_chien_and_the_taker_calling_themself(arbiter_client):
     _tournament, _position, sheet = five_sheet()
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "C", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "E", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "soi", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "SEUL", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "S", **PRISE})
+    prises(arbiter_client, sheet, ("E", "C"), ("E", "E"), ("E", "soi"), ("E", "SEUL"), ("E", "S"))
     deals = list(sheet.deals.order_by("number"))
     assert [(d.partner, d.alone) for d in deals] == [
         (None, "dog"),
@@ -81,8 +83,7 @@ def test_the_desk_records_the_king_in_the_chien_and_the_taker_calling_themself(a
 
 def test_correcting_a_deal_shows_and_keeps_its_reason(arbiter_client):
     _tournament, _position, sheet = five_sheet()
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "C", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "E", **PRISE})
+    prises(arbiter_client, sheet, ("E", "C"), ("E", "E"))
     first, second = sheet.deals.order_by("number")
     edit = arbiter_client.get(reverse("deal-edit", args=[first.pk])).content.decode()
     assert re.search(r'name="partner"[^>]*value="C"', edit)
@@ -219,10 +220,7 @@ def test_the_phone_page_sends_the_reason_and_older_queued_deals_still_go(client)
 
 def test_the_completed_sheet_pdf_says_roi_au_chien_or_appele_soi_meme(arbiter_client):
     _tournament, _position, sheet = five_sheet()
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "C", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "E", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "SEUL", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "N", "partner": "S", **PRISE})
+    prises(arbiter_client, sheet, ("E", "C"), ("E", "E"), ("E", "SEUL"), ("N", "S"))
     _reader, pages = fetch_pdf(arbiter_client, reverse("print-sheet", args=[sheet.pk]))
     text = " ".join(pages[0].split())
     assert re.search(r"Donne 1 Prise E roi au chien 1 40\b", text)
@@ -252,9 +250,7 @@ def test_the_history_tells_the_reason_and_its_correction(arbiter_client):
 
 def test_the_deal_log_says_why_the_taker_was_alone_in_the_partner_column(arbiter_client):
     tournament, _position, sheet = five_sheet()
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "C", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "E", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "N", "partner": "S", **PRISE})
+    prises(arbiter_client, sheet, ("E", "C"), ("E", "E"), ("N", "S"))
     tournament.refresh_from_db()
     worksheet = openpyxl.load_workbook(io.BytesIO(deals_xlsx.build(tournament)))["Donnes"]
     rows = list(worksheet.iter_rows(values_only=True))
@@ -272,8 +268,7 @@ def test_the_deal_log_says_why_the_taker_was_alone_in_the_partner_column(arbiter
 
 def test_a_backup_round_trips_the_reason_and_older_backups_still_restore(arbiter_client):
     tournament, _position, sheet = five_sheet()
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "C", **PRISE})
-    deal_post(arbiter_client, sheet, {"taker": "E", "partner": "E", **PRISE})
+    prises(arbiter_client, sheet, ("E", "C"), ("E", "E"))
     document = tournament_export(tournament)
     assert [row["alone"] for row in document["sections"]["scoring.deal"]] == ["dog", "self"]
 

@@ -13,7 +13,14 @@ from django.urls import reverse
 
 from scoring.engine import DealError
 from scoring.services import deal_record
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import (
+    DEALS_004,
+    NAMES_004,
+    deal_post,
+    incident_post,
+    make_tournament,
+    table_sheet,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +40,13 @@ def registration(sheet, direction: str):
     return sheet.players.get(direction=direction).registration
 
 
-def incident(client, tournament, sheet, **fields):
-    url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
-    data = {"sheet": sheet.pk, "decision": "", "note": "", "penalty_points": 0, **fields}
-    return client.post(url, data, follow=True)
+def incident(client, tournament, sheet, direction: str, kind: str, deal_number: int):
+    """Report an incident without penalty points of the player at `direction` on a deal."""
+    culprit = registration(sheet, direction)
+    return incident_post(
+        client, tournament, sheet, culprit, follow=True, kind=kind, deal_number=deal_number,
+        penalty_points=0,
+    )  # fmt: skip
 
 
 def engine_deal(sheet, taker: int) -> dict:
@@ -45,10 +55,7 @@ def engine_deal(sheet, taker: int) -> dict:
 
 def test_the_service_refuses_a_fausse_donne_culprit_as_taker_of_that_deal(arbiter_client, setup):
     tournament, sheet = setup
-    incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne",
-        registration=registration(sheet, "E").pk, deal_number=1,
-    )  # fmt: skip
+    incident(arbiter_client, tournament, sheet, "E", "fausse_donne", 1)
     with pytest.raises(DealError) as refused:
         deal_record(sheet=sheet, data=engine_deal(sheet, seat_of(sheet, "E")))
     assert refused.value.field == "taker"
@@ -61,10 +68,7 @@ def test_the_service_refuses_a_fausse_donne_culprit_as_taker_of_that_deal(arbite
 
 def test_the_json_api_refuses_the_barred_taker_naming_the_field(arbiter_client, setup):
     tournament, sheet = setup
-    incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne",
-        registration=registration(sheet, "S").pk, deal_number=1,
-    )  # fmt: skip
+    incident(arbiter_client, tournament, sheet, "S", "fausse_donne", 1)
     sheet.refresh_from_db()
     response = arbiter_client.post(
         reverse("api-deal-create", args=[sheet.pk]),
@@ -79,10 +83,7 @@ def test_the_json_api_refuses_the_barred_taker_naming_the_field(arbiter_client, 
 def test_a_revoke_bars_only_the_next_deal(arbiter_client, setup):
     tournament, sheet = setup
     deal_post(arbiter_client, sheet, DEALS_004[0])  # deal 1
-    incident(
-        arbiter_client, tournament, sheet, kind="renonce_defence",
-        registration=registration(sheet, "W").pk, deal_number=1,
-    )  # fmt: skip
+    incident(arbiter_client, tournament, sheet, "W", "renonce_defence", 1)
     html = deal_post(arbiter_client, sheet, {**DEALS_004[1], "taker": "O"}).content.decode()
     assert sheet.deals.count() == 1
     assert "renonce en défense à la donne 1" in html
@@ -94,10 +95,7 @@ def test_a_revoke_bars_only_the_next_deal(arbiter_client, setup):
 def test_a_correction_may_not_make_the_barred_player_taker(arbiter_client, setup):
     tournament, sheet = setup
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est takes deal 1
-    incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne",
-        registration=registration(sheet, "N").pk, deal_number=1,
-    )  # fmt: skip
+    incident(arbiter_client, tournament, sheet, "N", "fausse_donne", 1)
     deal = sheet.deals.get()
     sheet.refresh_from_db()
     data = {"version": sheet.version, "dealer": 0, "side": "attack", **DEALS_004[0]}
@@ -111,17 +109,11 @@ def test_a_correction_may_not_make_the_barred_player_taker(arbiter_client, setup
 def test_an_incident_recorded_after_its_deal_warns_and_marks_the_line(arbiter_client, setup):
     tournament, sheet = setup
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est takes deal 1
-    response = incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne",
-        registration=registration(sheet, "E").pk, deal_number=1,
-    )  # fmt: skip
+    response = incident(arbiter_client, tournament, sheet, "E", "fausse_donne", 1)
     html = response.content.decode()
     assert "Attention : DUBOIS est noté preneur de la donne 1" in html
     line = html[html.index('id="deal-1"') : html.index("</tr>", html.index('id="deal-1"'))]
     assert 'class="badge err barred-taker"' in line and "à corriger" in line
     # Nobody barred, no warning.
-    response = incident(
-        arbiter_client, tournament, sheet, kind="fausse_donne",
-        registration=registration(sheet, "N").pk, deal_number=2,
-    )  # fmt: skip
+    response = incident(arbiter_client, tournament, sheet, "N", "fausse_donne", 2)
     assert "Attention" not in response.content.decode()

@@ -24,6 +24,14 @@ def sheet(two_clients):
     return table_sheet(two_clients[0], position)
 
 
+@pytest.fixture
+def deal_1(two_clients, sheet):
+    """Deal 1 saved by the first client, the sheet refreshed to the version it left."""
+    deal_post(two_clients[0], sheet, DEALS_004[0])
+    sheet.refresh_from_db()
+    return sheet.deals.get()
+
+
 def test_the_second_save_on_an_old_version_shows_the_conflict_and_keeps_the_input(
     two_clients, sheet
 ):
@@ -57,12 +65,9 @@ def test_the_second_save_on_an_old_version_shows_the_conflict_and_keeps_the_inpu
     assert sheet.deals.count() == 2
 
 
-def test_two_corrections_of_the_same_deal_do_not_overwrite_each_other(two_clients, sheet):
+def test_two_corrections_of_the_same_deal_do_not_overwrite_each_other(two_clients, sheet, deal_1):
     first, second = two_clients
-    deal_post(first, sheet, DEALS_004[0])
-    sheet.refresh_from_db()
-    deal = sheet.deals.get()
-    version = sheet.version
+    deal, version = deal_1, sheet.version
     url = reverse("deal-edit", args=[deal.pk])
     base = {"dealer": 0, "side": "attack", "version": version}
     first.post(url, {**base, **DEALS_004[0], "points": "60"}, HTTP_HX_REQUEST="true")
@@ -80,12 +85,9 @@ def test_two_corrections_of_the_same_deal_do_not_overwrite_each_other(two_client
     assert conflict.after["input"]["points"] == 70
 
 
-def test_a_delete_on_an_old_version_is_refused(two_clients, sheet):
+def test_a_delete_on_an_old_version_is_refused(two_clients, sheet, deal_1):
     first, second = two_clients
-    deal_post(first, sheet, DEALS_004[0])
-    sheet.refresh_from_db()
-    deal = sheet.deals.get()
-    stale = sheet.version
+    deal, stale = deal_1, sheet.version
     deal_post(first, sheet, DEALS_004[1])
     html = second.post(
         reverse("deal-delete", args=[deal.pk]), {"version": stale}, HTTP_HX_REQUEST="true"

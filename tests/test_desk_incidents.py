@@ -7,7 +7,14 @@ from django.urls import reverse
 from scoring.models import Incident
 from scoring.penalties import Penalty, penalty_adjustments
 from scoring.services import penalty_totals
-from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import (
+    DEALS_004,
+    NAMES_004,
+    deal_post,
+    incident_post,
+    make_tournament,
+    table_sheet,
+)
 
 NORD, EST, SUD, OUEST = 0, 1, 2, 3
 
@@ -41,9 +48,7 @@ def registration_at(sheet, seat):
 def incident(client, tournament, sheet, seat, **fields):
     """Report an incident of the player at `seat` on the sheet: (the player, the response)."""
     culprit = registration_at(sheet, seat)
-    url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
-    fields = {"sheet": sheet.pk, "decision": "", "note": "", "registration": culprit.pk, **fields}
-    return culprit, client.post(url, fields)
+    return culprit, incident_post(client, tournament, sheet, culprit, **fields)
 
 
 def sheet_html(client, sheet) -> str:

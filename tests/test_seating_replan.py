@@ -19,45 +19,39 @@ def field(n: int) -> list[SeatingPlayer]:
     return [SeatingPlayer(i) for i in range(1, n + 1)]
 
 
+def replanned(players, positions, played, *, seed, policy="five", leaving=(), arriving=()):
+    """Plan `players` over `positions`, then re-plan after `played` positions with `leaving`
+    gone and `arriving` come: the played positions stay and the re-plan breaks no hard rule.
+    Returns (the first plan, the players now, the re-plan)."""
+    plan = generate(field(players), positions, policy, seed=seed)
+    now = [p for p in field(players) if p.id not in leaving] + [SeatingPlayer(i) for i in arriving]
+    replan = generate(
+        now, positions, policy, fixed=plan.positions[:played], seed=seed, previous=plan
+    )
+    assert replan.positions[:played] == plan.positions[:played]
+    assert plan_problems(replan, now, policy, first=played) == []
+    return plan, now, replan
+
+
 def test_replacing_a_withdrawn_player_keeps_played_positions_and_zero_repeats():
-    plan = generate(field(32), 8, seed=3)
-    played = plan.positions[:4]
-    now = [p for p in field(32) if p.id != 7] + [SeatingPlayer(33)]
-    replan = generate(now, 8, fixed=played, seed=3, previous=plan)
-    assert replan.positions[:4] == played
-    assert plan_problems(replan, now, first=4) == []
+    _plan, _now, replan = replanned(32, 8, 4, seed=3, leaving=[7], arriving=[33])
     assert repeated_meetings(replan) == 0
     assert all(7 not in t for pos in replan.positions[4:] for t in pos)
     assert direction_spread(replan) <= 1
 
 
 def test_withdrawal_with_tables_of_three_keeps_zero_repeats():
-    plan = generate(field(32), 8, seed=5)
-    played = plan.positions[:3]
-    now = [p for p in field(32) if p.id != 12]
-    replan = generate(now, 8, "three", fixed=played, seed=5, previous=plan)
-    assert replan.positions[:3] == played
-    assert plan_problems(replan, now, "three", first=3) == []
+    _plan, _now, replan = replanned(32, 8, 3, seed=5, policy="three", leaving=[12])
     assert repeated_meetings(replan) == 0
 
 
 def test_withdrawal_with_tables_of_five_never_forces_a_third_meeting():
-    plan = generate(field(32), 10, seed=6)
-    played = plan.positions[:4]
-    now = [p for p in field(32) if p.id != 20]
-    replan = generate(now, 10, "five", fixed=played, seed=6, previous=plan)
-    assert replan.positions[:4] == played
-    assert plan_problems(replan, now, "five", first=4) == []
+    _plan, _now, replan = replanned(32, 10, 4, seed=6, policy="five", leaving=[20])
     assert max(meeting_counts(replan).values()) <= 2
 
 
 def test_late_arrivals_join_the_positions_not_yet_played():
-    plan = generate(field(40), 10, seed=8)
-    played = plan.positions[:2]
-    now = field(44)
-    replan = generate(now, 10, fixed=played, seed=8, previous=plan)
-    assert replan.positions[:2] == played
-    assert plan_problems(replan, now, first=2) == []
+    _plan, _now, replan = replanned(40, 10, 2, seed=8, arriving=[41, 42, 43, 44])
     assert repeated_meetings(replan) == 0
 
 
@@ -77,12 +71,8 @@ def test_replan_is_deterministic():
 
 
 def test_32_players_over_10_positions_replan_after_position_4_without_repeats():
-    plan = generate(field(32), 10, seed=4)
+    plan, _now, replan = replanned(32, 10, 4, seed=4, leaving=[30], arriving=[40])
     assert repeated_meetings(plan) == 0
-    now = [p for p in field(32) if p.id != 30] + [SeatingPlayer(40)]
-    replan = generate(now, 10, fixed=plan.positions[:4], seed=4, previous=plan)
-    assert replan.positions[:4] == plan.positions[:4]
-    assert plan_problems(replan, now, first=4) == []
     assert repeated_meetings(replan) == 0
 
 
@@ -114,11 +104,9 @@ def odd_spread_of(plan, players) -> int:
 def test_replan_keeps_the_odd_tables_shared_within_one(
     players, positions, played, policy, leaving, arriving, directions
 ):
-    plan = generate(field(players), positions, policy, seed=6)
-    now = [p for p in field(players) if p.id not in leaving] + [SeatingPlayer(i) for i in arriving]
-    replan = generate(now, positions, policy, fixed=plan.positions[:played], seed=6, previous=plan)
-    assert replan.positions[:played] == plan.positions[:played]
-    assert plan_problems(replan, now, policy, first=played) == []
+    _plan, now, replan = replanned(
+        players, positions, played, seed=6, policy=policy, leaving=leaving, arriving=arriving
+    )
     assert odd_spread_of(replan, now) <= 1
     assert plan_figures(replan, now).direction_spread <= directions
 
