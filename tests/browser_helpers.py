@@ -1,4 +1,4 @@
-"""Helpers shared by the browser tests (Chromium driven by Playwright): pages and typing."""
+"""Helpers shared by the browser tests (Chromium driven by Playwright): pages, typing, forms."""
 
 from __future__ import annotations
 
@@ -26,3 +26,17 @@ def type_row(page, values: Sequence[str]) -> None:
         if index < len(values) - 1:
             keyboard.press("Tab")
     keyboard.press("Enter")
+
+
+def report_incident(page, kind: str, player: str, deal: int, penalty: int) -> None:
+    """From a sheet's page, report an incident of `kind` by the player named `player` (as the
+    form's list shows them) on a deal, with penalty points and the decision saying so."""
+    page.click("#new-incident")
+    page.select_option("#id_kind", kind)
+    culprit = page.locator("#id_registration option", has_text=player).get_attribute("value")
+    page.select_option("#id_registration", culprit)
+    page.fill("#id_deal_number", str(deal))
+    page.fill("#id_penalty_points", str(penalty))
+    page.fill("#id_decision", f"{penalty} points de pénalité")
+    page.click("#incident-form button[type=submit]")
+    page.wait_for_selector("#penalties")

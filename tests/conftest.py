@@ -163,6 +163,19 @@ def english_catalogue(settings):
     settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
 
 
+# --- a desk sheet --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def desk_sheet_004(db, arbiter_client):
+    """A new tournament of 004's four players (DURAND Nord, DUBOIS Est, DUPONT Sud, DESPRES
+    Ouest), its one table's sheet opened at the desk, no deal yet: (tournament, sheet)."""
+    from tests.desk_helpers import NAMES_004, make_tournament, table_sheet
+
+    tournament, position = make_tournament(names=NAMES_004)
+    return tournament, table_sheet(arbiter_client, position)
+
+
 # --- staged tournaments (fixtures/staged/*.json, built by tests/staged.py) -------------------
 
 

@@ -15,21 +15,11 @@ from scoring.engine import DealError
 from scoring.services import deal_record
 from tests.desk_helpers import (
     DEALS_004,
-    NAMES_004,
     deal_post,
     incident_post,
-    make_tournament,
-    table_sheet,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def setup(arbiter_client):
-    tournament, position = make_tournament(names=NAMES_004)
-    sheet = table_sheet(arbiter_client, position)
-    return tournament, sheet
 
 
 def seat_of(sheet, direction: str) -> int:
@@ -53,8 +43,10 @@ def engine_deal(sheet, taker: int) -> dict:
     return {"players": 4, "taker": taker, "contract": "garde", "oudlers": 2, "points": 50}
 
 
-def test_the_service_refuses_a_fausse_donne_culprit_as_taker_of_that_deal(arbiter_client, setup):
-    tournament, sheet = setup
+def test_the_service_refuses_a_fausse_donne_culprit_as_taker_of_that_deal(
+    arbiter_client, desk_sheet_004
+):
+    tournament, sheet = desk_sheet_004
     incident(arbiter_client, tournament, sheet, "E", "fausse_donne", 1)
     with pytest.raises(DealError) as refused:
         deal_record(sheet=sheet, data=engine_deal(sheet, seat_of(sheet, "E")))
@@ -66,8 +58,8 @@ def test_the_service_refuses_a_fausse_donne_culprit_as_taker_of_that_deal(arbite
     assert sheet.deals.count() == 1
 
 
-def test_the_json_api_refuses_the_barred_taker_naming_the_field(arbiter_client, setup):
-    tournament, sheet = setup
+def test_the_json_api_refuses_the_barred_taker_naming_the_field(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     incident(arbiter_client, tournament, sheet, "S", "fausse_donne", 1)
     sheet.refresh_from_db()
     response = arbiter_client.post(
@@ -80,8 +72,8 @@ def test_the_json_api_refuses_the_barred_taker_naming_the_field(arbiter_client, 
     assert body["field"] == "taker" and "ne peut pas enchérir" in body["error"]
 
 
-def test_a_revoke_bars_only_the_next_deal(arbiter_client, setup):
-    tournament, sheet = setup
+def test_a_revoke_bars_only_the_next_deal(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[0])  # deal 1
     incident(arbiter_client, tournament, sheet, "W", "renonce_defence", 1)
     html = deal_post(arbiter_client, sheet, {**DEALS_004[1], "taker": "O"}).content.decode()
@@ -92,8 +84,8 @@ def test_a_revoke_bars_only_the_next_deal(arbiter_client, setup):
     assert sheet.deals.count() == 3 and sheet.deals.get(number=3).taker == seat_of(sheet, "W")
 
 
-def test_a_correction_may_not_make_the_barred_player_taker(arbiter_client, setup):
-    tournament, sheet = setup
+def test_a_correction_may_not_make_the_barred_player_taker(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est takes deal 1
     incident(arbiter_client, tournament, sheet, "N", "fausse_donne", 1)
     deal = sheet.deals.get()
@@ -106,8 +98,10 @@ def test_a_correction_may_not_make_the_barred_player_taker(arbiter_client, setup
     assert deal.taker == seat_of(sheet, "E")
 
 
-def test_an_incident_recorded_after_its_deal_warns_and_marks_the_line(arbiter_client, setup):
-    tournament, sheet = setup
+def test_an_incident_recorded_after_its_deal_warns_and_marks_the_line(
+    arbiter_client, desk_sheet_004
+):
+    tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est takes deal 1
     response = incident(arbiter_client, tournament, sheet, "E", "fausse_donne", 1)
     html = response.content.decode()

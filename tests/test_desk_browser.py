@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.services import sheet_for_table
-from tests.browser_helpers import type_row
+from tests.browser_helpers import report_incident, type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS, TYPED_FIELDS, TYPED_ROWS
@@ -63,15 +63,7 @@ def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
     assert "Somme nulle" in page.inner_text("#sheet-body h2")
 
     # A renonce by the taker of deal 5 (Sud), 50 penalty points.
-    page.click("#new-incident")
-    page.select_option("#id_kind", "renonce_taker")
-    sud = page.locator("#id_registration option", has_text="DUPONT").get_attribute("value")
-    page.select_option("#id_registration", sud)
-    page.fill("#id_deal_number", "5")
-    page.fill("#id_penalty_points", "50")
-    page.fill("#id_decision", "50 points de pénalité")
-    page.click("#incident-form button[type=submit]")
-    page.wait_for_selector("#penalties")
+    report_incident(page, "renonce_taker", "DUPONT", deal=5, penalty=50)
     assert bilans(page) == FINAL  # the deal rows are untouched
     final = [int(t) for t in page.locator("#final td").all_inner_texts() if t.strip()]
     assert final == [-446, 1296, -390, -510]

@@ -5,7 +5,6 @@ from django.urls import reverse
 
 from tests.desk_helpers import (
     DEALS_004,
-    NAMES_004,
     bilans_by_name,
     deal_post,
     make_tournament,
@@ -17,9 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sheet(arbiter_client):
-    _tournament, position = make_tournament(names=NAMES_004)
-    return table_sheet(arbiter_client, position)
+def sheet(desk_sheet_004):
+    return desk_sheet_004[1]
 
 
 def test_the_004_example_typed_through_the_form_gives_the_printed_bilans(arbiter_client, sheet):

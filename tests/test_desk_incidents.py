@@ -9,11 +9,8 @@ from scoring.penalties import Penalty, penalty_adjustments
 from scoring.services import penalty_totals
 from tests.desk_helpers import (
     DEALS_004,
-    NAMES_004,
     deal_post,
     incident_post,
-    make_tournament,
-    table_sheet,
 )
 
 NORD, EST, SUD, OUEST = 0, 1, 2, 3
@@ -32,13 +29,6 @@ def test_a_shared_penalty_stays_zero_sum_and_splits_the_remainder_in_table_order
 def test_penalties_add_up_per_player():
     totals = penalty_adjustments([Penalty("a", 10), Penalty("a", 20), Penalty("b", 0)])
     assert totals == {"a": -30}
-
-
-@pytest.fixture
-def setup(db, arbiter_client):
-    tournament, position = make_tournament(names=NAMES_004)
-    sheet = table_sheet(arbiter_client, position)
-    return tournament, sheet
 
 
 def registration_at(sheet, seat):
@@ -75,8 +65,8 @@ def test_a_renonce_with_penalty_points_shows_a_separate_line(
 
 
 @pytest.mark.django_db
-def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client, setup):
-    tournament, sheet = setup
+def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     tournament.penalty_defaults = {"carte_exposee": 30}
     tournament.share_penalties = True
     tournament.save()
@@ -88,8 +78,8 @@ def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client
 
 
 @pytest.mark.django_db
-def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_client, setup):
-    tournament, sheet = setup
+def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     incident(arbiter_client, tournament, sheet, EST, kind="fausse_donne", deal_number=1)
     html = sheet_html(arbiter_client, sheet)
     assert "fausse donne : il ne peut pas enchérir" in html
@@ -102,9 +92,9 @@ def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_clien
 
 @pytest.mark.django_db
 def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score(
-    arbiter_client, setup
+    arbiter_client, desk_sheet_004
 ):
-    tournament, sheet = setup
+    tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[2] | {"taker": "N", "poignees": ""})  # lost
     deal = sheet.deals.get()
     assert deal.scores[NORD] < 0
@@ -126,8 +116,8 @@ def test_a_revoke_in_defence_bars_the_next_deal_and_the_taker_may_skip_the_score
 
 
 @pytest.mark.django_db
-def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, setup):
-    _tournament, sheet = setup
+def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, desk_sheet_004):
+    _tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[2])
     deal = sheet.deals.get()
     sheet.refresh_from_db()
@@ -140,8 +130,8 @@ def test_the_score_is_always_recorded_without_a_revoke(arbiter_client, setup):
 
 
 @pytest.mark.django_db
-def test_a_petit_sec_cancels_the_deal(arbiter_client, setup):
-    tournament, sheet = setup
+def test_a_petit_sec_cancels_the_deal(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[0])
     incident(
         arbiter_client, tournament, sheet, NORD, kind="petit_sec", deal_number=1, penalty_points=0
@@ -153,8 +143,8 @@ def test_a_petit_sec_cancels_the_deal(arbiter_client, setup):
 
 
 @pytest.mark.django_db
-def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup):
-    _tournament, sheet = setup
+def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, desk_sheet_004):
+    _tournament, sheet = desk_sheet_004
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est's garde, won
     deal = sheet.deals.get()
     url = reverse("deal-adjust", args=[deal.pk])
@@ -184,8 +174,8 @@ def test_an_adjusted_score_replaces_the_row_with_a_reason(arbiter_client, setup)
 
 
 @pytest.mark.django_db
-def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_client, setup):
-    tournament, sheet = setup
+def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     nord, _response = incident(
         arbiter_client, tournament, sheet, NORD, kind="ethics", note="remarque déplacée",
         penalty_points=0,
@@ -206,8 +196,8 @@ def test_the_incident_log_filters_by_type_position_table_and_player(arbiter_clie
 
 
 @pytest.mark.django_db
-def test_only_arbiters_set_the_default_penalties(scorer, arbiter_client, setup):
-    tournament, _sheet = setup
+def test_only_arbiters_set_the_default_penalties(scorer, arbiter_client, desk_sheet_004):
+    tournament, _sheet = desk_sheet_004
     url = reverse("penalty-settings", args=[tournament.pk])
     scorer_client = Client()
     scorer_client.force_login(scorer)

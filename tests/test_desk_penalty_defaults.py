@@ -14,7 +14,7 @@ from django.urls import reverse
 from scoring.models import Incident
 from scoring.penalties import RULE_PENALTY_DEFAULTS, default_penalty
 from scoring.services import incident_record
-from tests.desk_helpers import NAMES_004, make_tournament, table_sheet
+from tests.desk_helpers import incident_post, make_tournament
 
 
 def test_the_organiser_s_amount_comes_first_even_zero_then_the_rules():
@@ -31,23 +31,15 @@ def test_the_rules_defaults_are_only_the_faults_the_rules_sanction_without_point
     assert set(RULE_PENALTY_DEFAULTS) <= set(Incident.Kind.values)
 
 
-@pytest.fixture
-def setup(db, arbiter_client):
-    tournament, position = make_tournament(names=NAMES_004)
-    sheet = table_sheet(arbiter_client, position)
-    return tournament, sheet
-
-
 def post_incident(client, tournament, sheet, **fields):
-    url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
+    """An incident of Sud's player."""
     culprit = sheet.players.get(direction="S").registration
-    data = {"sheet": sheet.pk, "decision": "", "note": "", "registration": culprit.pk, **fields}
-    return client.post(url, data)
+    return incident_post(client, tournament, sheet, culprit, **fields)
 
 
 @pytest.mark.django_db
-def test_a_renonce_left_blank_without_default_asks_for_the_amount(arbiter_client, setup):
-    tournament, sheet = setup
+def test_a_renonce_left_blank_without_default_asks_for_the_amount(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     response = post_incident(arbiter_client, tournament, sheet, kind="renonce_taker")
     html = response.content.decode()
     assert response.status_code == 200
@@ -60,8 +52,8 @@ def test_a_renonce_left_blank_without_default_asks_for_the_amount(arbiter_client
 
 
 @pytest.mark.django_db
-def test_the_organiser_s_default_applies_to_a_blank_amount(arbiter_client, setup):
-    tournament, sheet = setup
+def test_the_organiser_s_default_applies_to_a_blank_amount(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     tournament.penalty_defaults = {"renonce_taker": 40}
     tournament.save()
     response = post_incident(arbiter_client, tournament, sheet, kind="renonce_taker")
@@ -70,16 +62,16 @@ def test_the_organiser_s_default_applies_to_a_blank_amount(arbiter_client, setup
 
 
 @pytest.mark.django_db
-def test_a_fausse_donne_left_blank_costs_no_points_as_the_rules_say(arbiter_client, setup):
-    tournament, sheet = setup
+def test_a_fausse_donne_left_blank_costs_no_points_as_the_rules_say(arbiter_client, desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     response = post_incident(arbiter_client, tournament, sheet, kind="fausse_donne", deal_number=1)
     assert response.status_code == 302
     assert Incident.objects.get().penalty_points == 0
 
 
 @pytest.mark.django_db
-def test_the_service_refuses_a_missing_amount_naming_the_field(setup):
-    tournament, sheet = setup
+def test_the_service_refuses_a_missing_amount_naming_the_field(desk_sheet_004):
+    tournament, sheet = desk_sheet_004
     culprit = sheet.players.first().registration
     with pytest.raises(ValidationError) as refused:
         incident_record(tournament=tournament, kind="ethics", registration=culprit, sheet=sheet)

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.models import DealScore, Incident
-from tests.browser_helpers import type_row
+from tests.browser_helpers import report_incident, type_row
 from tests.conftest import browser_login
 from tests.examples_004 import BILANS, TYPED_ROWS
 from tournament.models import Position, Registration, Seat, Tournament
@@ -73,6 +73,15 @@ def signed_int(text: str) -> int:
 
 def wait_for_taker_focus(page) -> None:
     page.wait_for_function("document.activeElement && document.activeElement.name === 'taker'")
+
+
+def assert_ranked_as_computed(rows: list[dict], results: dict) -> None:
+    """The 16 rows shown give each player the rank and total worked out from the database."""
+    assert len(rows) == 16
+    for row in rows:
+        expected = results[row["number"]]
+        assert (row["rank"], row["total"]) == (expected["rank"], expected["total"]), row
+        assert expected["last_name"] in row["name"]
 
 
 def ranking_rows(page) -> list[dict]:
@@ -235,15 +244,7 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
     # The sheet of table 4 is still open: its Sud revoked in defence on deal 4, 40 points.
     # Columns are in the paper's order, Nord, Sud, Est, Ouest: Sud is the second.
     south_name = page.locator("#sheet-table th.player").nth(1).inner_text().split("\n")[-1]
-    page.click("#new-incident")
-    page.select_option("#id_kind", "renonce_defence")
-    south = page.locator("#id_registration option", has_text=south_name).get_attribute("value")
-    page.select_option("#id_registration", south)
-    page.fill("#id_deal_number", "4")
-    page.fill("#id_penalty_points", "40")
-    page.fill("#id_decision", "40 points de pénalité")
-    page.click("#incident-form button[type=submit]")
-    page.wait_for_selector("#penalties")
+    report_incident(page, "renonce_defence", south_name, deal=4, penalty=40)
     assert "Incident enregistré." in page.inner_text(".messages")
     assert "Renonce en défense" in page.inner_text("#deal-4")
     nord, sud, est, ouest = [int(t) for t in page.locator("#bilans td.bilan").all_inner_texts()]
@@ -271,11 +272,7 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
     page.click("nav.tabs >> text=Classement")
     page.wait_for_selector("table.ranking")
     shown = ranking_rows(page)
-    assert len(shown) == 16
-    for row in shown:
-        expected = results[row["number"]]
-        assert (row["rank"], row["total"]) == (expected["rank"], expected["total"]), row
-        assert expected["last_name"] in row["name"]
+    assert_ranked_as_computed(shown, results)
     assert [r["rank"] for r in shown] == list(range(1, 17))
 
     # --- the rankings workbook ----------------------------------------------------------------
@@ -336,12 +333,7 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
     assert phone.url.endswith(f"/public/{tournament.pk}/")
     assert "arbitre-test" not in phone.inner_text("header")
     assert phone.locator("table.ranking").is_visible()
-    public_rows = ranking_rows(phone)
-    assert len(public_rows) == 16
-    for row in public_rows:
-        expected = results[row["number"]]
-        assert (row["rank"], row["total"]) == (expected["rank"], expected["total"]), row
-        assert expected["last_name"] in row["name"]
+    assert_ranked_as_computed(ranking_rows(phone), results)
     # The penalised player's line shows the penalty; the leader's total is on screen.
     # On a phone the penalty sits in the row's details, one tap on its toggle away.
     penalised = phone.locator("table.ranking tbody tr", has_text=south_name).first

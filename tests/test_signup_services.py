@@ -82,20 +82,31 @@ def test_no_sign_up_after_the_closing_time_nor_once_closed_or_started():
     assert tournament.registrations.count() == 1
 
 
-def test_the_same_licence_twice_is_refused():
+# (last name, first name, fields) signed up, then the same person as typed again.
+SAME_PERSON = {
+    "the same licence": (
+        ("Hubert", "Léa", {"licence": "0412345"}),
+        ("Hubert", "Lea", {"licence": "041 2345"}),
+    ),
+    "the same name and club, ignoring accents and case": (
+        ("Côté", "François", {"club": "Club de Saint-Étienne"}),
+        ("COTE", "francois", {"club": "club de saint etienne"}),
+    ),
+}
+
+
+@pytest.mark.parametrize(("signed", "again"), SAME_PERSON.values(), ids=list(SAME_PERSON))
+def test_the_same_person_twice_is_refused(signed, again):
     tournament = open_tournament()
-    sign(tournament, "Hubert", "Léa", licence="0412345")
-    error = refused(lambda: sign(tournament, "Hubert", "Lea", licence="041 2345"))
+    sign(tournament, *signed[:2], **signed[2])
+    error = refused(lambda: sign(tournament, *again[:2], **again[2]))
     assert "déjà inscrit" in error.messages[0]
     assert tournament.registrations.count() == 1
 
 
-def test_the_same_name_and_club_ignoring_accents_and_case_is_refused():
+def test_the_same_name_in_another_club_is_another_person():
     tournament = open_tournament()
     sign(tournament, "Côté", "François", club="Club de Saint-Étienne")
-    error = refused(lambda: sign(tournament, "COTE", "francois", club="club de saint etienne"))
-    assert "déjà inscrit" in error.messages[0]
-    # Same name, another club: another person.
     assert sign(tournament, "Côté", "François", club="Tarot Lyonnais").number == 2
 
 
