@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import messages
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from scoring.backup import MAX_BACKUP_BYTES, BackupError, tournament_export_json, tournament_import
+from scoring.http import TournamentRequest
 from tournament.access import Permission, permission_required
-from tournament.models import Tournament
 
 
 class RestoreForm(forms.Form):
@@ -21,8 +21,8 @@ class RestoreForm(forms.Form):
 
 
 @permission_required(Permission.EXPORT)
-def backup_download(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def backup_download(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
     response = HttpResponse(
         tournament_export_json(tournament), content_type="application/json; charset=utf-8"
     )

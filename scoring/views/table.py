@@ -26,7 +26,7 @@ from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from scoring.sheet_screen import load_sheet_view
 from tournament.lifecycle import Locked
-from tournament.models import sheet_order_key
+from tournament.seats import sheet_order_key
 
 # Guessing table codes: attempts allowed per client address and window.
 CODE_ATTEMPTS = 20
