@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import datetime
 
-from scoring.models import Incident, ScoreSheet
-from scoring.services import deal_record, sheet_for_table
+from scoring.models import Deal, Incident, ScoreSheet
+from scoring.services import deal_adjust, deal_record, incident_record, sheet_for_table
 from tournament.models import DIRECTIONS, Player, Position, Registration, Seat, Table, Tournament
 
 NAMES = "ABCDEFGHI"
@@ -101,4 +101,30 @@ def add_penalty(built: dict, letter: str, points: int, *, at=(2, 2), shared=Fals
         kind=Incident.Kind.CARTE_EXPOSEE,
         penalty_points=points,
         shared=shared,
+    )
+
+
+def adjust_and_report(
+    built: dict,
+    user,
+    *,
+    deal: int,
+    scores: list[int],
+    reason: str,
+    kind: str,
+    letter: str,
+    points: int,
+) -> None:
+    """On the sheet of position 1, table 1, through the services (so the change log has them):
+    the arbiter's score for deal number `deal`, and an incident of player `letter`."""
+    sheet: ScoreSheet = built["sheets"][(1, 1)]
+    adjusted = Deal.objects.get(sheet=sheet, number=deal)
+    deal_adjust(deal=adjusted, scores=scores, reason=reason, user=user)
+    incident_record(
+        tournament=built["tournament"],
+        kind=kind,
+        registration=built["registrations"][letter],
+        sheet=sheet,
+        penalty_points=points,
+        user=user,
     )

@@ -23,7 +23,7 @@ from scoring.backup import restore as backup_restore
 from scoring.exports import deals_xlsx, ranking_xlsx
 from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Deal, DealScore, Incident, ScoreSheet
-from scoring.services import deal_adjust, deal_record, incident_record, sheet_for_table
+from scoring.services import deal_adjust, deal_record, sheet_for_table
 from scoring.standings import standings_for
 from tests import report_builders
 from tournament.models import (
@@ -248,17 +248,10 @@ def test_teams_shared_penalties_and_normalised_tables_survive_a_restore(arbiter)
     )
     original = built["tournament"]
     report_builders.add_penalty(built, "H", 30, shared=True)
-    sheet = built["sheets"][(1, 1)]
-    incident_record(
-        tournament=original,
-        kind="lateness",
-        registration=built["registrations"]["B"],
-        sheet=sheet,
-        penalty_points=15,
-        user=arbiter,
-    )
-    deal = Deal.objects.get(sheet=sheet, number=2)
-    deal_adjust(deal=deal, scores=[30, -90, 30, 30], reason="Décision de l'arbitre", user=arbiter)
+    report_builders.adjust_and_report(
+        built, arbiter, deal=2, scores=[30, -90, 30, 30], reason="Décision de l'arbitre",
+        kind="lateness", letter="B", points=15,
+    )  # fmt: skip
     restored = tournament_import(tournament_export_json(original))
     assert_same_workbooks(original, restored)
 

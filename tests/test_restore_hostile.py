@@ -10,8 +10,7 @@ from django.core.management import CommandError, call_command
 from scoring.backup import BackupError, tournament_export, tournament_import
 from scoring.backup import document as backup_document
 from scoring.models import Deal, DealScore, Incident
-from scoring.services import deal_adjust, incident_record
-from tests.report_builders import build_tournament
+from tests.report_builders import adjust_and_report, build_tournament
 from tests.test_backup_restore import restore_upload
 from tournament.models import ChangeLog, Player, Registration, Tournament
 
@@ -25,19 +24,11 @@ MODELS = (Tournament, Player, Registration, Deal, DealScore, Incident, ChangeLog
 def document(arbiter):
     """A sound backup: two positions, a table of 5, an adjusted deal, a penalty, history."""
     built = build_tournament()
-    tournament = built["tournament"]
-    sheet = built["sheets"][(1, 1)]
-    deal = Deal.objects.get(sheet=sheet, number=1)
-    deal_adjust(deal=deal, scores=[-60, 20, 20, 20], reason="Renonce du preneur", user=arbiter)
-    incident_record(
-        tournament=tournament,
-        kind="carte_exposee",
-        registration=built["registrations"]["A"],
-        sheet=sheet,
-        penalty_points=20,
-        user=arbiter,
-    )
-    return tournament_export(tournament)
+    adjust_and_report(
+        built, arbiter, deal=1, scores=[-60, 20, 20, 20], reason="Renonce du preneur",
+        kind="carte_exposee", letter="A", points=20,
+    )  # fmt: skip
+    return tournament_export(built["tournament"])
 
 
 def counts() -> tuple[int, ...]:
