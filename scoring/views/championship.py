@@ -23,7 +23,7 @@ from scoring.forms_championship import ChampionshipForm
 from scoring.models import Championship
 from scoring.printing.championship_pdf import championship_pdf
 from tournament.access import Permission, permission_required
-from tournament.models import Player
+from tournament.services import player_or_none
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -133,7 +133,7 @@ def _player_page(request: ChampionshipRequest, player: int, *, public: bool) -> 
         {
             "championship": request.championship,
             "standings": standings,
-            "player": Player.objects.filter(pk=player).first(),
+            "player": player_or_none(player),
             "rank": rank,
             "row": row,
             "results": results,

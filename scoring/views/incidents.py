@@ -21,7 +21,7 @@ from scoring.penalties import RULE_PENALTY_DEFAULTS
 from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, capabilities, permission_required
 from tournament.lifecycle import Locked
-from tournament.models import Position, Registration
+from tournament.services import positions_in_order, roster
 
 
 @permission_required(Permission.MANAGE)
@@ -30,7 +30,7 @@ def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     sheet_id = int_or_none(request.GET.get("sheet") or request.POST.get("sheet"))
     sheet = None
-    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    registrations = roster(tournament)
     if sheet_id is not None:
         sheet = get_object_or_404(
             ScoreSheet.objects.select_related("table__position"), pk=sheet_id, tournament=tournament
@@ -120,10 +120,8 @@ def incident_list(request: TournamentRequest, pk: int) -> HttpResponse:
             "incidents": incidents,
             "filters": filters,
             "kinds": Incident.Kind.choices,
-            "positions": Position.objects.filter(tournament=tournament).order_by("number"),
-            "registrations": Registration.objects.filter(tournament=tournament).select_related(
-                "player"
-            ),
+            "positions": positions_in_order(tournament),
+            "registrations": roster(tournament),
             "is_arbiter": capabilities(request.user, tournament)["manage"],
         },
     )

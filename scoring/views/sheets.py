@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -41,7 +41,7 @@ from scoring.views.sheet_page import (
 )
 from tournament.access import Permission, permission_required
 from tournament.lifecycle import Locked
-from tournament.models import Registration, Table
+from tournament.services import roster, table_or_404
 
 
 @permission_required(Permission.SCORE, SHEET)
@@ -155,7 +155,7 @@ def sheet_history(request: TournamentRequest, pk: int) -> HttpResponse:
 def sheet_for_table(request: TournamentRequest, pk: int) -> HttpResponse:
     """Open a table's sheet; a POST creates it with the seated players on first use (GET never
     writes: it opens an existing sheet or offers the button that creates it)."""
-    table = get_object_or_404(Table.objects.select_related("position__tournament"), pk=pk)
+    table = table_or_404(pk)
     sheet = ScoreSheet.objects.filter(table=table).first()
     if sheet is not None:
         return redirect("sheet-detail", sheet.pk)
@@ -180,7 +180,7 @@ def sheet_for_table(request: TournamentRequest, pk: int) -> HttpResponse:
 def sheet_free_create(request: TournamentRequest, pk: int) -> HttpResponse:
     """A sheet without a seating plan: pick 3 to 5 registered players (a club evening)."""
     tournament = request.tournament
-    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    registrations = roster(tournament)
     form = FreeSheetForm(request.POST or None, registrations=registrations)
     if request.method == "POST" and form.is_valid():
         try:
