@@ -5,10 +5,13 @@ Arbiters and scorers only: the documents carry every player's name and unpublish
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from scoring.http import TournamentRequest
 from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
 from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
@@ -18,13 +21,16 @@ from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
 from tournament.access import Permission, permission_required
-from tournament.models import Position, Tournament
+from tournament.services import position_or_404
+
+if TYPE_CHECKING:
+    from tournament.models import Position, Tournament
 
 
 @permission_required(Permission.VIEW)
-def print_index(request: HttpRequest, pk: int) -> HttpResponse:
+def print_index(request: TournamentRequest, pk: int) -> HttpResponse:
     """The "Impressions" tab: every printable document of the tournament, by position."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     positions = tournament.positions.order_by("number").annotate(
         table_count=Count("tables", distinct=True),
         sheet_count=Count("tables__sheet", distinct=True),
@@ -45,15 +51,9 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     return response
 
 
-def _position(pk: int, number: int) -> Position:
-    return get_object_or_404(
-        Position.objects.select_related("tournament"), tournament_id=pk, number=number
-    )
-
-
 @permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    position = _position(pk, number)
+    position = position_or_404(pk, number)
     pdf = blank_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
@@ -62,7 +62,7 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @permission_required(Permission.VIEW)
 def position_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    position = _position(pk, number)
+    position = position_or_404(pk, number)
     pdf = position_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
     return pdf_response(pdf, pdf_filename("feuilles", position.tournament.name, f"p{number}"))
 
@@ -92,8 +92,8 @@ def _suffix(number: int | None) -> str:
 
 
 @permission_required(Permission.VIEW)
-def table_plan(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = request.tournament
     pdf = table_plan_pdf(
         tournament,
         _positions(tournament, number),
@@ -104,8 +104,8 @@ def table_plan(request: HttpRequest, pk: int, number: int | None = None) -> Http
 
 
 @permission_required(Permission.VIEW)
-def who_sits_where(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def who_sits_where(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = request.tournament
     pdf = who_sits_where_pdf(
         tournament, _positions(tournament, number), base_url=request.build_absolute_uri("/")
     )
@@ -113,8 +113,8 @@ def who_sits_where(request: HttpRequest, pk: int, number: int | None = None) -> 
 
 
 @permission_required(Permission.VIEW)
-def itineraries(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
     pdf = itinerary_cards_pdf(tournament, base_url=request.build_absolute_uri("/"))
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
@@ -124,9 +124,9 @@ FILE_KINDS = {"individual": "individuel", "team": "equipes", "position": "positi
 
 
 @permission_required(Permission.VIEW)
-def ranking(request: HttpRequest, pk: int) -> HttpResponse:
+def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
     """?kind=individual|team|position, and &position=n for a position's results."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = request.tournament
     kind = request.GET.get("kind", "individual")
     if kind not in KINDS:
         raise Http404
