@@ -8,11 +8,11 @@ Made for phones on a tournament evening: the standings come one page at a time, 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Max
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
@@ -23,7 +23,10 @@ from scoring.standings import standings_fingerprint
 from scoring.views.reports import player_context, ranking_context
 from tournament.access import public_page
 from tournament.collation import matches, person_key
-from tournament.models import Position, Registration, Seat, Tournament
+from tournament.services import played_positions, published_seats, registration_or_404, roster
+
+if TYPE_CHECKING:
+    from tournament.models import Registration, Seat, Tournament
 
 # How often the public pages ask for fresh standings while the tournament runs.
 POLL_SECONDS = 5
@@ -54,11 +57,9 @@ def _player_etag_base(request: PlayerPageRequest) -> str:
     base: str | None = getattr(request, "player_etag_base", None)
     if base is None:
         seating = list(
-            Position.objects.filter(tournament=request.tournament)
-            .exclude(status=Position.Status.DRAFT)
+            played_positions(request.tournament)
             .annotate(last_seat=Max("tables__seats__id"))
             .values_list("number", "status", "last_seat")
-            .order_by("number")
         )
         digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
         base = request.player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
@@ -78,7 +79,7 @@ def _revalidate(response: HttpResponse) -> HttpResponse:
 
 def _standings_context(request: TournamentRequest, tournament: Tournament) -> dict[str, Any]:
     context = ranking_context(request, tournament, public=True, per_page=PAGE_SIZE)
-    context["polling"] = tournament.status != Tournament.Status.FINISHED
+    context["polling"] = tournament.status != tournament.Status.FINISHED
     context["poll_seconds"] = POLL_SECONDS
     return context
 
@@ -112,7 +113,7 @@ def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
         return {"query": "", "entries": [], "more": 0}
     entries = [
         entry
-        for entry in Registration.objects.filter(tournament=tournament).select_related("player")
+        for entry in roster(tournament)
         if matches(query, entry.player.last_name, entry.player.first_name)
     ]
     entries.sort(key=lambda e: person_key(e.player.last_name, e.player.first_name))
@@ -147,11 +148,7 @@ def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
 def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
     """Where the player sits in the published positions still open: the last one published is
     the next (or only) table to go to; an earlier one still open is the one being played."""
-    seats = list(
-        Seat.objects.filter(registration=entry, table__position__status=Position.Status.PUBLISHED)
-        .select_related("table__position")
-        .order_by("table__position__number")
-    )
+    seats = published_seats(entry)
     return {
         "next": seats[-1] if seats else None,
         "current": seats[-2] if len(seats) > 1 else None,
@@ -167,18 +164,14 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     Asked by htmx (the "me" page, the refreshes), it answers the card alone.
     """
     tournament = request.tournament
-    entry = get_object_or_404(
-        Registration.objects.select_related("player", "team"),
-        pk=registration,
-        tournament=tournament,
-    )
+    entry = registration_or_404(tournament, registration)
     context = player_context(tournament, entry, True)
     ranked = context["ranked"]
     context.update(
         seats_ahead(entry),
         players_count=len(context["standings"].players),
         results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
-        polling=tournament.status != Tournament.Status.FINISHED,
+        polling=tournament.status != tournament.Status.FINISHED,
         poll_seconds=POLL_SECONDS,
     )
     if request.htmx:

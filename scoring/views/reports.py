@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.paginator import EmptyPage
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
@@ -12,10 +14,14 @@ from django_tables2 import RequestConfig
 
 from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
+from scoring.http import TournamentRequest
 from scoring.standings import player_deals, standings_for
 from tournament.access import Permission, permission_required
 from tournament.collation import matches
-from tournament.models import Registration, Tournament
+from tournament.services import registration_or_404
+
+if TYPE_CHECKING:
+    from tournament.models import Registration, Tournament
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 VIEWS = ("individuel", "position", "equipes", "clubs")
@@ -75,8 +81,8 @@ def ranking_context(
 
 @permission_required(Permission.VIEW)
 @require_safe
-def ranking(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
     context = ranking_context(request, tournament, public=False)
     context["tab"] = "ranking"
     return render(request, "scoring/ranking.html", context)
@@ -84,13 +90,9 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
 
 @permission_required(Permission.VIEW)
 @require_safe
-def ranking_player(request: HttpRequest, pk: int, registration: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
-    entry = get_object_or_404(
-        Registration.objects.select_related("player", "team"),
-        pk=registration,
-        tournament=tournament,
-    )
+def ranking_player(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+    tournament = request.tournament
+    entry = registration_or_404(tournament, registration)
     return render(request, "scoring/ranking_player.html", player_context(tournament, entry, False))
 
 
@@ -109,24 +111,24 @@ def player_context(tournament: Tournament, entry: Registration, public: bool) ->
 
 @permission_required(Permission.EXPORT)
 @require_safe
-def export_ranking_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def export_ranking_xlsx(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
     content = ranking_xlsx.build(standings_for(tournament))
     return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
 
 
 @permission_required(Permission.EXPORT)
 @require_safe
-def export_deals_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def export_deals_xlsx(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
     content = deals_xlsx.build(tournament)
     return _download(content, XLSX, f"{_slug(tournament)}-donnes.xlsx")
 
 
 @permission_required(Permission.EXPORT)
 @require_safe
-def export_deals_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+def export_deals_csv(request: TournamentRequest, pk: int) -> StreamingHttpResponse:
+    tournament = request.tournament
     response = StreamingHttpResponse(deals_csv.stream(tournament), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{_slug(tournament)}-donnes.csv"'
     return response
