@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.seating_helpers import random_draw  # noqa: E402
 from tournament.seating import (  # noqa: E402
     generate,
     meeting_counts,
@@ -74,20 +75,6 @@ CASES = [
 
 # Results must not depend on luck: these cases run with seeds 1..5.
 SEEDED = [(34, 7, "five"), (20, 6, "five"), (24, 8, "five")]
-
-
-def random_draw(players: int, positions: int, sizes: list[int], rng: random.Random) -> list:
-    """Every position, shuffle the players and cut the list into tables."""
-    plan = []
-    for _ in range(positions):
-        ids = list(range(1, players + 1))
-        rng.shuffle(ids)
-        tables, start = [], 0
-        for size in sizes:
-            tables.append(ids[start : start + size])
-            start += size
-        plan.append(tables)
-    return plan
 
 
 def classic_chart(players: int, positions: int) -> list:

@@ -11,7 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from common import ConnectionFailed, random_played_deal  # bench/common.py, next to this file
+from load_run import ConnectionFailed, random_played_deal  # bench/load_run.py, next to this file
 from table_http import REQUEST_TIMEOUT, Http, Stats
 
 SEATS = 4

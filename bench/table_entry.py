@@ -55,17 +55,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# bench/common.py, next to this file: Django, the databases, the gunicorn server and the loop;
-# table_client.py: what the phones of one table do.
-from common import (
-    add_server_arguments,
-    percentile,
-    phase,
-    print_table,
-    run_on_each_database,
-    run_script,
-    serve_and_read_back,
-)
+# Next to this file: common.py (the server's options), load_run.py (the steps of a run),
+# table_client.py (what the phones of one table do).
+import load_run
+from common import add_server_arguments
 from table_client import SEATS, TableClient
 
 # --- the Django side, run in separate processes ----------------------------------------------
@@ -268,18 +261,18 @@ def drive(args, port: int, clients_tables: list[list[dict]]) -> dict:
     ):
         values = ms(name)
         result[f"{key}_n"] = len(values)
-        result[f"{key}_p50_ms"] = round(percentile(values, 0.50), 1)
-        result[f"{key}_p95_ms"] = round(percentile(values, 0.95), 1)
+        result[f"{key}_p50_ms"] = round(load_run.percentile(values, 0.50), 1)
+        result[f"{key}_p95_ms"] = round(load_run.percentile(values, 0.95), 1)
     return result
 
 
 def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
     def load(server, setup: dict) -> dict:
-        phase(f"{kind}: {args.tables} tables entering deals for {args.seconds:g} s")
+        load_run.phase(f"{kind}: {args.tables} tables entering deals for {args.seconds:g} s")
         return drive(args, server.port, setup["clients"])
 
     setup_args = (args.tables, args.positions, args.deals_per_table, args.seed)
-    result, stored, log = serve_and_read_back(
+    result, stored, log = load_run.serve_and_read_back(
         args, kind, workdir, static_root, __file__, [str(a) for a in setup_args], load
     )
     acked = result.pop("acked")
@@ -470,25 +463,19 @@ def main(argv: list[str] | None = None) -> int:
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
-    results = run_on_each_database(args, kinds, "tarot-table-load-", run_one, report)
-    if results is None:
-        return 2
-    print()
-    print_table(COLUMNS, [r for r in results if "acknowledged" in r])
-    print("(milliseconds; page = GET /table/, the table code page; sheet = GET .../feuille/)")
-    ok = all(r.get("ok") for r in results)
-    print()
-    for r in results:
-        print(f"{'PASS' if r.get('ok') else 'FAIL'} {r['db']}")
-    print("PASS" if ok else "FAIL: a lost or doubled deal, a 5xx, or a run that did not work")
-    for r in results:
-        r.pop("log", None)
-    print(json.dumps({"ok": ok, "runs": results}, ensure_ascii=False))
-    return 0 if ok else 1
+    results = load_run.run_on_each_database(args, kinds, "tarot-table-load-", run_one, report)
+    return load_run.summarise(
+        results,
+        COLUMNS,
+        {},
+        ("PASS", "FAIL: a lost or doubled deal, a 5xx, or a run that did not work"),
+        note="(milliseconds; page = GET /table/, the table code page; sheet = GET .../feuille/)",
+        each_database=True,
+    )
 
 
 if __name__ == "__main__":
-    run_script(
+    load_run.run_script(
         main,
         lambda out, *figures: django_setup(out, *(int(f) for f in figures)),
         django_read,

@@ -10,7 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 
-from common import HOST, ConnectionFailed  # bench/common.py, next to this file
+from common import HOST  # bench/common.py, next to this file
+from load_run import ConnectionFailed
 
 REQUEST_TIMEOUT = 30.0  # seconds, per request (above SQLite's 20 s busy timeout)
 IDLE_RECONNECT = 1.5  # seconds: gunicorn drops an idle keep-alive connection after 2 s

@@ -1,5 +1,6 @@
 """scoring.statistics counts a player's game from plain deal records, without a database."""
 
+import dataclasses
 import datetime
 
 from hypothesis import given
@@ -22,27 +23,24 @@ from scoring.statistics import (
 TABLE = ("ann", "bob", "cat", "dan")
 
 
+# The fields a statistics record copies from the engine's deal (all they have in common).
+SHARED_FIELDS = sorted(
+    {f.name for f in dataclasses.fields(Deal)} & {f.name for f in dataclasses.fields(DealRecord)}
+)
+
+
+def record_of(deal: Deal, seats: tuple, round_=1) -> DealRecord:
+    """The statistics record of an engine deal at these seats, scored by the engine."""
+    copied = {name: getattr(deal, name) for name in SHARED_FIELDS}
+    copied["poignees"] = tuple(tuple(p) for p in deal.poignees)
+    return DealRecord(seats=tuple(seats), scores=score_deal(deal).scores, round=round_, **copied)
+
+
 def record(**inputs) -> DealRecord:
     """A deal at TABLE (or the given seats), scored by the engine."""
     seats = inputs.pop("seats", TABLE)
     round_ = inputs.pop("round", 1)
-    deal = Deal(players=len(seats), **inputs)
-    scores = score_deal(deal).scores
-    return DealRecord(
-        seats=tuple(seats),
-        scores=scores,
-        round=round_,
-        taker=deal.taker,
-        partner=deal.partner,
-        dead=deal.dead,
-        contract=deal.contract,
-        oudlers=deal.oudlers,
-        points=deal.points,
-        poignees=tuple(tuple(p) for p in deal.poignees),
-        petit_au_bout=deal.petit_au_bout,
-        chelem_announced=deal.chelem_announced,
-        chelem=deal.chelem,
-    )
+    return record_of(Deal(players=len(seats), **inputs), seats, round_)
 
 
 def test_a_garde_made_and_a_prise_lost_count_for_the_taker_and_the_defenders():
@@ -154,19 +152,7 @@ def deals(draw):
         else [[poignee_seat, draw(st.sampled_from(POIGNEE_SIZES))]],
         petit_au_bout=draw(st.sampled_from([None, "attack", "defense"])),
     )
-    result = score_deal(deal)
-    return DealRecord(
-        seats=seats,
-        scores=result.scores,
-        round=draw(st.integers(1, 4)),
-        taker=taker,
-        partner=partner,
-        contract=deal.contract,
-        oudlers=deal.oudlers,
-        points=deal.points,
-        poignees=tuple(tuple(p) for p in deal.poignees),
-        petit_au_bout=deal.petit_au_bout,
-    )
+    return record_of(deal, seats, draw(st.integers(1, 4)))
 
 
 @given(st.lists(deals(), max_size=30))
