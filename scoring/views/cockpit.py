@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
@@ -22,7 +22,10 @@ from scoring.cockpit import cockpit_load, current_position, live_fingerprint
 from scoring.http import TournamentRequest
 from tournament import clock, hall
 from tournament.access import Permission, capabilities, permission_required
-from tournament.models import Position, Tournament
+from tournament.services import played_positions, position_or_404
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
 
 # How often the cockpit's live part asks for news (an unchanged cockpit answers 304).
 POLL_SECONDS = 5
@@ -31,13 +34,7 @@ CLOCK_HEADER = "X-Position-Clock"
 
 def clock_header_value(tournament: Tournament) -> str:
     """The clock of the position in play, as JSON, computed at this instant (one query)."""
-    position = current_position(
-        list(
-            Position.objects.filter(tournament=tournament)
-            .exclude(status=Position.Status.DRAFT)
-            .order_by("number")
-        )
-    )
+    position = current_position(list(played_positions(tournament)))
     if position is None:
         return "null"
     state = clock.state_of(position)
@@ -144,9 +141,7 @@ CLOCK_ACTIONS = {
 @require_POST
 def position_clock(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """Start, pause, resume or extend the position's clock (arbiters only)."""
-    position = get_object_or_404(
-        Position.objects.select_related("tournament"), tournament_id=pk, number=number
-    )
+    position = position_or_404(pk, number)
     action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
     if action is None:
         messages.error(request, _("Horloge : action inconnue."))

@@ -4,6 +4,8 @@ being entered, and the table codes players type on their phones.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +19,10 @@ from scoring.models import ScoreSheet, TableLink
 from scoring.position_overview import position_overview
 from scoring.views.sheet_page import TABLE
 from tournament.access import Permission, capabilities, permission_required
-from tournament.models import Position
+from tournament.services import position_or_404, positions_in_order
+
+if TYPE_CHECKING:
+    from tournament.models import Position
 
 # The position the arbiter last opened by hand on the desk, per tournament (session key).
 DESK_POSITION_KEY = "desk-position-%s"
@@ -27,14 +32,14 @@ DESK_POSITION_KEY = "desk-position-%s"
 def desk_overview(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     """Every table of a position and its sheet's state: what is still missing at a glance."""
     tournament = request.tournament
-    positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
+    positions = list(positions_in_order(tournament))
     live = request.htmx and request.htmx.target == "overview-live"
-    published = [p for p in positions if p.status == Position.Status.PUBLISHED]
+    published = [p for p in positions if p.status == p.Status.PUBLISHED]
     to_enter = sheets_to_enter(tournament, published) if not live else {}
     moved_on_key = DESK_POSITION_KEY % tournament.pk
     position: Position | None
     if number is not None:
-        position = get_object_or_404(Position, tournament=tournament, number=number)
+        position = position_or_404(tournament.pk, number)
         if not request.htmx:
             # Opening a position by hand is moving on to it: the desk stays there from now on.
             request.session[moved_on_key] = number
@@ -79,9 +84,7 @@ def desk_overview(request: TournamentRequest, pk: int, number: int | None = None
 @require_POST
 def table_links_create(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """Codes for the tables of a position published before the links existed."""
-    position = get_object_or_404(
-        Position, tournament_id=pk, number=number, status=Position.Status.PUBLISHED
-    )
+    position = position_or_404(pk, number, published=True)
     table_entry.links_for_position(position)
     return redirect("desk-overview", pk, number)
 

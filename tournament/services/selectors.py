@@ -39,13 +39,14 @@ def last_played_position(tournament: Tournament) -> int:
 # --- Look-ups by URL and a tournament's lists (for the views of both apps) -----------------
 
 
-def position_or_404(tournament_id: int, number: int, *, status: str | None = None) -> Position:
-    """Position `number` of the tournament (with it), 404 when there is none (or, given a
-    `status`, none in that status)."""
+def position_or_404(tournament_id: int, number: int, *, published: bool = False) -> Position:
+    """Position `number` of the tournament (with it), 404 when there is none (or, asked for a
+    `published` one, when it is a draft or closed). A flag rather than a status, so that other
+    apps' views need not import the model for its choices."""
     found = Position.objects.select_related("tournament").filter(
         tournament_id=tournament_id, number=number
     )
-    return get_object_or_404(found if status is None else found.filter(status=status))
+    return get_object_or_404(found.filter(status=Position.Status.PUBLISHED) if published else found)
 
 
 def registration_or_404(tournament: Tournament, pk: int) -> Registration:
