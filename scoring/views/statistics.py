@@ -5,10 +5,11 @@ rows come from scoring.statistics_loader, the charts from scoring.charts."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from django.db.models import Q
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.formats import date_format, number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -36,7 +37,16 @@ from scoring.statistics_loader import (
 )
 from tournament.access import Permission, permission_required, public_page, visible_tournaments
 from tournament.collation import person_key
-from tournament.models import Player, Registration, Tournament
+from tournament.services import (
+    players_by_pk,
+    registration_or_404,
+    registrations_by_player,
+    registrations_by_tournament,
+    tournaments_of_player,
+)
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
 
 
 def _percent(rate: float | None) -> str:
@@ -154,24 +164,14 @@ def public_player_statistics(
     31st that the visitor may see: public ones, plus those the visitor works on.
     """
     tournament = request.tournament
-    entry = get_object_or_404(
-        Registration.objects.select_related("player"), pk=registration, tournament=tournament
-    )
+    entry = registration_or_404(tournament, registration)
     player = entry.player
     start, end = season_of(tournament.date)
     seen = Q(is_public=True) | Q(pk=tournament.pk)
     if request.user.is_authenticated:
         seen |= Q(pk__in=visible_tournaments(request.user).values("pk"))
-    season = list(
-        Tournament.objects.filter(seen, date__range=(start, end), registrations__player=player)
-        .distinct()
-        .order_by("date", "name", "pk")
-    )
-    entries = dict(
-        Registration.objects.filter(player=player, tournament__in=season).values_list(
-            "tournament_id", "pk"
-        )
-    )
+    season = tournaments_of_player(player, (start, end), seen=seen)
+    entries = registrations_by_tournament(player, season)
     standings = standings_for_many(season, public=True)
     sheets = visible_sheets_of(season, public=True)
     records = deal_records(
@@ -271,17 +271,8 @@ def _season_statistics(request: TournamentRequest, tournament: Tournament) -> Ht
     records = deal_records(sheets, public=False, key=BY_PLAYER)
     penalties = penalty_records(season, sheets, key=BY_PLAYER)
     stats = statistics_by_player(records, [p for found in penalties.values() for p in found])
-    people = {
-        player.pk: player
-        for player in Player.objects.filter(pk__in=list(stats)).only(
-            "last_name", "first_name", "club"
-        )
-    }
-    here = dict(
-        Registration.objects.filter(tournament=tournament, player__in=list(people)).values_list(
-            "player_id", "pk"
-        )
-    )
+    people = players_by_pk(cast("list[int]", list(stats)))  # keyed BY_PLAYER: roster player ids
+    here = registrations_by_player(tournament, people.values())
     ordered = sorted(
         people.values(), key=lambda p: (-stats[p.pk].points, person_key(p.last_name, p.first_name))
     )

@@ -7,6 +7,8 @@ attributes) or querysets a caller may narrow further."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
 from django.db.models import Max, Q, QuerySet
@@ -91,6 +93,47 @@ def published_seats(registration: Registration) -> list[Seat]:
         .select_related("table__position")
         .order_by("table__position__number")
     )
+
+
+# --- A roster player across tournaments (the season's statistics) ------------------------------
+
+
+def tournaments_of_player(player: Player, dates: tuple[date, date], *, seen: Q) -> list[Tournament]:
+    """The tournaments between the two dates (included) where the roster player is registered,
+    among those `seen` lets through, by date, name and id."""
+    return list(
+        Tournament.objects.filter(seen, date__range=dates, registrations__player=player)
+        .distinct()
+        .order_by("date", "name", "pk")
+    )
+
+
+def registrations_by_tournament(player: Player, tournaments: list[Tournament]) -> dict[int, int]:
+    """Tournament id → the player's registration id, in those of `tournaments` they entered."""
+    return dict(
+        Registration.objects.filter(player=player, tournament__in=tournaments).values_list(
+            "tournament_id", "pk"
+        )
+    )
+
+
+def registrations_by_player(tournament: Tournament, players: Iterable[Player]) -> dict[int, int]:
+    """Roster player id → their registration id in the tournament, for those who entered it."""
+    return dict(
+        Registration.objects.filter(tournament=tournament, player__in=list(players)).values_list(
+            "player_id", "pk"
+        )
+    )
+
+
+def players_by_pk(pks: Iterable[int]) -> dict[int, Player]:
+    """Roster players by id, with their names and club only."""
+    return {
+        player.pk: player
+        for player in Player.objects.filter(pk__in=list(pks)).only(
+            "last_name", "first_name", "club"
+        )
+    }
 
 
 def active_registrations(tournament: Tournament, position_number: int) -> list[Registration]:
