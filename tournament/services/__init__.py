@@ -24,7 +24,6 @@ from .positions import (
 from .registrations import (
     next_number,
     player_register,
-    registration_add_late,
     registration_reinstate,
     registration_withdraw,
 )
@@ -83,7 +82,6 @@ __all__ = [
     "positions_overview",
     "published_seats",
     "refuse_typed_drafts",
-    "registration_add_late",
     "registration_or_404",
     "registrations_by_player",
     "registrations_by_tournament",

@@ -100,13 +100,6 @@ def player_register(
     return registration
 
 
-def registration_add_late(
-    *, tournament: Tournament, player: Player | None = None, user=None, **fields: Any
-) -> Registration:
-    """A late arrival: registered to play from the first position not yet published."""
-    return player_register(tournament=tournament, player=player, user=user, **fields)
-
-
 @transaction.atomic
 def registration_withdraw(*, registration: Registration, user=None) -> Registration:
     """The player stops after the last published position; drafts must then be re-planned."""
