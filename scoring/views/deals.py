@@ -145,6 +145,11 @@ def deal_adjust(request: TournamentRequest, pk: int) -> HttpResponse:
     view = load(request, deal.sheet)
     if request.method != "POST":
         return _adjust_page(request, deal, view)
+    if request.POST.get("action", "adjust") != "adjust":
+        # A page opened before clearing and (not) recording had routes of their own posts its
+        # choice here: nothing is written, the arbiter gets the current page to choose again.
+        messages.error(request, gettext("Cette page avait changé : faites votre choix à nouveau."))
+        return redirect("deal-adjust", deal.pk)
     form = AdjustForm(request.POST, **seat_fields(view))
 
     def adjust(version: int) -> HttpResponse | None:
