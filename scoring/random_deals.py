@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from scoring.engine import Deal, DealError, score_deal
 from scoring.rules import FFT, RuleSet
+
+_T = TypeVar("_T")
 
 CONTRACT_WEIGHTS = {"prise": 50, "garde": 42, "garde_sans": 7, "garde_contre": 1}
 # Oudlers in the attack's tricks, by contract: stronger contracts, stronger hands.
@@ -76,7 +78,7 @@ def random_table_deals(
     ]
 
 
-def _choice(rng: random.Random, options: Sequence, weights: Sequence[float]):
+def _choice(rng: random.Random, options: Sequence[_T], weights: Sequence[float]) -> _T:
     return rng.choices(options, weights=weights, k=1)[0]
 
 
