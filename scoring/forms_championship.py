@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, cast
 
 from django import forms
@@ -11,29 +10,16 @@ from django.utils.translation import gettext_lazy as _
 from scoring.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
 from tournament.access import managed_tournaments
-from tournament.forms import tie_breaks_field
+from tournament.forms import BoundedMultipleChoiceField, tie_breaks_field
 from tournament.models import Tournament
 
 MAX_SCALE = 200  # places on a scale
 MAX_POINTS = 10_000  # points of one place
 
 
-class TournamentChoices(forms.ModelMultipleChoiceField):
+class TournamentChoices(BoundedMultipleChoiceField):
     def label_from_instance(self, obj: Tournament) -> str:
         return f"{obj.date:%d/%m/%Y} — {obj.name} ({obj.get_status_display()})"
-
-    def _check_values(self, value):
-        # An id beyond the database's integers reaches `pk__in` and fails there (a 500):
-        # refuse it as any unknown choice.
-        for pk in value:
-            if not re.fullmatch(r"[0-9]{1,18}", str(pk)):
-                raise forms.ValidationError(
-                    self.error_messages["invalid_choice"],
-                    code="invalid_choice",
-                    params={"value": str(pk)[:20]},
-                )
-        # Django's private hook, which django-stubs does not declare.
-        return super()._check_values(value)  # type: ignore[misc]
 
 
 class ChampionshipForm(forms.Form):

@@ -130,16 +130,9 @@ class PersonChoiceField(forms.ModelChoiceField):
         return registration_label(obj)
 
 
-class RegistrationsField(forms.ModelMultipleChoiceField):
-    """Registrations in French alphabetical order.
-
-    Ids beyond 64 bits are unknown choices: SQLite would raise OverflowError on the query.
-    """
-
-    iterator = FrenchOrderIterator
-
-    def label_from_instance(self, obj: Registration) -> str:
-        return registration_label(obj)
+class BoundedMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Several objects chosen by id; an id beyond 64 bits is an unknown choice like any other
+    (it would reach `pk__in` and fail there: SQLite raises OverflowError, a 500)."""
 
     def _check_values(self, value):
         for pk in value if isinstance(value, list | tuple) else ():
@@ -151,10 +144,19 @@ class RegistrationsField(forms.ModelMultipleChoiceField):
                 raise forms.ValidationError(
                     self.error_messages["invalid_choice"],
                     code="invalid_choice",
-                    params={"value": pk},
+                    params={"value": str(pk)[:20]},
                 )
         # Django's own check (a private method django-stubs does not declare).
         return super()._check_values(value)  # type: ignore[misc]
+
+
+class RegistrationsField(BoundedMultipleChoiceField):
+    """Registrations in French alphabetical order."""
+
+    iterator = FrenchOrderIterator
+
+    def label_from_instance(self, obj: Registration) -> str:
+        return registration_label(obj)
 
 
 class TeamForm(forms.Form):
