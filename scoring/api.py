@@ -7,7 +7,8 @@ king in the chien) or "self" (called themself); left out, the reason is unknown.
 Answers 201 with the stored scores and the sheet's new version; 400 with {"field", "error"}
 for anything malformed or impossible; 409 with the current version when the sheet changed
 meanwhile or is locked (validated, position closed, tournament finished). Session
-authentication and CSRF, like the rest of the desk.
+authentication and CSRF, like the rest of the desk; refusals in JSON too: 401 not logged in,
+403 without a role on the tournament, 404 unknown sheet.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _bad(field: str | None, error: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"field": field, "error": error}, status=status)
 
 
-@permission_required(Permission.VIEW, "sheets__pk")
+@permission_required(Permission.VIEW, "sheets__pk", api=True)
 @require_GET
 def sheet_state(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(_sheet_state(get_object_or_404(ScoreSheet, pk=pk)))
@@ -69,7 +70,7 @@ def _parse(body: bytes) -> tuple[int, dict[str, Any]]:
     return version, deal
 
 
-@permission_required(Permission.SCORE, "sheets__pk")
+@permission_required(Permission.SCORE, "sheets__pk", api=True)
 @require_POST
 def deal_create(request: HttpRequest, pk: int) -> JsonResponse:
     sheet = get_object_or_404(ScoreSheet.objects.select_related("tournament"), pk=pk)

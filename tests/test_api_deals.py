@@ -60,5 +60,21 @@ def test_garbage_body_is_a_400_not_a_500(client, scorer, sheet):
 
 
 def test_anonymous_users_cannot_record(client, sheet):
-    assert post(client, sheet, {"deal": GARDE}).status_code == 302
+    """An API client is told in JSON, not sent to the login page."""
+    response = post(client, sheet, {"version": 0, "deal": GARDE})
+    assert response.status_code == 401
+    assert response.json() == {"field": None, "error": "Connexion requise."}
+    assert client.get(f"/api/feuilles/{sheet.pk}/").status_code == 401
+    assert sheet.deals.count() == 0
+
+
+def test_no_role_is_a_json_403_and_an_unknown_sheet_a_json_404(client, sheet, django_user_model):
+    client.force_login(django_user_model.objects.create_user("joueur", password="pw-joueur-1"))
+    response = post(client, sheet, {"version": 0, "deal": GARDE})
+    assert response.status_code == 403
+    assert response.json() == {"field": None, "error": "Accès refusé."}
+    missing = client.post(
+        "/api/feuilles/999999/donnes/", json.dumps({}), content_type="application/json"
+    )
+    assert missing.status_code == 404 and missing.json()["error"] == "Introuvable."
     assert sheet.deals.count() == 0

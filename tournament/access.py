@@ -21,7 +21,8 @@ import rules
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from .models import Registration, Tournament, TournamentRole
@@ -159,20 +160,28 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
 
 
-def refuse(request: HttpRequest):
-    """Anonymous users are sent to log in; logged-in users get a 403."""
+def refuse(request: HttpRequest, *, api: bool = False):
+    """Anonymous users are sent to log in; logged-in users get a 403. An API call is answered
+    in JSON instead, like its other errors: 401 when not logged in, 403 without the role."""
+    if api:
+        if not request.user.is_authenticated:
+            return JsonResponse({"field": None, "error": gettext("Connexion requise.")}, status=401)
+        return JsonResponse({"field": None, "error": gettext("Accès refusé.")}, status=403)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
 
 
-def permission_required(permission: Permission, lookup: str | None = "pk", kwarg: str = "pk"):
+def permission_required(
+    permission: Permission, lookup: str | None = "pk", kwarg: str = "pk", *, api: bool = False
+):
     """Check `permission` on the tournament the URL points at, then run the view.
 
     `lookup` is the path from Tournament to the URL's object: "pk" for a tournament's own pages,
     "sheets__pk" for a sheet, "sheets__deals__pk" for a deal, "positions__tables__pk" for a table.
     None checks a global permission. The tournament is left on `request.tournament` (a
-    TournamentRequest), except for a global permission, which has none.
+    TournamentRequest), except for a global permission, which has none. `api`: refusals and an
+    unknown object are answered in JSON (401, 403, 404), not with the login page.
     """
 
     def decorator(view: Callable):
@@ -182,9 +191,12 @@ def permission_required(permission: Permission, lookup: str | None = "pk", kwarg
             if lookup is not None:
                 tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
                 if tournament is None:
+                    if api:
+                        error = gettext("Introuvable.")
+                        return JsonResponse({"field": None, "error": error}, status=404)
                     raise Http404
             if not may(request.user, permission, tournament):
-                return refuse(request)
+                return refuse(request, api=api)
             if tournament is not None:
                 request.tournament = tournament
             return view(request, *args, **kwargs)
