@@ -228,7 +228,7 @@ class Client(threading.Thread):
                     stats.refused += 1
                     stats.note(f"POST answered {status}: {data[:200]!r}")
                     version = None
-                    relogin = status in (302, 403)
+                    relogin = status in (302, 401, 403)  # 401: the API says the session is gone
             except ConnectionFailed:
                 # No answer: the deal may or may not be stored; it is not acknowledged. Re-read
                 # the version once the server is back (a stored deal moved it).

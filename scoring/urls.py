@@ -1,15 +1,15 @@
-"""The arbiter's desk: score entry, corrections, history, incidents and penalties."""
+"""Score entry: the overview, sheets, corrections, history, incidents and penalties."""
 
 from django.urls import path
 
 from .views import deals, incidents, overview, sheets
 
 urlpatterns = [
-    path("tournois/<int:pk>/saisie/", overview.desk_overview, name="desk-overview"),
+    path("tournois/<int:pk>/saisie/", overview.entry_overview, name="entry-overview"),
     path(
         "tournois/<int:pk>/saisie/position/<int:number>/",
-        overview.desk_overview,
-        name="desk-overview",
+        overview.entry_overview,
+        name="entry-overview",
     ),
     path("tournois/<int:pk>/feuilles/libre/", sheets.sheet_free_create, name="sheet-free-create"),
     path("tables/<int:pk>/feuille/", sheets.sheet_for_table, name="sheet-for-table"),
@@ -29,12 +29,12 @@ urlpatterns = [
     path(
         "tournois/<int:pk>/saisie/position/<int:number>/codes/",
         overview.table_links_create,
-        name="desk-table-links",
+        name="table-links",
     ),
     path(
         "tables/<int:pk>/nouveau-code/",
         overview.table_link_revoke,
-        name="desk-table-link-revoke",
+        name="table-link-revoke",
     ),
     path("donnes/<int:pk>/score-arbitral/", deals.deal_adjust, name="deal-adjust"),
     path(

@@ -30,7 +30,7 @@ def test_matching_paper_bilans_make_the_sheet_cross_checked(arbiter_client, ente
     tournament, sheet = entered
     html = crosscheck(arbiter_client, sheet, PAPER).content.decode()
     assert "Vérifiée" in html and "mismatch" not in html
-    overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1]))
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1]))
     assert "Vérifiée" in overview.content.decode()
     sheet.refresh_from_db()
     assert sheet.paper_bilans == BY_SEAT
@@ -42,7 +42,7 @@ def test_a_mistyped_paper_bilan_is_flagged_on_the_sheet_and_the_overview(arbiter
     assert "Bilans papier différents" in html
     assert html.count('class="num mismatch"') == 1
     assert "≠ -510" in html
-    overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1]))
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1]))
     html = overview.content.decode()
     assert "Bilans papier différents" in html and "Complète" in html
 
@@ -51,8 +51,8 @@ def test_the_overview_shows_what_is_missing(arbiter_client):
     tournament, position = make_tournament(tables=3)
     sheet = table_sheet(arbiter_client, position, 2)
     deal_post(arbiter_client, sheet, DEALS_004[0])
-    html = arbiter_client.get(reverse("desk-overview", args=[tournament.pk, 1])).content.decode()
+    html = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1])).content.decode()
     assert "2 feuilles manquantes" in html
     assert "1 / 5" in html and "0 / 5" in html and "En cours" in html
     # The tab link without a position number opens the latest published position.
-    assert arbiter_client.get(reverse("desk-overview", args=[tournament.pk])).status_code == 200
+    assert arbiter_client.get(reverse("entry-overview", args=[tournament.pk])).status_code == 200

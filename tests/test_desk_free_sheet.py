@@ -36,7 +36,7 @@ def test_three_players_make_a_sheet_scored_at_three(arbiter_client, tournament):
     arbiter_client.post(reverse("sheet-detail", args=[sheet.pk]), data)
     # Half points exist at 3: 45.5 with 2 oudlers wins by 5; (25 + 5) × 2 = 60, taker 2V.
     assert sheet.deals.get().scores == [-60, 120, -60]
-    overview = arbiter_client.get(reverse("desk-overview", args=[tournament.pk])).content
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk])).content
     assert "Table du bar" in overview.decode()
 
 

@@ -62,7 +62,7 @@ def test_sheets_to_enter_counts_missing_and_incomplete_sheets(arbiter_client, ev
 
 def overview(client, tournament, number=None) -> str:
     args = [tournament.pk] if number is None else [tournament.pk, number]
-    response = client.get(reverse("desk-overview", args=args))
+    response = client.get(reverse("entry-overview", args=args))
     assert response.status_code == 200
     return response.content.decode()
 

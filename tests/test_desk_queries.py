@@ -45,7 +45,7 @@ def test_the_overview_costs_the_same_queries_for_2_and_12_tables(arbiter_client)
     counts = []
     for tables in (2, 12):
         position, _sheet = filled(arbiter_client, tables)
-        url = reverse("desk-overview", args=[position.tournament_id, 1])
+        url = reverse("entry-overview", args=[position.tournament_id, 1])
         with CaptureQueriesContext(connection) as ctx:
             assert arbiter_client.get(url).status_code == 200
         counts.append(len(ctx.captured_queries))

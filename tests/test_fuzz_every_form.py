@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import DealError
 from scoring.models import Championship, Deal, Incident, ScoreSheet
-from scoring.services import DESK_FIELDS, ENGINE_FIELDS, deal_record
+from scoring.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.test_roles_every_url import URL_NAMES, tournament_with_a_sheet, url_for, walk
 from tournament import lifecycle
 from tournament.lifecycle import Locked
@@ -412,7 +412,7 @@ class Resolver:
 
 # --- JSON bodies -----------------------------------------------------------------------------
 
-BODY_KEYS = [*ENGINE_FIELDS, *DESK_FIELDS, "version", "deal", "client_id", "entered_by", "seat"]
+BODY_KEYS = [*ENGINE_FIELDS, *ENTRY_FIELDS, "version", "deal", "client_id", "entered_by", "seat"]
 BODY_KEYS += ["pin"]
 BIG_INTS = st.sampled_from([0, 1, 2, 3, 4, 5, -1, 91, 92, 2**31, 2**63, 10**20, -(10**20)])
 SCALARS = st.one_of(

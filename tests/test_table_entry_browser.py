@@ -127,7 +127,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         # The desk sees the table waiting for confirmation.
         browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
         tournament = table_of_five["tournament"]
-        page.goto(live_server.url + reverse("desk-overview", args=[tournament.pk, 1]))
+        page.goto(live_server.url + reverse("entry-overview", args=[tournament.pk, 1]))
         assert "À confirmer" in page.inner_text("#table-1")
 
         # A wrong code is refused; the right one confirms all five deals.

@@ -76,19 +76,19 @@ def test_a_link_writes_its_own_table_and_reads_nothing_else():
     sheet = ScoreSheet.objects.get(table=mine.table)
     tournament = world["tournament"]
     for url in (
-        reverse("desk-overview", args=[tournament.pk]),
+        reverse("entry-overview", args=[tournament.pk]),
         reverse("sheet-detail", args=[sheet.pk]),
-        reverse("api-sheet", args=[sheet.pk]),
         reverse("export-deals-csv", args=[tournament.pk]),
         reverse("tournament-backup", args=[tournament.pk]),
     ):
         assert client.get(url).status_code == 302, url
+    assert client.get(reverse("api-sheet", args=[sheet.pk])).status_code == 401
     api = client.post(
         reverse("api-deal-create", args=[sheet.pk]),
         json.dumps({"version": 1, "deal": GARDE}),
         content_type="application/json",
     )
-    assert api.status_code == 302
+    assert api.status_code == 401
     assert Deal.objects.count() == 1
 
 
@@ -128,7 +128,7 @@ def test_a_link_stops_working_when_its_table_may_not_be_written(how, arbiter):
         arbiter_client = Client()
         arbiter_client.force_login(arbiter)
         Tournament.objects.filter(pk=world["tournament"].pk).update(owner=arbiter)
-        response = arbiter_client.post(reverse("desk-table-link-revoke", args=[link.table_id]))
+        response = arbiter_client.post(reverse("table-link-revoke", args=[link.table_id]))
         assert response.status_code == 302
     assert client.get(reverse("table-entry", args=[link.token])).status_code == 404
     assert record(client, link, client_id="after-00001", version=1).status_code == 404

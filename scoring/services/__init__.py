@@ -16,7 +16,7 @@ from scoring.services.barring import (
 )
 from scoring.services.deal_input import (
     CARD_FIELDS,
-    DESK_FIELDS,
+    ENTRY_FIELDS,
     FIGURE_FIELDS,
     MAX_DEAL_KEYS,
     compute_scores,
@@ -62,7 +62,7 @@ from scoring.services.sheets import (
 
 __all__ = [
     "CARD_FIELDS",
-    "DESK_FIELDS",
+    "ENTRY_FIELDS",
     "ENGINE_FIELDS",
     "FIGURE_FIELDS",
     "MAX_DEAL_KEYS",

@@ -1,4 +1,4 @@
-"""The desk's checks on a deal's input, and its score by the engine.
+"""Score entry's checks on a deal's input, and its score by the engine.
 
 The form, the API, the phones and the restore all pass here before anything is written: the
 shape and types of the input, the sheet's seats, the fields of a deal typed from the FFT sheet's
@@ -20,13 +20,13 @@ from scoring.services.sheets import sheet_players_count
 from tournament.i18n import gettext_noop as _
 from tournament.models import Table
 
-# Desk fields of a deal besides the engine's; any other key is refused. "alone" says why a
+# Score entry's fields of a deal besides the engine's; any other key is refused. "alone" says why a
 # taker at 5 with a called king has no partner (Deal.Alone); the engine does not need it.
-DESK_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
+ENTRY_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
 # A deal typed from the FFT sheet gives the taker's figure instead of the card fields.
 FIGURE_FIELDS = (FIGURE,)
 CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
-MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(DESK_FIELDS) + len(FIGURE_FIELDS)
+MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(ENTRY_FIELDS) + len(FIGURE_FIELDS)
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -35,7 +35,7 @@ def is_int(value: object) -> TypeGuard[int]:
 
 
 def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
-    """The desk's checks on a deal's input before the engine's: shape, types, the sheet's seats.
+    """Score entry's checks on a deal's input before the engine's: shape, types, the sheet's seats.
 
     The number of players always comes from the sheet. Raises DealError naming the field; the
     form, the API and the restore all pass here, then through the engine.
@@ -43,7 +43,7 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise DealError("deal", _("Donne : un objet est attendu."))
     for key in data:
-        if key not in ENGINE_FIELDS and key not in DESK_FIELDS and key not in FIGURE_FIELDS:
+        if key not in ENGINE_FIELDS and key not in ENTRY_FIELDS and key not in FIGURE_FIELDS:
             raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
     players = sheet_players_count(sheet)
     given = data.get("players", players)

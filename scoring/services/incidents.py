@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine_fields import ENGINE_FIELDS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.penalties import Penalty, default_penalty, penalty_adjustments
-from scoring.services.deal_input import DESK_FIELDS
+from scoring.services.deal_input import ENTRY_FIELDS
 from scoring.services.deals import deal_snapshot, deal_update
 from scoring.services.sheets import bump_version, ensure_sheet_writable
 from tournament.audit import change_record
@@ -71,7 +71,7 @@ def incident_record(
             user=user,
         )
         if kind == Incident.Kind.PETIT_SEC and deal is not None and not deal.cancelled:
-            kept = (*ENGINE_FIELDS, *DESK_FIELDS)
+            kept = (*ENGINE_FIELDS, *ENTRY_FIELDS)
             data = {k: v for k, v in deal_snapshot(deal).items() if k in kept}
             data["cancelled"] = True
             deal_update(deal=deal, data=data, user=user)

@@ -99,7 +99,7 @@ def _adjust_page(
         "scoring/deal_adjust.html",
         {
             "tournament": sheet.tournament,
-            "tab": "desk",
+            "tab": "entry",
             "sheet": sheet,
             "deal": deal,
             "view": view,

@@ -1,5 +1,5 @@
-"""The desk's overview of a position: every table and the state of its sheet, the position still
-being entered, and the table codes players type on their phones.
+"""Score entry's overview of a position: every table and the state of its sheet, the
+position still being entered, and the table codes players type on their phones.
 """
 
 from __future__ import annotations
@@ -25,18 +25,18 @@ if TYPE_CHECKING:
     from tournament.models import Position
 
 # The position the arbiter last opened by hand on the desk, per tournament (session key).
-DESK_POSITION_KEY = "desk-position-%s"
+ENTRY_POSITION_KEY = "entry-position-%s"
 
 
 @permission_required(Permission.VIEW)
-def desk_overview(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+def entry_overview(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     """Every table of a position and its sheet's state: what is still missing at a glance."""
     tournament = request.tournament
     positions = list(positions_in_order(tournament))
     live = request.htmx and request.htmx.target == "overview-live"
     published = [p for p in positions if p.status == p.Status.PUBLISHED]
     to_enter = sheets_to_enter(tournament, published) if not live else {}
-    moved_on_key = DESK_POSITION_KEY % tournament.pk
+    moved_on_key = ENTRY_POSITION_KEY % tournament.pk
     position: Position | None
     if number is not None:
         position = position_or_404(tournament.pk, number)
@@ -58,7 +58,7 @@ def desk_overview(request: TournamentRequest, pk: int, number: int | None = None
         row.link = links.get(row.table.pk)
     context = {
         "tournament": tournament,
-        "tab": "desk",
+        "tab": "entry",
         "positions": positions,
         "position": position,
         "rows": rows,
@@ -77,7 +77,7 @@ def desk_overview(request: TournamentRequest, pk: int, number: int | None = None
         ]
         context["this_to_enter"] = to_enter.get(position.pk)
         context["next_published"] = next((p for p in published if p.number > position.number), None)
-    return render(request, "scoring/desk_overview.html", context)
+    return render(request, "scoring/entry_overview.html", context)
 
 
 @permission_required(Permission.MANAGE)
@@ -86,7 +86,7 @@ def table_links_create(request: TournamentRequest, pk: int, number: int) -> Http
     """Codes for the tables of a position published before the links existed."""
     position = position_or_404(pk, number, published=True)
     table_entry.links_for_position(position)
-    return redirect("desk-overview", pk, number)
+    return redirect("entry-overview", pk, number)
 
 
 @permission_required(Permission.MANAGE, TABLE)
@@ -100,4 +100,4 @@ def table_link_revoke(request: TournamentRequest, pk: int) -> HttpResponse:
         gettext("Table %(number)s : nouveau code %(code)s.")
         % {"number": new.table.number, "code": new.code},
     )
-    return redirect("desk-overview", new.table.position.tournament_id, new.table.position.number)
+    return redirect("entry-overview", new.table.position.tournament_id, new.table.position.number)

@@ -146,7 +146,7 @@ def render_sheet(
         crosscheck = CrossCheckForm(initial=initial, **seat_fields(view))
     context = {
         "tournament": view.sheet.tournament,
-        "tab": "desk",
+        "tab": "entry",
         "view": view,
         "lock": services.sheet_lock_message(view.sheet),
         "full": services.sheet_is_full(view),

@@ -144,7 +144,7 @@ def sheet_history(request: TournamentRequest, pk: int) -> HttpResponse:
         "scoring/sheet_history.html",
         {
             "tournament": sheet.tournament,
-            "tab": "desk",
+            "tab": "entry",
             "sheet": sheet,
             "entries": history.sheet_history(sheet),
         },
@@ -161,18 +161,18 @@ def sheet_for_table(request: TournamentRequest, pk: int) -> HttpResponse:
         return redirect("sheet-detail", sheet.pk)
     if not table.seats.exists():
         messages.error(request, gettext("Cette table n'a pas encore de joueurs placés."))
-        return redirect("desk-overview", table.position.tournament_id, table.position.number)
+        return redirect("entry-overview", table.position.tournament_id, table.position.number)
     if request.method == "POST":
         try:
             sheet = services.sheet_for_table(table=table)
         except Locked as err:
             messages.error(request, " ".join(err.messages))
-            return redirect("desk-overview", table.position.tournament_id, table.position.number)
+            return redirect("entry-overview", table.position.tournament_id, table.position.number)
         return redirect("sheet-detail", sheet.pk)
     return render(
         request,
         "scoring/sheet_open.html",
-        {"tournament": table.position.tournament, "tab": "desk", "table": table},
+        {"tournament": table.position.tournament, "tab": "entry", "table": table},
     )
 
 
@@ -197,5 +197,5 @@ def sheet_free_create(request: TournamentRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "scoring/sheet_free_form.html",
-        {"tournament": tournament, "tab": "desk", "form": form},
+        {"tournament": tournament, "tab": "entry", "form": form},
     )
