@@ -56,7 +56,7 @@ test: deps debs-test lint typecheck
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 	@echo "== the same suite on PostgreSQL (a throw-away server on loopback) =="
-	DATABASE_URL=$$(scripts/pg-test-server) $(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
+	url=$$(scripts/pg-test-server) && DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 
 messages: deps
 	$(PY) manage.py makemessages -l en --ignore=.venv --ignore=tests --ignore=bench
