@@ -1,7 +1,17 @@
 """The tournament app: tournaments, players, teams, positions, tables and seating."""
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.core.management import call_command
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def create_cache_table(using: str = "default", **kwargs: Any) -> None:
+    """The cache lives in the database (the throttles' shared counts): its table follows every
+    migrate, so `make run`, a deployment and the benchmarks' scratch databases all have it."""
+    call_command("createcachetable", database=using, verbosity=0)
 
 
 class TournamentConfig(AppConfig):
@@ -13,3 +23,4 @@ class TournamentConfig(AppConfig):
         from . import folding
 
         folding.connect()  # accent-blind search: SQLite learns the fold function
+        post_migrate.connect(create_cache_table, sender=self)

@@ -14,13 +14,12 @@ import time
 from typing import Any
 
 from django.core import signing
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from . import services
+from . import services, throttle
 from .audit import change_record, json_value, record_settings
 from .collation import fold
 from .licence import licence_clean
@@ -125,19 +124,9 @@ def spam_check(*, honeypot: str, stamp: str, now: float | None = None) -> None:
 
 
 def throttle_hit(address: str | None) -> bool:
-    """Count one sign-up attempt from this address; True when it is over the limit.
-
-    The count lives in Django's cache: with several server processes, give them a shared cache
-    (CACHES), or each process counts on its own.
-    """
-    key = f"signup-attempts:{address or 'unknown'}"
-    if cache.add(key, 1, THROTTLE_SECONDS):
-        return False
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, THROTTLE_SECONDS)
-        return False
+    """Count one sign-up attempt from this address; True when it is over the limit (counted
+    for every server process alike: tournament.throttle)."""
+    count = throttle.count_attempt(f"signup-attempts:{address or 'unknown'}", THROTTLE_SECONDS)
     return count > THROTTLE_ATTEMPTS
 
 

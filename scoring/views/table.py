@@ -11,7 +11,6 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +24,7 @@ from scoring.http import json_object
 from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from scoring.sheet_screen import load_sheet_view
+from tournament import throttle
 from tournament.lifecycle import Locked
 from tournament.seats import sheet_order_key
 
@@ -77,15 +77,14 @@ def table_code(request: HttpRequest) -> HttpResponse:
     code = ""
     if request.method == "POST":
         key = f"table-code:{_client_address(request)}"
-        attempts: int = cache.get_or_set(key, 0, CODE_WINDOW) or 0
         code = table_entry.normalise_code(request.POST.get("code", ""))
-        if attempts >= CODE_ATTEMPTS:
+        if throttle.attempts(key) >= CODE_ATTEMPTS:
             error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
         else:
             link = TableLink.objects.filter(code=code).first() if code else None
             if link is not None:
                 return redirect("table-entry", link.token)
-            cache.set(key, attempts + 1, CODE_WINDOW)
+            throttle.count_attempt(key, CODE_WINDOW)
             error = _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
     status = 400 if error else 200
     return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)
