@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from scoring.backup import MAX_BACKUP_BYTES, BackupError, tournament_export_json, tournament_import
-from scoring.http import TournamentRequest
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, TournamentRequest, permission_required
 
 
 class RestoreForm(forms.Form):

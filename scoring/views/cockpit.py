@@ -19,9 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
 from scoring.cockpit import cockpit_load, current_position, live_fingerprint
-from scoring.http import TournamentRequest
 from tournament import clock, hall
-from tournament.access import Permission, capabilities, permission_required
+from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.services import played_positions, position_or_404
 
 if TYPE_CHECKING:

@@ -15,7 +15,6 @@ from django.views.decorators.http import require_POST
 
 from scoring import services, table_entry
 from scoring.forms import AdjustForm
-from scoring.http import TournamentRequest
 from scoring.models import Deal
 from scoring.services import StaleSheetError
 from scoring.sheet_screen import SheetView
@@ -31,7 +30,7 @@ from scoring.views.sheet_page import (
     sheet_write,
     stale,
 )
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.lifecycle import Locked
 
 

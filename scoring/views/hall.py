@@ -15,9 +15,8 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.cockpit import live_fingerprint
 from scoring.hall import hall_content
-from scoring.http import TournamentRequest
 from scoring.views.cockpit import live
-from tournament.access import hall_screen
+from tournament.access import TournamentRequest, hall_screen
 from tournament.clock import state_of
 
 # Seconds each page of the screen stays up, and between two polls; ?duree= changes the first

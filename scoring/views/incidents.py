@@ -15,11 +15,10 @@ from django.utils.translation import gettext
 from scoring import services
 from scoring.engine import DealError
 from scoring.forms import IncidentForm, PenaltyDefaultsForm
-from scoring.http import TournamentRequest
 from scoring.models import Incident, ScoreSheet
 from scoring.penalties import RULE_PENALTY_DEFAULTS
 from scoring.views.sheet_page import int_or_none
-from tournament.access import Permission, capabilities, permission_required
+from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.lifecycle import Locked
 from tournament.services import positions_in_order, roster
 

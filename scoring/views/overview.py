@@ -14,11 +14,10 @@ from django.views.decorators.http import require_POST
 
 from scoring import table_entry
 from scoring.entry_progress import position_being_entered, sheets_to_enter
-from scoring.http import TournamentRequest
 from scoring.models import ScoreSheet, TableLink
 from scoring.position_overview import position_overview
 from scoring.views.sheet_page import TABLE
-from tournament.access import Permission, capabilities, permission_required
+from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.services import position_or_404, positions_in_order
 
 if TYPE_CHECKING:

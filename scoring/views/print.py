@@ -11,7 +11,6 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring.http import TournamentRequest
 from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
 from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
@@ -20,7 +19,7 @@ from scoring.printing.ranking_pdf import KINDS, ranking_pdf
 from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.services import position_or_404
 
 if TYPE_CHECKING:

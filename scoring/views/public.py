@@ -18,10 +18,9 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
-from scoring.http import TournamentRequest
 from scoring.standings import standings_fingerprint
 from scoring.views.reports import player_context, ranking_context
-from tournament.access import public_page
+from tournament.access import TournamentRequest, public_page
 from tournament.collation import matches, person_key
 from tournament.services import played_positions, published_seats, registration_or_404, roster
 

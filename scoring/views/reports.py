@@ -14,9 +14,8 @@ from django_tables2 import RequestConfig
 
 from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
-from scoring.http import TournamentRequest
 from scoring.standings import player_deals, standings_for
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.collation import matches
 from tournament.services import registration_or_404
 

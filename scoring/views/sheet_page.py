@@ -18,7 +18,6 @@ from django.utils.translation import gettext
 from scoring import services
 from scoring.engine import DealError
 from scoring.forms import CrossCheckForm, DealForm, FigureDealForm, deal_initial
-from scoring.http import TournamentRequest
 from scoring.models import Deal, ScoreSheet
 from scoring.services import StaleSheetError
 from scoring.sheet_screen import (
@@ -28,7 +27,7 @@ from scoring.sheet_screen import (
     load_sheet_view,
     neighbour_tables,
 )
-from tournament.access import capabilities
+from tournament.access import TournamentRequest, capabilities
 from tournament.lifecycle import Locked
 
 # The URL's object, seen from the tournament (tournament.access's look-ups).

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_POST
 from scoring import history, services
 from scoring.engine import DealError
 from scoring.forms import CrossCheckForm, FreeSheetForm
-from scoring.http import TournamentRequest
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError
 from scoring.views.sheet_page import (
@@ -39,7 +38,7 @@ from scoring.views.sheet_page import (
     stale,
     valid_deal,
 )
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.lifecycle import Locked
 from tournament.services import roster, table_or_404
 

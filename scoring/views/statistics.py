@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import charts
-from scoring.http import TournamentRequest
 from scoring.models import Deal
 from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.statistics import (
@@ -35,7 +34,13 @@ from scoring.statistics_loader import (
     deal_records,
     penalty_records,
 )
-from tournament.access import Permission, permission_required, public_page, visible_tournaments
+from tournament.access import (
+    Permission,
+    TournamentRequest,
+    permission_required,
+    public_page,
+    visible_tournaments,
+)
 from tournament.collation import person_key
 from tournament.services import (
     players_by_pk,
