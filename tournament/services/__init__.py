@@ -19,7 +19,6 @@ from .positions import (
     position_generate,
     position_publish,
     position_regenerate,
-    refuse_typed_drafts,
 )
 from .registrations import (
     next_number,
@@ -28,14 +27,12 @@ from .registrations import (
     registration_withdraw,
 )
 from .selectors import (
-    active_registrations,
     itinerary,
     last_played_position,
     played_positions,
     player_or_none,
     player_search,
     players_by_pk,
-    position_is_stale,
     position_or_404,
     position_plan,
     positions_in_order,
@@ -47,21 +44,17 @@ from .selectors import (
     roster,
     start_labels,
     table_or_404,
-    tables_of,
     tournament_plan,
     tournaments_of_player,
     who_sits_where,
 )
-from .swaps import SwapPreview, seat_swap, seat_swap_preview
-from .teams import check_team_room, team_assign, team_remove_member
+from .swaps import seat_swap, seat_swap_preview
+from .teams import team_assign, team_remove_member
 from .tournaments import TOURNAMENT_FIELDS, tournament_create, tournament_update
 
 __all__ = [
     "EarlierPositionsUnfinished",
-    "SwapPreview",
     "TOURNAMENT_FIELDS",
-    "active_registrations",
-    "check_team_room",
     "import_apply",
     "import_check",
     "itinerary",
@@ -73,7 +66,6 @@ __all__ = [
     "player_search",
     "players_by_pk",
     "position_generate",
-    "position_is_stale",
     "position_or_404",
     "position_plan",
     "position_publish",
@@ -81,7 +73,6 @@ __all__ = [
     "positions_in_order",
     "positions_overview",
     "published_seats",
-    "refuse_typed_drafts",
     "registration_or_404",
     "registrations_by_player",
     "registrations_by_tournament",
@@ -92,7 +83,6 @@ __all__ = [
     "seat_swap_preview",
     "start_labels",
     "table_or_404",
-    "tables_of",
     "team_assign",
     "team_remove_member",
     "tournament_create",
