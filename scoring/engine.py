@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from scoring.rules import FFT, RuleSet
 from tournament.i18n import TranslatableError
@@ -230,13 +230,13 @@ _PETIT_SIDE = _("Petit au bout : %(value)s n'est ni l'attaque ni la défense.")
 _CHELEM_SIDE = _("Chelem : %(value)s n'est ni l'attaque ni la défense.")
 
 
-def _is_int(value: Any) -> bool:
-    # bool is an int subclass; True as a seat or a count is a caller's mistake.
+def is_int(value: object) -> TypeGuard[int]:
+    """An integer proper: bool is an int subclass, but True as a seat or a count is a mistake."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_players(deal: Deal) -> None:
-    if not _is_int(deal.players) or deal.players not in (3, 4, 5):
+    if not is_int(deal.players) or deal.players not in (3, 4, 5):
         raise DealError(
             "players",
             _("Nombre de joueurs : %(value)s n'est pas 3, 4 ou 5."),
@@ -245,7 +245,7 @@ def _check_players(deal: Deal) -> None:
 
 
 def _check_seat(field: str, value: Any, players: int, template: str) -> None:
-    if not _is_int(value) or not 0 <= value < players:
+    if not is_int(value) or not 0 <= value < players:
         raise DealError(field, template, {"value": value, "last": players - 1})
 
 
@@ -296,7 +296,7 @@ def _check_contract(deal: Deal, rules: RuleSet) -> None:
 
 
 def _check_oudlers(deal: Deal) -> None:
-    if not _is_int(deal.oudlers) or not 0 <= deal.oudlers <= 3:
+    if not is_int(deal.oudlers) or not 0 <= deal.oudlers <= 3:
         raise DealError(
             "oudlers", _("Bouts : %(value)s n'est pas entre 0 et 3."), {"value": deal.oudlers}
         )

@@ -27,8 +27,8 @@ from scoring.engine import (
     DealError,
     _chelem_bonus,
     _counted_points,
-    _is_int,
     _petit_au_bout_bonus,
+    is_int,
     split_value,
     validate_deal,
 )
@@ -56,7 +56,7 @@ def figure_scores(
     shape = table_shape(
         players=players, taker=taker, contract=contract, partner=partner, dead=dead, rules=rules
     )
-    if not _is_int(figure):
+    if not is_int(figure):
         raise DealError(
             FIGURE,
             _("Chiffre du preneur : %(value)s n'est pas un nombre entier."),

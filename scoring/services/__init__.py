@@ -21,7 +21,6 @@ from scoring.services.deal_input import (
     MAX_DEAL_KEYS,
     compute_scores,
     deal_input_check,
-    is_int,
 )
 from scoring.services.deals import (
     conflict_record,
@@ -85,7 +84,6 @@ __all__ = [
     "incident_barred_taker",
     "incident_record",
     "incident_snapshot",
-    "is_int",
     "lost_by_margin_scores",
     "missing_penalty_message",
     "next_dealer",

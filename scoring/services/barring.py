@@ -10,9 +10,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from scoring.engine import DealError
+from scoring.engine import DealError, is_int
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from scoring.services.deal_input import is_int
 from tournament.i18n import gettext_noop as _
 
 BARRED_FAUSSE_DONNE = _(

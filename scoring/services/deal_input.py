@@ -8,10 +8,10 @@ figure. The engine then checks the cards and scores the deal.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, TypeGuard
+from typing import Any
 
 from scoring.engine import Deal as EngineDeal
-from scoring.engine import DealError, score_deal
+from scoring.engine import DealError, is_int, score_deal
 from scoring.engine_fields import ENGINE_FIELDS
 from scoring.figures import FIGURE, figure_scores
 from scoring.models import Deal, ScoreSheet
@@ -27,11 +27,6 @@ ENTRY_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
 FIGURE_FIELDS = (FIGURE,)
 CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
 MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(ENTRY_FIELDS) + len(FIGURE_FIELDS)
-
-
-def is_int(value: object) -> TypeGuard[int]:
-    """An integer proper (a bool is refused, although Python counts it as an int)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
