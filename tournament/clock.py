@@ -10,14 +10,12 @@ is not published and open, and leave a ChangeLog record.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from .audit import save_recorded
 from .lifecycle import ensure_position_open, locked_position
@@ -176,44 +174,22 @@ def clock_start(*, position: Position, minutes: int | None = None, user=None, no
     return _save(position, started(minutes, now), "start", user, minutes=minutes)
 
 
-@dataclass(frozen=True)
-class _Flip:
-    """Pausing or resuming: the state it needs, the refusal otherwise, what it does."""
-
-    allowed: Callable[[ClockState], bool]
-    refusal: str  # marked for translation, translated when raised
-    change: Callable[[ClockFields, datetime.datetime], ClockFields]
-
-
-_FLIPS = {
-    "pause": _Flip(
-        lambda state: state.running,
-        gettext_noop("L'horloge ne tourne pas : rien à mettre en pause."),
-        paused,
-    ),
-    "resume": _Flip(
-        lambda state: state.paused, gettext_noop("L'horloge n'est pas en pause."), resumed
-    ),
-}
-
-
-def _flip(position: Position, action: str, user, now: datetime.datetime | None) -> Position:
-    flip = _FLIPS[action]
-    position = _locked(position)
-    now = now or timezone.now()
-    if not flip.allowed(clock_state(fields_of(position), now)):
-        raise ValidationError(_(flip.refusal))
-    return _save(position, flip.change(fields_of(position), now), action, user)
-
-
 @transaction.atomic
 def clock_pause(*, position: Position, user=None, now=None) -> Position:
-    return _flip(position, "pause", user, now)
+    position = _locked(position)
+    now = now or timezone.now()
+    if not clock_state(fields_of(position), now).running:
+        raise ValidationError(_("L'horloge ne tourne pas : rien à mettre en pause."))
+    return _save(position, paused(fields_of(position), now), "pause", user)
 
 
 @transaction.atomic
 def clock_resume(*, position: Position, user=None, now=None) -> Position:
-    return _flip(position, "resume", user, now)
+    position = _locked(position)
+    now = now or timezone.now()
+    if not clock_state(fields_of(position), now).paused:
+        raise ValidationError(_("L'horloge n'est pas en pause."))
+    return _save(position, resumed(fields_of(position), now), "resume", user)
 
 
 @transaction.atomic
