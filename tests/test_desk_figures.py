@@ -24,11 +24,6 @@ from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-# The 004 sheet as the arbiter reads it (contract, taker, the taker's figure) and its Bilan row
-# (Nord, Sud, Est, Ouest).
-FIGURES_004 = FIGURES
-BILANS_004 = BILANS
-
 
 @pytest.fixture
 def figures_sheet(arbiter_client):
@@ -42,13 +37,13 @@ def typed(client, sheet, fields):
 
 def test_the_004_sheet_typed_by_figures_gives_its_bilans(arbiter_client, figures_sheet):
     tournament, sheet = figures_sheet
-    for number, fields in enumerate(FIGURES_004, start=1):
+    for number, fields in enumerate(FIGURES, start=1):
         response = typed(arbiter_client, sheet, fields)
         assert response.status_code == 200
         assert f'id="deal-{number}"' in response.content.decode()
     view = load_sheet_view(sheet)
     assert [c.name for c in view.columns] == ["DURAND", "DUPONT", "DUBOIS", "DESPRES"]
-    assert view.bilans == BILANS_004
+    assert view.bilans == BILANS
     assert view.zero_sum and view.state == "complete"
     # Each row fills itself: defenders −V, the taker as typed.
     assert [line.cells[2].score for line in view.lines] == [318, -76, 42, -92, -582]
@@ -99,7 +94,7 @@ def test_the_preview_fills_the_row_before_saving(arbiter_client, figures_sheet):
     _tournament, sheet = figures_sheet
     response = arbiter_client.post(
         reverse("deal-preview", args=[sheet.pk]),
-        {"version": sheet.version, "dealer": 0, "mode": "figures", **FIGURES_004[0]},
+        {"version": sheet.version, "dealer": 0, "mode": "figures", **FIGURES[0]},
     )
     html = response.content.decode()
     # Columns N, S, E, O: −106, −106, +318, −106.
@@ -108,7 +103,7 @@ def test_the_preview_fills_the_row_before_saving(arbiter_client, figures_sheet):
 
 def test_paper_bilans_cross_check_a_sheet_typed_by_figures(arbiter_client, figures_sheet):
     _tournament, sheet = figures_sheet
-    for fields in FIGURES_004:
+    for fields in FIGURES:
         typed(arbiter_client, sheet, fields)
     sheet.refresh_from_db()
     response = arbiter_client.post(
@@ -123,7 +118,7 @@ def test_paper_bilans_cross_check_a_sheet_typed_by_figures(arbiter_client, figur
 
 def test_a_figure_deal_is_corrected_with_its_own_form(arbiter_client, figures_sheet):
     _tournament, sheet = figures_sheet
-    typed(arbiter_client, sheet, FIGURES_004[0])
+    typed(arbiter_client, sheet, FIGURES[0])
     deal = Deal.objects.get(sheet=sheet)
     page = arbiter_client.get(reverse("deal-edit", args=[deal.pk])).content.decode()
     assert 'name="figure"' in page and 'value="318"' in page
@@ -144,7 +139,7 @@ def test_a_detailed_tournament_may_switch_its_sheet_page_to_figures(arbiter_clie
     assert 'name="points"' in page and 'id="mode-figures"' in page
     page = arbiter_client.get(reverse("sheet-detail", args=[sheet.pk]) + "?mode=figures")
     assert 'name="figure"' in page.content.decode()
-    html = typed(arbiter_client, sheet, FIGURES_004[0]).content.decode()
+    html = typed(arbiter_client, sheet, FIGURES[0]).content.decode()
     # After the save the page stays in figure mode, and the detail says how the row was typed.
     assert 'name="mode" value="figures"' in html and "saisie au chiffre" in html
 
@@ -212,7 +207,7 @@ def test_the_api_takes_a_figure_instead_of_the_card_fields(arbiter_client, figur
 
 def test_the_completed_sheet_pdf_prints_figure_deals(arbiter_client, figures_sheet):
     _tournament, sheet = figures_sheet
-    for fields in FIGURES_004:
+    for fields in FIGURES:
         typed(arbiter_client, sheet, fields)
     _reader, pages = fetch_pdf(arbiter_client, reverse("print-sheet", args=[sheet.pk]))
     text = pages[0].replace("\N{MINUS SIGN}", "-")
@@ -223,7 +218,7 @@ def test_the_figure_sheet_page_costs_what_the_detailed_page_costs(
     arbiter_client, django_assert_max_num_queries
 ):
     counts = []
-    for style, rows in (("detailed", DEALS_004), ("figures", FIGURES_004)):
+    for style, rows in (("detailed", DEALS_004), ("figures", FIGURES)):
         _tournament, position = make_tournament(names=NAMES_004, sheet_style=style)
         sheet = sheet_for_table(table=position.tables.get())
         for fields in rows[:3]:
