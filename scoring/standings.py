@@ -22,8 +22,6 @@ from scoring.counted import (
     counted_scores,
     player_deals,
     standings_fingerprint,
-    visible_incidents,
-    visible_sheets,
     visible_sheets_of,
 )
 from scoring.models import Incident, ScoreSheet, SheetPlayer
@@ -33,13 +31,10 @@ from tournament.models import Registration, Tournament
 __all__ = [
     "FREE_SHEETS",
     "Standings",
-    "counted_scores",
     "player_deals",
     "standings_fingerprint",
     "standings_for",
     "standings_for_many",
-    "visible_incidents",
-    "visible_sheets",
     "visible_sheets_of",
 ]
 
