@@ -30,27 +30,13 @@ Modules: `document` (the format, its limits, reading the file), `export` (writin
 (check, then insert).
 """
 
-from scoring.backup.document import (
-    FORMAT,
-    LABELS,
-    MAX_BACKUP_BYTES,
-    SECTIONS,
-    VERSION,
-    BackupError,
-    parse_backup,
-)
+from scoring.backup.document import MAX_BACKUP_BYTES, BackupError
 from scoring.backup.export import tournament_export, tournament_export_json
-from scoring.backup.restore import tournament_check, tournament_import
+from scoring.backup.restore import tournament_import
 
 __all__ = [
-    "FORMAT",
-    "LABELS",
     "MAX_BACKUP_BYTES",
-    "SECTIONS",
-    "VERSION",
     "BackupError",
-    "parse_backup",
-    "tournament_check",
     "tournament_export",
     "tournament_export_json",
     "tournament_import",
