@@ -34,7 +34,7 @@ def django_on_scratch_database(prefix: str = "tarot-bench-") -> tempfile.Tempora
     """
     tmp = tempfile.TemporaryDirectory(prefix=prefix)
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp.name}/bench.sqlite3")
-    _setup()
+    setup_django()
     return tmp
 
 
@@ -72,13 +72,8 @@ def arbiter_client():
     return user, client
 
 
-def _django(url: str) -> None:
-    """Set Django up on the database at `url` (the load tests' setup and read-back steps)."""
-    os.environ["DATABASE_URL"] = url
-    _setup()
-
-
-def _setup() -> None:
+def setup_django() -> None:
+    """Set Django up in this process, on the database of DATABASE_URL."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
     sys.path.insert(0, str(ROOT))
     import django

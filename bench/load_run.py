@@ -26,9 +26,9 @@ from common import (
     PostgresDatabase,
     Server,
     SqliteDatabase,
-    _django,
     free_port,
     run_django_step,
+    setup_django,
 )
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -216,7 +216,7 @@ def run_script(main: Callable[[], int], setup: Callable[..., None], read) -> NoR
     (`_setup out args...`: setup(out, *args); `_read out tournament`: read(out, tournament)),
     else its main."""
     if len(sys.argv) > 1 and sys.argv[1] in ("_setup", "_read"):
-        _django(os.environ["DATABASE_URL"])
+        setup_django()
         if sys.argv[1] == "_setup":
             setup(sys.argv[2], *sys.argv[3:])
         else:
