@@ -25,7 +25,7 @@ from ..forms import PlayerForm
 from ..identity import LikelyDuplicate
 from ..models import Player, Registration, Tournament
 from ..tables import ItineraryTable, RegistrationTable
-from .common import desk_page, form_errors, registration_post
+from .common import desk_page, error_messages, form_errors, registration_post
 
 
 def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
@@ -82,8 +82,7 @@ def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
         return _player_list_page(request, tournament, form, duplicates=duplicate.players)
     except ValidationError as error:
         if request.POST.get("player"):
-            for message in error.messages:
-                messages.error(request, message)
+            error_messages(request, error)
             return redirect("player-list", pk)
         form_errors(form, error)
         return _player_list_page(request, tournament, form, status=400)
