@@ -18,7 +18,6 @@ from scoring.services.deal_input import (
     CARD_FIELDS,
     ENTRY_FIELDS,
     FIGURE_FIELDS,
-    MAX_DEAL_KEYS,
     compute_scores,
     deal_input_check,
 )
@@ -64,7 +63,6 @@ __all__ = [
     "ENTRY_FIELDS",
     "ENGINE_FIELDS",
     "FIGURE_FIELDS",
-    "MAX_DEAL_KEYS",
     "StaleSheetError",
     "barred_message",
     "barring_incident",

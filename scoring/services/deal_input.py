@@ -26,7 +26,6 @@ ENTRY_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
 # A deal typed from the FFT sheet gives the taker's figure instead of the card fields.
 FIGURE_FIELDS = (FIGURE,)
 CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
-MAX_DEAL_KEYS = len(ENGINE_FIELDS) + len(ENTRY_FIELDS) + len(FIGURE_FIELDS)
 
 
 def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
