@@ -11,7 +11,6 @@
 from ..seats import (
     DIRECTIONS,
     SHEET_ORDER,
-    SHORT_DIRECTIONS,
     seat_code,
     seat_label,
     sheet_order_key,
@@ -26,7 +25,6 @@ from .tournaments import Tournament, TournamentRole
 __all__ = [
     "DIRECTIONS",
     "SHEET_ORDER",
-    "SHORT_DIRECTIONS",
     "ChangeLog",
     "Direction",
     "Player",
