@@ -56,7 +56,7 @@ def build(stage: str, client, arbiter) -> None:
     """Bring a new tournament to `stage`, acting as `arbiter`, logged in on `client`."""
     from django.urls import reverse
 
-    from tests.desk_helpers import deal_post, make_tournament, table_sheet
+    from tests.desk_helpers import deal_post, incident_post, make_tournament, table_sheet
     from tests.examples_004 import NAMES, TYPED
 
     tournament, position = make_tournament(names=NAMES, positions_count=2, status="running")
@@ -67,12 +67,19 @@ def build(stage: str, client, arbiter) -> None:
         _ok(deal_post(client, sheet, fields))
     if stage == "with_incidents":
         for name, kind, deal_number, points in INCIDENTS:
-            registration = tournament.registrations.get(player__last_name=name)
-            data = {"sheet": sheet.pk, "kind": kind, "registration": registration.pk,
-                    "deal_number": deal_number or "", "penalty_points": points,
-                    "decision": f"Pénalité de {points} points", "note": ""}  # fmt: skip
-            url = reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}"
-            _ok(client.post(url, data))
+            culprit = tournament.registrations.get(player__last_name=name)
+            _ok(
+                incident_post(
+                    client,
+                    tournament,
+                    sheet,
+                    culprit,
+                    kind=kind,
+                    deal_number=deal_number or "",
+                    penalty_points=points,
+                    decision=f"Pénalité de {points} points",
+                )
+            )
     if stage == "after_last_position":
         _validate_and_close(client, sheet)
         second = _seat_position_2(tournament)
