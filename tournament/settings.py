@@ -113,9 +113,7 @@ AUTHENTICATION_BACKENDS = [
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login throttling: after 5 failures for one username from one address, wait 15 minutes.
-# The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their
-# own address does not lock the real arbiter out from theirs.
+
 # The cache holds the throttles' counts (tournament.throttle): in the database, so that every
 # server process sees the same counts. Its table is created after each migrate (tournament.apps).
 CACHES = {
@@ -125,6 +123,9 @@ CACHES = {
     }
 }
 
+# Login throttling: after 5 failures for one username from one address, wait 15 minutes.
+# The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their
+# own address does not lock the real arbiter out from theirs.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
