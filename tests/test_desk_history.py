@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.history import sheet_history
-from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
+from tests.desk_helpers import DEALS_004, deal_post, incident_post, make_tournament, table_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -65,10 +65,9 @@ def test_deletions_conflicts_incidents_bilans_and_validation_read_in_words(arbit
     arbiter_client.post(reverse("deal-delete", args=[deal.pk]), {"version": sheet.version})
     deal_post(arbiter_client, sheet, DEALS_004[4], version=stale)  # refused: the sheet moved
     culprit = sheet.players.get(direction="E").registration
-    arbiter_client.post(
-        reverse("incident-create", args=[tournament.pk]) + f"?sheet={sheet.pk}",
-        {"sheet": sheet.pk, "kind": "fausse_donne", "registration": culprit.pk,
-         "deal_number": 5, "decision": "redonne", "note": ""},
+    incident_post(
+        arbiter_client, tournament, sheet, culprit, kind="fausse_donne", deal_number=5,
+        decision="redonne",
     )  # fmt: skip
     sheet.refresh_from_db()
     arbiter_client.post(
