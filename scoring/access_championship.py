@@ -22,6 +22,7 @@ from tournament.access import (
     Permission,
     is_active,
     is_arbiter_member,
+    may,
     refuse,
     runs_some_tournament,
 )
@@ -86,7 +87,7 @@ def championship_required(
             championship = Championship.objects.filter(pk=kwargs[kwarg]).first()
             if championship is None:
                 raise Http404
-            if not request.user.has_perm(permission, championship):
+            if not may(request.user, permission, championship):
                 if permission == Permission.CHAMPIONSHIP_PUBLIC:
                     raise Http404
                 return refuse(request)

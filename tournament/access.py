@@ -135,9 +135,10 @@ rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tou
 rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
 
 
-def may(user, permission: Permission, tournament: Tournament | None = None) -> bool:
-    """May this user do this on this tournament? (None for the global permissions.)"""
-    return user.has_perm(permission, tournament)
+def may(user, permission: Permission, obj: object | None = None) -> bool:
+    """May this user do this on this tournament (or on the season championship scoring registers
+    rules for)? None for the global permissions."""
+    return user.has_perm(permission, obj)
 
 
 def capabilities(user, tournament: Tournament) -> dict[str, bool]:
