@@ -50,11 +50,14 @@ def position_overview(position: Position) -> list[TableRow]:
     sheet_ids = [s.pk for s in sheets.values()]
     deals_by_sheet: dict[int, list[tuple[list[int], bool]]] = defaultdict(list)
     pending: dict[int, int] = defaultdict(int)
-    for sheet_id, scores, cancelled, waiting in Deal.objects.filter(
+    adjusted: set[int] = set()
+    for sheet_id, scores, cancelled, waiting, arbitral in Deal.objects.filter(
         sheet_id__in=sheet_ids
-    ).values_list("sheet_id", "scores", "cancelled", "pending"):
+    ).values_list("sheet_id", "scores", "cancelled", "pending", "adjusted"):
         deals_by_sheet[sheet_id].append((scores, cancelled))
         pending[sheet_id] += waiting
+        if arbitral:
+            adjusted.add(sheet_id)
     incident_counts = dict(
         Incident.objects.filter(sheet_id__in=sheet_ids)
         .values_list("sheet_id")
@@ -66,11 +69,6 @@ def position_overview(position: Position) -> list[TableRow]:
         .values_list("sheet_id")
         .annotate(n=Count("pk"))
         .values_list("sheet_id", "n")
-    )
-    adjusted = set(
-        Deal.objects.filter(sheet_id__in=sheet_ids, adjusted=True).values_list(
-            "sheet_id", flat=True
-        )
     )
     rows = []
     for table in tables:
@@ -101,6 +99,7 @@ def position_overview(position: Position) -> list[TableRow]:
             flags.append(
                 gettext("%(count)s conflit(s) de saisie") % {"count": conflict_counts[sheet.pk]}
             )
+        waiting_deals = pending.get(sheet.pk, 0) if sheet else 0
         rows.append(
             TableRow(
                 table=table,
@@ -110,14 +109,14 @@ def position_overview(position: Position) -> list[TableRow]:
                     played,
                     expected,
                     paper_ok,
-                    pending=pending.get(sheet.pk, 0) if sheet else 0,
+                    pending=waiting_deals,
                     disagree=paper_failed and tournament.entry_mode == "both",
                 ),
                 played=played,
                 expected=expected,
                 zero_sum=zero_sum and sum(bilans) == 0,
                 flags=flags,
-                pending=pending.get(sheet.pk, 0) if sheet else 0,
+                pending=waiting_deals,
             )
         )
     return rows
