@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.history import POIGNEE_LABELS
+from scoring.history import ALONE_LABELS, POIGNEE_LABELS, SIDE_LABELS
 from scoring.models import Deal
 from scoring.notation import SeatInfo
 
@@ -53,7 +53,7 @@ class DealDetail:
     @property
     def alone_words(self) -> str:
         """Why the taker plays alone, in words: "roi au chien", "appelé soi-même", or ""."""
-        return str(ALONE_WORDS.get(self.alone, ""))
+        return str(ALONE_LABELS.get(self.alone, ""))
 
     @property
     def alone_text(self) -> str:
@@ -66,8 +66,6 @@ class DealDetail:
         return gettext("seul (%(why)s)") % {"why": words}
 
 
-ALONE_WORDS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}
-SIDE_WORDS = {"attack": _("attaque"), "defense": _("défense")}
 # (side that took every trick, announced) → how the chelem went.
 CHELEM_WORDS = {
     ("attack", True): _("annoncé réussi"),
@@ -104,7 +102,7 @@ def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
             f"{POIGNEE_LABELS.get(size, size)} {seats.key_for_seat(seat)}"
             for seat, size in deal.poignees
         ),
-        petit_au_bout=str(SIDE_WORDS.get(deal.petit_au_bout, "")),
+        petit_au_bout=str(SIDE_LABELS.get(deal.petit_au_bout, "")),
         chelem=str(chelem),
     )
 
