@@ -116,18 +116,10 @@ class FrenchOrderIterator(ModelChoiceIterator):
             yield self.choice(registration)
 
 
-def registration_label(registration: Registration) -> str:
-    """How a registration reads in the desk's pick lists: "12. DUPONT Jean"."""
-    return f"{registration.number}. {registration.player}"
-
-
 class PersonChoiceField(forms.ModelChoiceField):
     """One registration, chosen from a list in French alphabetical order."""
 
     iterator = FrenchOrderIterator
-
-    def label_from_instance(self, obj: Registration) -> str:
-        return registration_label(obj)
 
 
 class BoundedMultipleChoiceField(forms.ModelMultipleChoiceField):
@@ -154,9 +146,6 @@ class RegistrationsField(BoundedMultipleChoiceField):
     """Registrations in French alphabetical order."""
 
     iterator = FrenchOrderIterator
-
-    def label_from_instance(self, obj: Registration) -> str:
-        return registration_label(obj)
 
 
 class TeamForm(forms.Form):
