@@ -22,6 +22,7 @@ from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.notation import DIRECTION_CODES, SeatInfo
 from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
+from scoring.services.barring import BARRED_FAUSSE_DONNE, BARRED_RENONCE
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTIONS,
@@ -198,14 +199,9 @@ def barred_seats(
             continue
         name = names[seat]
         if incident.kind == Incident.Kind.FAUSSE_DONNE and incident.deal_number == number:
-            barred[seat] = gettext(
-                "%(name)s a fait une fausse donne : il ne peut pas enchérir sur cette donne."
-            ) % {"name": name}
+            barred[seat] = gettext(BARRED_FAUSSE_DONNE) % {"name": name}
         elif incident.kind == Incident.Kind.RENONCE_DEFENCE and incident.deal_number == number - 1:
-            barred[seat] = gettext(
-                "%(name)s a fait une renonce en défense à la donne %(number)s : "
-                "il ne peut pas enchérir sur cette donne."
-            ) % {"name": name, "number": number - 1}
+            barred[seat] = gettext(BARRED_RENONCE) % {"name": name, "number": number - 1}
     return barred
 
 
