@@ -11,7 +11,7 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from scoring.models import Deal, Incident, ScoreSheet, TableLink
-from scoring.sheet_screen import State, sheet_state
+from scoring.sheet_screen import State, sheet_flags, sheet_state
 from tournament.models import ChangeLog, Position, Table
 
 
@@ -88,13 +88,11 @@ def position_overview(position: Position) -> list[TableRow]:
             p is not None and p != b for p, b in zip(paper, bilans, strict=False)
         )
         paper_ok = paper is not None and None not in paper and not paper_failed
-        flags = []
-        if paper_failed:
-            flags.append(gettext("Bilans papier différents"))
-        if sheet and sheet.pk in adjusted:
-            flags.append(gettext("Score arbitral"))
-        if sheet and incident_counts.get(sheet.pk):
-            flags.append(gettext("%(count)s incident(s)") % {"count": incident_counts[sheet.pk]})
+        flags = sheet_flags(
+            paper_failed,
+            sheet is not None and sheet.pk in adjusted,
+            incident_counts.get(sheet.pk, 0) if sheet else 0,
+        )
         if sheet and conflict_counts.get(sheet.pk):
             flags.append(
                 gettext("%(count)s conflit(s) de saisie") % {"count": conflict_counts[sheet.pk]}

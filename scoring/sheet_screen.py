@@ -314,7 +314,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         pending=sum(1 for d in deals if d.pending),
         disagree=view.crosscheck_failed and sheet.tournament.entry_mode == "both",
     )
-    view.flags = _flags(view.crosscheck_failed, any(d.adjusted for d in deals), incidents)
+    view.flags = sheet_flags(view.crosscheck_failed, any(d.adjusted for d in deals), len(incidents))
     return view
 
 
@@ -331,14 +331,15 @@ def _deal_label(deal: Deal) -> str:
     return gettext(CONTRACT_LABELS.get(deal.contract, deal.contract))
 
 
-def _flags(crosscheck_failed: bool, adjusted: bool, incidents: Sequence[Incident]) -> list[str]:
+def sheet_flags(crosscheck_failed: bool, adjusted: bool, incidents: int) -> list[str]:
+    """What the arbiter should look at on a sheet, on its screen and in the position's overview."""
     flags = []
     if crosscheck_failed:
         flags.append(gettext("Bilans papier différents"))
     if adjusted:
         flags.append(gettext("Score arbitral"))
     if incidents:
-        flags.append(gettext("%(count)s incident(s)") % {"count": len(incidents)})
+        flags.append(gettext("%(count)s incident(s)") % {"count": incidents})
     return flags
 
 
