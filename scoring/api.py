@@ -24,7 +24,7 @@ from scoring.engine import DealError
 from scoring.http import json_object
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError, deal_record
-from tournament.access import Permission, permission_required
+from tournament.access import Permission, json_error, permission_required
 from tournament.lifecycle import Locked
 
 BODY_KEYS = {"version", "deal"}
@@ -41,10 +41,6 @@ def _sheet_state(sheet: ScoreSheet) -> dict:
             for number, scores in sheet.deals.values_list("number", "scores")
         ],
     }
-
-
-def _bad(field: str | None, error: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"field": field, "error": error}, status=status)
 
 
 @permission_required(Permission.VIEW, "sheets__pk", api=True)
@@ -78,7 +74,7 @@ def deal_create(request: HttpRequest, pk: int) -> JsonResponse:
         version, data = _parse(request.body)
         deal = deal_record(sheet=sheet, data=data, user=request.user, expected_version=version)
     except DealError as err:
-        return _bad(err.field, _(err.template) % err.params)
+        return json_error(err.field, _(err.template) % err.params)
     except Locked as err:
         return JsonResponse(
             {"field": "sheet", "error": " ".join(err.messages), "version": sheet.version},

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 from functools import wraps
+from typing import Any
 
 import rules
 from django.contrib.auth.views import redirect_to_login
@@ -161,13 +162,19 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
 
 
+def json_error(field: str | None, error: str, status: int = 400, **extra: Any) -> JsonResponse:
+    """The one shape of a JSON answer that refuses (the deal API, the tables' phones, the
+    refusals below): the field at fault, or None, and a French message."""
+    return JsonResponse({"field": field, "error": error, **extra}, status=status)
+
+
 def refuse(request: HttpRequest, *, api: bool = False):
     """Anonymous users are sent to log in; logged-in users get a 403. An API call is answered
     in JSON instead, like its other errors: 401 when not logged in, 403 without the role."""
     if api:
         if not request.user.is_authenticated:
-            return JsonResponse({"field": None, "error": gettext("Connexion requise.")}, status=401)
-        return JsonResponse({"field": None, "error": gettext("Accès refusé.")}, status=403)
+            return json_error(None, gettext("Connexion requise."), 401)
+        return json_error(None, gettext("Accès refusé."), 403)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
@@ -193,8 +200,7 @@ def permission_required(
                 tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
                 if tournament is None:
                     if api:
-                        error = gettext("Introuvable.")
-                        return JsonResponse({"field": None, "error": error}, status=404)
+                        return json_error(None, gettext("Introuvable."), 404)
                     raise Http404
             if not may(request.user, permission, tournament):
                 return refuse(request, api=api)

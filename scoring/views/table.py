@@ -25,6 +25,7 @@ from scoring.models import ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from scoring.sheet_screen import load_sheet_view
 from tournament import throttle
+from tournament.access import json_error
 from tournament.lifecycle import Locked
 from tournament.seats import sheet_order_key
 
@@ -35,10 +36,6 @@ CODE_WINDOW = 600  # seconds
 
 def _closed(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/table_closed.html", status=404)
-
-
-def _json_error(field: str | None, error: str, status: int = 400, **extra) -> JsonResponse:
-    return JsonResponse({"field": field, "error": error, **extra}, status=status)
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
@@ -57,7 +54,7 @@ def table_link(*, page: bool):
             except table_entry.TableClosed:
                 if page:
                     return _closed(request)
-                return _json_error(None, _("Ce lien de table n'est plus valable."), 404)
+                return json_error(None, _("Ce lien de table n'est plus valable."), 404)
             return view(request, link)
 
         return wrapper
@@ -166,7 +163,7 @@ def table_preview(request: HttpRequest, link: TableLink) -> JsonResponse:
         data = deal_input_check(payload.get("deal"), sheet)
         scores = compute_scores(data, link.table.position.tournament.rule_set)
     except DealError as err:
-        return _json_error(err.field, _(err.template) % err.params)
+        return json_error(err.field, _(err.template) % err.params)
     return JsonResponse({"scores": scores})
 
 
@@ -184,9 +181,9 @@ def table_deal_create(request: HttpRequest, link: TableLink) -> JsonResponse:
             version=payload.get("version"),
         )
     except DealError as err:
-        return _json_error(err.field, _(err.template) % err.params)
+        return json_error(err.field, _(err.template) % err.params)
     except StaleSheetError as err:
-        return _json_error(
+        return json_error(
             "version",
             _(
                 "La feuille a changé sur un autre téléphone (donne ajoutée ou confirmée). "
@@ -196,7 +193,7 @@ def table_deal_create(request: HttpRequest, link: TableLink) -> JsonResponse:
             version=err.sheet.version,
         )
     except Locked as err:
-        return _json_error("sheet", " ".join(err.messages), 409)
+        return json_error("sheet", " ".join(err.messages), 409)
     sheet_version = ScoreSheet.objects.values_list("version", flat=True).get(pk=deal.sheet_id)
     return JsonResponse(
         {
@@ -237,11 +234,11 @@ def _with_code(request: HttpRequest, link: TableLink, *, finish: bool) -> JsonRe
             link=link, seat=payload.get("seat"), pin=payload.get("pin")
         )
     except DealError as err:
-        return _json_error(err.field, _(err.template) % err.params)
+        return json_error(err.field, _(err.template) % err.params)
     except table_entry.ConfirmationRefused as err:
-        return _json_error("pin", str(err), 429 if err.throttled else 403)
+        return json_error("pin", str(err), 429 if err.throttled else 403)
     except Locked as err:
-        return _json_error("sheet", " ".join(err.messages), 409)
+        return json_error("sheet", " ".join(err.messages), 409)
     return JsonResponse({"confirmed": [deal.number for deal in deals]})
 
 
