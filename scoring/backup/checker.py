@@ -24,13 +24,13 @@ from scoring.backup.document import (
 from scoring.backup.fields import (
     RowError,
     field_name,
-    is_int,
     model_field_error,
     row_name,
     typed_value,
     validation_message,
 )
 from scoring.backup.plan import M, Plan, related_label
+from scoring.engine import is_int
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.models import (
     ChangeLog,

@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.backup.document import MAX_ADJUSTED_SCORE, shown
-from scoring.backup.fields import RowError, is_int, model_field_error
+from scoring.backup.fields import RowError, model_field_error
+from scoring.engine import is_int
 
 if TYPE_CHECKING:
     from scoring.models import Deal

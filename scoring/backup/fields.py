@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.backup.document import MAX_SCALAR_TEXT, shown
+from scoring.engine import is_int
 
 if TYPE_CHECKING:
     ModelField = models.Field[Any, Any]
@@ -52,10 +53,6 @@ def row_name(label: str, pk: Any) -> str:
 
 def field_name(model_field: ModelField) -> str:
     return f"« {model_field.verbose_name} » ({model_field.name})"
-
-
-def is_int(value: Any) -> bool:
-    return type(value) is int
 
 
 def field_error(model_field: ModelField, template: str, **params: Any) -> RowError:
