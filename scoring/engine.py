@@ -225,6 +225,8 @@ def validate_deal(deal: Deal, rules: RuleSet = FFT) -> Deal:
 _TAKER_RANGE = _("Preneur : %(value)s n'est pas une place de la table (0 à %(last)s).")
 _PARTNER_RANGE = _("Associé : %(value)s n'est pas une place de la table (0 à %(last)s).")
 _DEAD_RANGE = _("Mort : %(value)s n'est pas une place de la table (0 à %(last)s).")
+_PARTNER_NOT_FIVE = _("Associé : pas d'associé à %(players)s joueurs.")
+_DEAD_NOT_FIVE = _("Mort : il n'y a de mort qu'à une table de 5 joueurs (ici %(players)s).")
 _POIGNEE_RANGE = _("Poignées : %(value)s n'est pas une place de la table (0 à %(last)s).")
 _PETIT_SIDE = _("Petit au bout : %(value)s n'est ni l'attaque ni la défense.")
 _CHELEM_SIDE = _("Chelem : %(value)s n'est ni l'attaque ni la défense.")
@@ -249,16 +251,19 @@ def _check_seat(field: str, value: Any, players: int, template: str) -> None:
         raise DealError(field, template, {"value": value, "last": players - 1})
 
 
+def _check_five_seat(
+    deal: Deal, field: str, value: Any, range_template: str, template: str
+) -> None:
+    """A seat that exists only at a table of 5 (the dead, the partner): in range, and 5 players."""
+    _check_seat(field, value, deal.players, range_template)
+    if deal.players != 5:
+        raise DealError(field, template, {"players": deal.players})
+
+
 def _check_dead(deal: Deal) -> None:
     if deal.dead is None:
         return
-    _check_seat("dead", deal.dead, deal.players, _DEAD_RANGE)
-    if deal.players != 5:
-        raise DealError(
-            "dead",
-            _("Mort : il n'y a de mort qu'à une table de 5 joueurs (ici %(players)s)."),
-            {"players": deal.players},
-        )
+    _check_five_seat(deal, "dead", deal.dead, _DEAD_RANGE, _DEAD_NOT_FIVE)
     if deal.dead == deal.taker:
         raise DealError("dead", _("Mort : le mort ne peut pas être le preneur."))
     if deal.dead == deal.partner:
@@ -268,13 +273,7 @@ def _check_dead(deal: Deal) -> None:
 def _check_partner(deal: Deal) -> None:
     if deal.partner is None:
         return
-    _check_seat("partner", deal.partner, deal.players, _PARTNER_RANGE)
-    if deal.players != 5:
-        raise DealError(
-            "partner",
-            _("Associé : pas d'associé à %(players)s joueurs."),
-            {"players": deal.players},
-        )
+    _check_five_seat(deal, "partner", deal.partner, _PARTNER_RANGE, _PARTNER_NOT_FIVE)
     if deal.dead is not None:
         raise DealError(
             "partner", _("Associé : pas d'associé quand un mort est assis : on joue à 4.")
