@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import NotRequired, TypedDict, Unpack
 
 from scoring.engine import (
     ATTACK,
@@ -38,24 +39,25 @@ from tournament.i18n import gettext_noop as _
 FIGURE = "figure"
 
 
-def figure_scores(
-    *,
-    players: int,
-    taker: int,
-    contract: str,
-    figure: int,
-    partner: int | None = None,
-    dead: int | None = None,
-    rules: RuleSet = FFT,
-) -> tuple[int, ...]:
+class Table(TypedDict):
+    """Who plays and the contract, as `table_shape` takes them (its defaults apply)."""
+
+    players: int
+    taker: int
+    contract: str
+    partner: NotRequired[int | None]
+    dead: NotRequired[int | None]
+    rules: NotRequired[RuleSet]
+
+
+def figure_scores(*, figure: int, **table: Unpack[Table]) -> tuple[int, ...]:
     """The row the taker's figure fills: defenders −V, partner +V, the mort 0, the taker as typed.
 
     Raises DealError naming the faulty field: the table's seats as the engine checks them, or
     "figure" when no real deal of this contract gives the taker that figure.
     """
-    shape = table_shape(
-        players=players, taker=taker, contract=contract, partner=partner, dead=dead, rules=rules
-    )
+    shape = table_shape(**table)
+    contract, rules = shape.contract, table.get("rules", FFT)
     if not is_int(figure):
         raise DealError(
             FIGURE,
