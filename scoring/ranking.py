@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from tournament.collation import name_key
 from tournament.i18n import gettext_noop as _
@@ -99,6 +99,27 @@ class PlayerRow:
         return sum(r.deals for r in self.results.values())
 
 
+class _MembersSum:
+    """A group's figure: the sum of its members' same figure (read-only, like a property)."""
+
+    def __init__(self, figure: Callable[[PlayerRow], int]) -> None:
+        self.figure = figure
+
+    @overload
+    def __get__(self, group: None, owner: type[GroupRow]) -> _MembersSum: ...
+    @overload
+    def __get__(self, group: GroupRow, owner: type[GroupRow] | None = None) -> int: ...
+    def __get__(
+        self, group: GroupRow | None, owner: type[GroupRow] | None = None
+    ) -> int | _MembersSum:
+        if group is None:
+            return self
+        return sum(self.figure(m) for m in group.members)
+
+    def __set__(self, group: GroupRow, value: int) -> None:
+        raise AttributeError("a group's figure is the sum of its members'")
+
+
 @dataclass
 class GroupRow:
     """A team or a club: the sum of its members."""
@@ -107,21 +128,11 @@ class GroupRow:
     name: str
     members: list[PlayerRow] = field(default_factory=list)
 
-    @property
-    def deal_points(self) -> int:
-        return sum(m.deal_points for m in self.members)
-
-    @property
-    def penalty(self) -> int:
-        return sum(m.penalty for m in self.members)
-
-    @property
-    def total(self) -> int:
-        return sum(m.total for m in self.members)
-
-    @property
-    def penalties_charged(self) -> int:
-        return sum(m.penalties_charged for m in self.members)
+    deal_points = _MembersSum(lambda m: m.deal_points)
+    penalty = _MembersSum(lambda m: m.penalty)
+    total = _MembersSum(lambda m: m.total)
+    penalties_charged = _MembersSum(lambda m: m.penalties_charged)
+    tables_won = _MembersSum(lambda m: m.tables_won)
 
     @property
     def position_points(self) -> dict[int, int]:
@@ -130,10 +141,6 @@ class GroupRow:
             for number, value in member.position_points.items():
                 points[number] = points.get(number, 0) + value
         return points
-
-    @property
-    def tables_won(self) -> int:
-        return sum(m.tables_won for m in self.members)
 
 
 @dataclass(frozen=True)
