@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.db.models import QuerySet
@@ -16,6 +16,9 @@ from scoring.models import Incident
 from scoring.notation import NotationError, SeatInfo
 from scoring.services import CARD_FIELDS, deal_figure
 from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # The row's inputs before the card fields (or the figure), and the detailed sheet's card inputs.
 HEAD_FIELDS = ("dealer", "taker", "contract", "partner")
@@ -32,6 +35,11 @@ ENGINE_TO_FORM = {
 }
 
 
+def typed(label: StrOrPromise, max_length: int, help_text: StrOrPromise = "") -> forms.CharField:
+    """A row's input typed as the paper sheet writes it: optional text the notation reads."""
+    return forms.CharField(label=label, max_length=max_length, required=False, help_text=help_text)
+
+
 class DealForm(forms.Form):
     """One row of the sheet, typed with short keys; `deal_data` is the engine's input."""
 
@@ -40,25 +48,15 @@ class DealForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     passed = forms.BooleanField(required=False, widget=forms.HiddenInput)
     dealer = forms.TypedChoiceField(label=_("Donneur"), coerce=int)
-    taker = forms.CharField(
-        label=_("Preneur"),
-        max_length=12,
-        required=False,
-        help_text=_("N, S, E, O ; T = tous passent ; A = donne annulée"),
+    taker = typed(_("Preneur"), 12, _("N, S, E, O ; T = tous passent ; A = donne annulée"))
+    contract = typed(_("Contrat"), 16, _("P, G, GS, GC"))
+    partner = typed(
+        _("Roi appelé chez"),
+        12,
+        _("place ; C = roi au chien ; lettre du preneur = appelé soi-même"),
     )
-    contract = forms.CharField(
-        label=_("Contrat"), max_length=16, required=False, help_text=_("P, G, GS, GC")
-    )
-    partner = forms.CharField(
-        label=_("Roi appelé chez"),
-        max_length=12,
-        required=False,
-        help_text=_("place ; C = roi au chien ; lettre du preneur = appelé soi-même"),
-    )
-    oudlers = forms.CharField(label=_("Bouts"), max_length=4, required=False)
-    points = forms.CharField(
-        label=_("Points"), max_length=12, required=False, help_text=_("d40 = défense 40")
-    )
+    oudlers = typed(_("Bouts"), 4)
+    points = typed(_("Points"), 12, _("d40 = défense 40"))
     side = forms.ChoiceField(
         label=_("Points de"),
         choices=[("attack", _("l'attaque")), ("defense", _("la défense"))],
@@ -67,22 +65,12 @@ class DealForm(forms.Form):
         # Out of the Tab order: typing "d40" in the points field is the keyboard's way.
         widget=forms.Select(attrs={"tabindex": "-1"}),
     )
-    poignees = forms.CharField(
-        label=_("Poignées"),
-        max_length=40,
-        required=False,
-        help_text=_("E1 = Est simple, N2 = Nord double, S3 = Sud triple"),
-    )
-    petit_au_bout = forms.CharField(
-        label=_("Petit au bout"), max_length=10, required=False, help_text=_("A ou D")
-    )
-    chelem = forms.CharField(
-        label=_("Chelem"),
-        max_length=4,
-        required=False,
-        help_text=_(
-            "R réussi, AR annoncé réussi, AC annoncé chuté, D défense, AD annoncé, défense"
-        ),
+    poignees = typed(_("Poignées"), 40, _("E1 = Est simple, N2 = Nord double, S3 = Sud triple"))
+    petit_au_bout = typed(_("Petit au bout"), 10, _("A ou D"))
+    chelem = typed(
+        _("Chelem"),
+        4,
+        _("R réussi, AR annoncé réussi, AC annoncé chuté, D défense, AD annoncé, défense"),
     )
     arbiter_called = forms.BooleanField(label=_("Arbitre appelé"), required=False)
 
@@ -166,12 +154,7 @@ class FigureDealForm(DealForm):
     # The detailed form's fields the FFT sheet has no place for.
     OMITTED = ("oudlers", "points", "side", "poignees", "petit_au_bout", "chelem")
 
-    figure = forms.CharField(
-        label=_("Chiffre du preneur"),
-        max_length=12,
-        required=False,
-        help_text=_("tel qu'écrit sur la feuille : 318, -126"),
-    )
+    figure = typed(_("Chiffre du preneur"), 12, _("tel qu'écrit sur la feuille : 318, -126"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

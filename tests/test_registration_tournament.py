@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tournament.forms import TournamentForm
 from tournament.models import Position, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +109,15 @@ def test_tournament_pages_share_the_tab_bar(arbiter_client):
     assert '<nav class="tabs"' in page
     for label in ("Tableau de bord", "Joueurs", "Équipes", "Positions"):
         assert label in page
+
+
+def test_the_settings_page_shows_every_field_once_in_its_section(arbiter_client):
+    placed = [name for _legend, names in TournamentForm.SECTIONS for name in names]
+    assert sorted(placed) == sorted(TournamentForm().fields)
+    page = arbiter_client.get(reverse("tournament-create")).text
+    legends = ["Le tournoi", "Déroulement", "Saisie des donnes", "Classement public", "Classement"]
+    assert [page.index(f"<legend>{legend}</legend>") for legend in legends] == sorted(
+        page.index(f"<legend>{legend}</legend>") for legend in legends
+    )
+    for name in placed:
+        assert page.count(f'name="{name}"') >= 1, name

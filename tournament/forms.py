@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.forms.models import ModelChoiceIterator
@@ -14,6 +14,9 @@ from .licence import licence_clean
 from .models import Registration, Tournament
 from .services import TOURNAMENT_FIELDS
 from .vocabulary import RULE_SET_CHOICES, TIE_BREAK_CHOICES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def tie_breaks_field(choices: Iterable[tuple[str, str]]) -> forms.MultipleChoiceField:
@@ -41,12 +44,29 @@ class TournamentForm(forms.ModelForm):
             "remainder": forms.RadioSelect,
         }
 
+    # The page's sections: a legend and its fields, in the order the arbiter fills them in.
+    SECTIONS = (
+        (_("Le tournoi"), ("name", "date", "venue", "club")),
+        (
+            _("Déroulement"),
+            ("format", "positions_count", "position_minutes")
+            + ("deals_per_table_4", "deals_per_table_5", "deals_per_table_3")
+            + ("remainder", "rule_set"),
+        ),
+        (_("Saisie des donnes"), ("entry_mode", "sheet_style")),
+        (_("Classement public"), ("is_public", "public_requires_validation")),
+        (_("Classement"), ("tie_breaks", "normalise_tables")),
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["position_minutes"].required = False
         # Left out (an older form, a script), the entry mode and sheet style stay what they were.
         self.fields["entry_mode"].required = False
         self.fields["sheet_style"].required = False
+
+    def sections(self) -> list[tuple[StrOrPromise, list[forms.BoundField]]]:
+        return [(legend, [self[name] for name in names]) for legend, names in self.SECTIONS]
 
     def clean_entry_mode(self) -> str:
         value = self.cleaned_data.get("entry_mode")
