@@ -88,9 +88,7 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
             club="Tarot Club Angevin",
             format=fmt,
             positions_count=options.positions,
-            deals_per_table_3=options.deals,
-            deals_per_table_4=options.deals,
-            deals_per_table_5=options.deals,
+            **{f"deals_per_table_{size}": options.deals for size in (3, 4, 5)},
             remainder=options.remainder,
             status=(
                 Tournament.Status.FINISHED

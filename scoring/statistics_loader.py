@@ -32,6 +32,15 @@ DEAL_FIELDS = (
     "rule_set",
     "scores",
 )
+# What a DealRecord takes as stored: the flags, the rule set and the engine's inputs but those
+# converted on the way (and the table size, which the record's seats say).
+CONVERTED = ("players", "points", "poignees", "petit_au_bout", "chelem")
+AS_STORED = (
+    "passed",
+    "cancelled",
+    "rule_set",
+    *(name for name in ENGINE_FIELDS if name not in CONVERTED),
+)
 
 
 def deal_records(
@@ -63,19 +72,11 @@ def deal_records(
                 seats=tuple(at_table.get(seat) for seat in range(row["players"])),
                 scores=tuple(row["scores"] or ()),
                 round=(row["sheet__tournament_id"], FREE_SHEETS if position is None else position),
-                passed=row["passed"],
-                cancelled=row["cancelled"],
-                taker=row["taker"],
-                partner=row["partner"],
-                dead=row["dead"],
-                contract=row["contract"],
-                oudlers=row["oudlers"],
                 points=float(row["points"]) if row["points"] is not None else None,
                 poignees=tuple((seat, size) for seat, size in row["poignees"] or ()),
                 petit_au_bout=row["petit_au_bout"] or None,
-                chelem_announced=row["chelem_announced"],
                 chelem=row["chelem"] or None,
-                rule_set=row["rule_set"],
+                **{name: row[name] for name in AS_STORED},
             )
         )
     return records

@@ -35,15 +35,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        # The options named as GenerateOptions names them, then the three the command words
+        # otherwise (--teams, --private, --running).
+        as_named = ("players", "positions", "deals", "seed", "name", "remainder", "played")
         generate_options = GenerateOptions(
-            players=options["players"],
-            positions=options["positions"],
-            deals=options["deals"],
-            seed=options["seed"],
-            name=options["name"],
-            remainder=options["remainder"],
+            **{name: options[name] for name in as_named},
             team_size=options["teams"],
-            played=options["played"],
             public=not options["private"],
             finished=not options["running"],
         )
