@@ -1,6 +1,7 @@
 """What the desk's views share: the page context, a service's refusal shown on a form or as
-messages, and the body of a thin POST view or a form's POST (the position a URL names is
-services.selectors.position_or_404, which scoring's views use too)."""
+messages, the body of a thin POST view or a form's POST, and the thin POST views on one
+registration (the position a URL names is services.selectors.position_or_404, which scoring's
+views use too)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from ..access import capabilities
+from ..access import Permission, TournamentRequest, capabilities, permission_required
 from ..models import Registration, Tournament
 
 T = TypeVar("T")
@@ -83,21 +85,22 @@ def form_post(
     return redirect(to, *args)
 
 
-def registration_post(
-    request: HttpRequest,
-    pk: int,
-    registration: int,
-    service: Callable[..., T],
-    success: Callable[[T], str] | None,
-    to: str,
-) -> HttpResponse:
-    """A thin POST view on one registration of tournament `pk`: the registration looked up
-    (404 if it is not one of this tournament's), `service(registration=…, user=…)` run as
-    post_outcome does, then back to the tournament's page `to`."""
-    entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
-    return post_outcome(
-        request, lambda: service(registration=entry, user=request.user), success, to, pk
-    )
+def registration_view(
+    service: Callable[..., T], success: Callable[[T], str] | None, to: str
+) -> Callable[..., HttpResponse]:
+    """A thin POST view (managers only) on one registration of tournament `pk`: the registration
+    looked up (404 if it is not one of this tournament's), `service(registration=…, user=…)` run
+    as post_outcome does, then back to the tournament's page `to`."""
+
+    @permission_required(Permission.MANAGE)
+    @require_POST
+    def view(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+        entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+        return post_outcome(
+            request, lambda: service(registration=entry, user=request.user), success, to, pk
+        )
+
+    return view
 
 
 def desk_page(

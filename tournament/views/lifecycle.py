@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from .. import lifecycle, staff
@@ -20,61 +24,52 @@ from ..models import TournamentRole
 from ..services.selectors import position_or_404
 from .common import error_messages, post_outcome
 
-
-@permission_required(Permission.MANAGE)
-@require_POST
-def tournament_finish(request: TournamentRequest, pk: int) -> HttpResponse:
-    return post_outcome(
-        request,
-        lambda: lifecycle.tournament_finish(tournament=request.tournament, user=request.user),
-        lambda _done: _("Tournoi terminé : les résultats sont verrouillés."),
-        "tournament-detail",
-        pk,
-    )
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as StrPromise
 
 
-@permission_required(Permission.MANAGE)
-@require_POST
-def tournament_reopen(request: TournamentRequest, pk: int) -> HttpResponse:
-    return post_outcome(
-        request,
-        lambda: lifecycle.tournament_reopen(
-            tournament=request.tournament, reason=request.POST.get("reason", ""), user=request.user
-        ),
-        lambda _done: _("Tournoi rouvert."),
-        "tournament-detail",
-        pk,
-    )
+def _lifecycle_view(
+    service: Callable[..., object], message: StrPromise, *, reason: bool = False
+) -> Callable[..., HttpResponse]:
+    """A thin POST view (managers only) running a lifecycle `service` with the user: on the
+    tournament, or on its position when the URL names a `number`, and with the `reason` posted
+    when the service takes one. A refusal shows as messages, a success as `message` (which may
+    name the position's number); back to the page of what it ran on either way."""
+
+    @permission_required(Permission.MANAGE)
+    @require_POST
+    def view(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+        if number is None:
+            target: dict[str, object] = {"tournament": request.tournament}
+            to, args = "tournament-detail", [pk]
+        else:
+            target = {"position": position_or_404(pk, number)}
+            to, args = "position-detail", [pk, number]
+        if reason:
+            target["reason"] = request.POST.get("reason", "")
+        return post_outcome(
+            request,
+            lambda: service(**target, user=request.user),
+            lambda _done: message % {"number": number},
+            to,
+            *args,
+        )
+
+    return view
 
 
-@permission_required(Permission.MANAGE)
-@require_POST
-def position_close(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    return post_outcome(
-        request,
-        lambda: lifecycle.position_close(position=position_or_404(pk, number), user=request.user),
-        lambda _done: _("Position %(number)s close.") % {"number": number},
-        "position-detail",
-        pk,
-        number,
-    )
-
-
-@permission_required(Permission.MANAGE)
-@require_POST
-def position_reopen(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    return post_outcome(
-        request,
-        lambda: lifecycle.position_reopen(
-            position=position_or_404(pk, number),
-            reason=request.POST.get("reason", ""),
-            user=request.user,
-        ),
-        lambda _done: _("Position %(number)s rouverte.") % {"number": number},
-        "position-detail",
-        pk,
-        number,
-    )
+tournament_finish = _lifecycle_view(
+    lifecycle.tournament_finish, gettext_lazy("Tournoi terminé : les résultats sont verrouillés.")
+)
+tournament_reopen = _lifecycle_view(
+    lifecycle.tournament_reopen, gettext_lazy("Tournoi rouvert."), reason=True
+)
+position_close = _lifecycle_view(
+    lifecycle.position_close, gettext_lazy("Position %(number)s close.")
+)
+position_reopen = _lifecycle_view(
+    lifecycle.position_reopen, gettext_lazy("Position %(number)s rouverte."), reason=True
+)
 
 
 @permission_required(Permission.ADMINISTER)

@@ -25,7 +25,7 @@ from ..forms import PlayerForm
 from ..identity import LikelyDuplicate
 from ..models import Player, Registration, Tournament
 from ..tables import ItineraryTable, RegistrationTable
-from .common import desk_page, error_messages, form_errors, registration_post
+from .common import desk_page, error_messages, form_errors, registration_view
 
 
 def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
@@ -176,36 +176,22 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/player_merge.html", context, status=400 if error else 200)
 
 
-@permission_required(Permission.MANAGE)
-@require_POST
-def registration_withdraw(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    return registration_post(
-        request,
-        pk,
-        registration,
-        services.registration_withdraw,
-        lambda withdrawn: (
-            _(
-                "%(player)s déclare forfait après la position %(after)s : "
-                "replanifiez les positions en brouillon."
-            )
-            % {"player": withdrawn.player.full_name, "after": withdrawn.withdrawn_after}
-        ),
-        "player-list",
-    )
-
-
-@permission_required(Permission.MANAGE)
-@require_POST
-def registration_reinstate(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    return registration_post(
-        request,
-        pk,
-        registration,
-        services.registration_reinstate,
-        lambda back: _("%(player)s est de nouveau présent.") % {"player": back.player},
-        "player-list",
-    )
+registration_withdraw = registration_view(
+    services.registration_withdraw,
+    lambda withdrawn: (
+        _(
+            "%(player)s déclare forfait après la position %(after)s : "
+            "replanifiez les positions en brouillon."
+        )
+        % {"player": withdrawn.player.full_name, "after": withdrawn.withdrawn_after}
+    ),
+    "player-list",
+)
+registration_reinstate = registration_view(
+    services.registration_reinstate,
+    lambda back: _("%(player)s est de nouveau présent.") % {"player": back.player},
+    "player-list",
+)
 
 
 @permission_required(Permission.VIEW)

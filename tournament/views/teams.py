@@ -13,7 +13,7 @@ from ..access import (
     permission_required,
 )
 from ..forms import TeamForm
-from .common import desk_page, form_post, registration_post
+from .common import desk_page, form_post, registration_view
 
 
 def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
@@ -58,9 +58,4 @@ def team_assign(request: TournamentRequest, pk: int) -> HttpResponse:
     return _team_page(request, tournament, form, status=400)
 
 
-@permission_required(Permission.MANAGE)
-@require_POST
-def team_member_remove(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    return registration_post(
-        request, pk, registration, services.team_remove_member, None, "team-list"
-    )
+team_member_remove = registration_view(services.team_remove_member, None, "team-list")
