@@ -9,26 +9,24 @@ from tournament.seating import (
     numbered_field,
 )
 
-field = numbered_field
-
 
 @pytest.mark.parametrize(
     ("players", "positions", "team_size"),
     [(16, 5, None), (16, 8, None), (28, 9, None), (32, 8, None), (64, 10, 4), (200, 10, None)],
 )
 def test_each_player_sits_in_every_direction_evenly(players, positions, team_size):
-    plan = generate(field(players, team_size), positions, seed=9)
+    plan = generate(numbered_field(players, team_size), positions, seed=9)
     assert direction_spread(plan) <= 1
 
 
 def test_first_dealers_rotate_fairly():
-    plan = generate(field(32), 8, seed=1)
+    plan = generate(numbered_field(32), 8, seed=1)
     norths = [per["N"] for per in direction_counts(plan).values()]
     assert set(norths) == {2}  # 8 positions, 4 directions: everyone deals first twice
 
 
 def test_fifth_seat_only_at_tables_of_five():
-    plan = generate(field(34), 6, "five", seed=1)
+    plan = generate(numbered_field(34), 6, "five", seed=1)
     for position in plan.positions:
         assert [len(t) for t in position].count(5) == 2
     fifth = sum(per["X"] for per in direction_counts(plan).values())

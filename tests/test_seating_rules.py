@@ -15,8 +15,6 @@ from tournament.seating import (
     table_sizes,
 )
 
-field = numbered_field
-
 
 @pytest.mark.parametrize(
     ("players", "policy", "sizes"),
@@ -38,14 +36,14 @@ def test_table_sizes_put_the_remainder_at_tables_of_five_or_three(players, polic
 @pytest.mark.parametrize(
     ("players", "positions", "policy", "fixed", "words"),
     [
-        (field(2), 3, "five", (), "au moins 3 joueurs"),
-        (field(6), 3, "five", (), "tables de 3"),
-        (field(5), 3, "three", (), "tables de 5"),
-        (field(8, team_size=4), 3, "five", (), "équipe de 4"),
-        (field(16), 3, "six", (), "inconnue"),
-        (field(16), 0, "five", (), "positions"),
-        (field(16), 1, "five", [[[1, 2, 3, 4]], [[1, 2, 3, 4]]], "Plus de positions"),
-        (field(16), 3, "five", [[[1, 2, 3, 3]]], "deux fois"),
+        (numbered_field(2), 3, "five", (), "au moins 3 joueurs"),
+        (numbered_field(6), 3, "five", (), "tables de 3"),
+        (numbered_field(5), 3, "three", (), "tables de 5"),
+        (numbered_field(8, team_size=4), 3, "five", (), "équipe de 4"),
+        (numbered_field(16), 3, "six", (), "inconnue"),
+        (numbered_field(16), 0, "five", (), "positions"),
+        (numbered_field(16), 1, "five", [[[1, 2, 3, 4]], [[1, 2, 3, 4]]], "Plus de positions"),
+        (numbered_field(16), 3, "five", [[[1, 2, 3, 3]]], "deux fois"),
     ],
 )
 def test_impossible_requests_are_refused_in_french(players, positions, policy, fixed, words):
@@ -63,13 +61,13 @@ def test_seating_error_is_a_plain_value_error():
 
 
 def test_same_seed_gives_the_same_plan_and_another_seed_another():
-    players = field(34)
+    players = numbered_field(34)
     assert generate(players, 6, seed=7) == generate(players, 6, seed=7)
     assert generate(players, 6, seed=7) != generate(players, 6, seed=8)
 
 
 def test_every_player_has_a_distinct_starting_position():
-    plan = generate(field(34), 4, "five", seed=3)
+    plan = generate(numbered_field(34), 4, "five", seed=3)
     start = starting_positions(plan)
     assert sorted(start) == list(range(1, 35))
     assert len(set(start.values())) == 34
@@ -78,7 +76,7 @@ def test_every_player_has_a_distinct_starting_position():
 
 
 def test_tables_list_seats_in_order_north_east_south_west_fifth():
-    plan = generate(field(9), 2, "five", seed=1)
+    plan = generate(numbered_field(9), 2, "five", seed=1)
     assert isinstance(plan, Plan)
     assert sorted(len(t) for t in plan.positions[0]) == [4, 5]
     assert plan.to_lists()[0] == [list(t) for t in plan.positions[0]]
@@ -98,7 +96,7 @@ def fields(draw):
         team_size = None
     positions = draw(st.integers(min_value=1, max_value=6))
     seed = draw(st.integers(min_value=0, max_value=10_000))
-    return field(n, team_size), policy, positions, seed
+    return numbered_field(n, team_size), policy, positions, seed
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,9 +109,9 @@ def test_hard_rules_hold_on_random_fields(case):
 
 
 def test_a_single_table_is_seated_every_position_even_in_a_replan():
-    players = field(5)
+    players = numbered_field(5)
     plan = generate(players, 3, "five", seed=1)
     assert plan_problems(plan, players) == []
-    replan = generate(field(4), 3, "five", fixed=plan.positions[:1], seed=1, previous=plan)
+    replan = generate(numbered_field(4), 3, "five", fixed=plan.positions[:1], seed=1, previous=plan)
     assert replan.positions[0] == plan.positions[0]
-    assert plan_problems(replan, field(4), first=1) == []
+    assert plan_problems(replan, numbered_field(4), first=1) == []
