@@ -11,13 +11,7 @@ from tournament.models import Tournament
 pytestmark = pytest.mark.django_db
 
 # The creation form of test_registration_tournament, for an individual FFT tournament.
-SETTINGS = {
-    **CHALON,
-    "format": "individual",
-    "positions_count": "4",
-    "remainder": "five",
-    "rule_set": "fft",
-}
+SETTINGS = CHALON | dict(format="individual", positions_count="4", remainder="five", rule_set="fft")
 
 
 def test_arbiter_makes_a_tournament_public_then_private_again(arbiter_client, client):
