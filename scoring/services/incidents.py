@@ -64,7 +64,6 @@ def incident_record(
         change_record(
             tournament=tournament,
             obj=incident,
-            kind=ChangeLog.ObjectType.INCIDENT,
             sheet=sheet,
             action=ChangeLog.Action.CREATE,
             after=incident_snapshot(incident),
