@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
+from pathlib import Path
 
 # A design: a list of rounds, each round a list of tables, each table a list of point numbers
 # 0..v-1. Callers relabel the points with players; the design only fixes who meets whom.
 Design = list[list[list[int]]]
+
+# The stored designs below are data, kept in designs.json next to this module and read once here:
+# "rotational" maps v to {"shifts": k, "levels", "fixed", "base": tables of [x, level] points},
+# "doubled_affine_32" holds the rounds of the 32-player design.
+_STORED = json.loads(Path(__file__).with_name("designs.json").read_text(encoding="utf-8"))
 
 # 1-rotational resolvable packings, found offline by simulated annealing over the base round
 # (points Z_k x levels plus fixed "infinite" points; the rounds are the k shifts of the base
@@ -15,79 +22,16 @@ Design = list[list[list[int]]]
 # level < 0 for the fixed points. They reach the known maxima of the social golfer problem at
 # tables of 4, where plain local search stalls: 20 players x 5, 24 x 7, 28 x 9 (a resolvable
 # (28,4,1)-BIBD), 36 x 11, plus 40 x 10 (cheaper than searching at run time). 32 x 10 is below.
-ROTATIONAL_BASES: dict[int, tuple[int, int, int, list[list[tuple[int, int]]]]] = {
-    20: (
-        5,
-        4,
-        0,
-        [
-            [(1, 1), (2, 0), (2, 3), (0, 0)],
-            [(2, 2), (1, 3), (2, 1), (0, 2)],
-            [(3, 1), (0, 1), (3, 0), (4, 2)],
-            [(3, 2), (0, 3), (3, 3), (4, 0)],
-            [(1, 0), (4, 3), (4, 1), (1, 2)],
-        ],
-    ),
-    24: (
-        7,
-        3,
-        3,
-        [
-            [(0, -3), (1, 0), (2, 2), (6, 1)],
-            [(0, -2), (0, 2), (2, 0), (5, 1)],
-            [(0, -1), (4, 1), (4, 2), (5, 0)],
-            [(0, 0), (1, 1), (4, 0), (6, 0)],
-            [(0, 1), (1, 2), (2, 1), (3, 1)],
-            [(3, 0), (3, 2), (5, 2), (6, 2)],
-        ],
-    ),
-    28: (
-        9,
-        3,
-        1,
-        [
-            [(0, -1), (3, 0), (6, 2), (7, 1)],
-            [(0, 0), (1, 0), (5, 2), (6, 0)],
-            [(0, 1), (0, 2), (1, 2), (3, 2)],
-            [(1, 1), (4, 1), (8, 0), (8, 1)],
-            [(2, 0), (2, 2), (4, 0), (5, 1)],
-            [(2, 1), (3, 1), (5, 0), (7, 2)],
-            [(4, 2), (6, 1), (7, 0), (8, 2)],
-        ],
-    ),
-    36: (
-        11,
-        3,
-        3,
-        [
-            [(0, -3), (5, 2), (10, 0), (10, 1)],
-            [(0, -2), (1, 0), (3, 2), (9, 1)],
-            [(0, -1), (2, 1), (6, 0), (6, 2)],
-            [(0, 0), (4, 1), (5, 1), (7, 2)],
-            [(0, 1), (5, 0), (7, 1), (8, 0)],
-            [(0, 2), (1, 1), (1, 2), (9, 2)],
-            [(2, 0), (7, 0), (9, 0), (10, 2)],
-            [(2, 2), (3, 0), (4, 0), (8, 2)],
-            [(3, 1), (4, 2), (6, 1), (8, 1)],
-        ],
-    ),
-    40: (
-        10,
-        4,
-        0,
-        [
-            [(1, 1), (8, 2), (9, 1), (9, 0)],
-            [(6, 0), (3, 3), (3, 1), (7, 3)],
-            [(1, 0), (0, 3), (3, 2), (1, 3)],
-            [(4, 1), (2, 3), (7, 2), (5, 1)],
-            [(5, 0), (9, 2), (2, 2), (8, 1)],
-            [(8, 3), (2, 1), (6, 1), (5, 3)],
-            [(8, 0), (6, 2), (6, 3), (4, 2)],
-            [(0, 1), (7, 1), (5, 2), (2, 0)],
-            [(4, 0), (7, 0), (9, 3), (3, 0)],
-            [(0, 2), (0, 0), (4, 3), (1, 2)],
-        ],
-    ),
+RotationalBase = tuple[int, int, int, list[list[tuple[int, int]]]]
+
+ROTATIONAL_BASES: dict[int, RotationalBase] = {
+    int(v): (
+        entry["shifts"],
+        entry["levels"],
+        entry["fixed"],
+        [[(x, level) for x, level in table] for table in entry["base"]],
+    )
+    for v, entry in _STORED["rotational"].items()
 }
 
 
@@ -112,108 +56,7 @@ def rotational_design(v: int) -> Design | None:
 # both; each point x becomes 2x and 2x+1, and each line splits into two halves {2x + f(x)} and
 # {2x + 1 - f(x)} with parities f solving a GF(2) linear system that makes every pair of doubled
 # points meet exactly once. 2x and 2x+1 never meet.
-DOUBLED_AFFINE_32: list[list[list[int]]] = [
-    [
-        [0, 8, 16, 24],
-        [1, 9, 17, 25],
-        [2, 10, 18, 26],
-        [3, 11, 19, 27],
-        [4, 12, 20, 28],
-        [5, 13, 21, 29],
-        [6, 14, 22, 30],
-        [7, 15, 23, 31],
-    ],
-    [
-        [0, 10, 20, 30],
-        [1, 11, 21, 31],
-        [2, 8, 22, 28],
-        [3, 9, 23, 29],
-        [4, 14, 17, 26],
-        [5, 15, 16, 27],
-        [6, 12, 18, 25],
-        [7, 13, 19, 24],
-    ],
-    [
-        [0, 12, 23, 27],
-        [1, 13, 22, 26],
-        [2, 14, 21, 24],
-        [3, 15, 20, 25],
-        [4, 9, 18, 31],
-        [5, 8, 19, 30],
-        [6, 10, 16, 29],
-        [7, 11, 17, 28],
-    ],
-    [
-        [0, 14, 19, 29],
-        [1, 15, 18, 28],
-        [2, 12, 16, 31],
-        [3, 13, 17, 30],
-        [4, 10, 23, 24],
-        [5, 11, 22, 25],
-        [6, 9, 21, 26],
-        [7, 8, 20, 27],
-    ],
-    [
-        [0, 3, 4, 6],
-        [1, 2, 5, 7],
-        [8, 11, 12, 14],
-        [9, 10, 13, 15],
-        [16, 18, 20, 22],
-        [17, 19, 21, 23],
-        [24, 26, 28, 30],
-        [25, 27, 29, 31],
-    ],
-    [
-        [1, 6, 19, 20],
-        [0, 7, 18, 21],
-        [3, 8, 26, 31],
-        [2, 9, 27, 30],
-        [15, 22, 24, 29],
-        [14, 23, 25, 28],
-        [5, 10, 12, 17],
-        [4, 11, 13, 16],
-    ],
-    [
-        [5, 20, 23, 26],
-        [4, 21, 22, 27],
-        [6, 8, 15, 17],
-        [7, 9, 14, 16],
-        [1, 3, 12, 24],
-        [0, 2, 13, 25],
-        [10, 19, 28, 31],
-        [11, 18, 29, 30],
-    ],
-    [
-        [2, 17, 20, 29],
-        [3, 16, 21, 28],
-        [8, 13, 18, 23],
-        [9, 12, 19, 22],
-        [5, 6, 24, 31],
-        [4, 7, 25, 30],
-        [1, 10, 14, 27],
-        [0, 11, 15, 26],
-    ],
-    [
-        [13, 14, 20, 31],
-        [12, 15, 21, 30],
-        [1, 4, 8, 29],
-        [0, 5, 9, 28],
-        [17, 18, 24, 27],
-        [16, 19, 25, 26],
-        [3, 7, 10, 22],
-        [2, 6, 11, 23],
-    ],
-    [
-        [9, 11, 20, 24],
-        [8, 10, 21, 25],
-        [6, 13, 27, 28],
-        [7, 12, 26, 29],
-        [0, 17, 22, 31],
-        [1, 16, 23, 30],
-        [3, 5, 14, 18],
-        [2, 4, 15, 19],
-    ],
-]
+DOUBLED_AFFINE_32: Design = _STORED["doubled_affine_32"]
 
 
 def catalogue_design(v: int) -> Design | None:
