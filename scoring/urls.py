@@ -23,7 +23,7 @@ urlpatterns = [
         sheets.sheet_extra_deal,
         name="sheet-extra-deal",
     ),
-    path("donnes/<int:pk>/modifier/", deals.deal_edit, name="deal-edit"),
+    path("donnes/<int:pk>/modifier/", sheets.deal_edit, name="deal-edit"),
     path("donnes/<int:pk>/supprimer/", deals.deal_delete, name="deal-delete"),
     path("donnes/<int:pk>/confirmer/", deals.deal_confirm, name="deal-confirm"),
     path(

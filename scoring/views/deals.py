@@ -1,11 +1,11 @@
-"""A deal once on the sheet: correct it, delete it, confirm one entered at the table, give it an
-arbiter's score (or take it back), and the taker's choice after a revoke in defence.
+"""A deal once on the sheet: delete it, confirm one entered at the table, give it an arbiter's
+score (or take it back), and the taker's choice after a revoke in defence. Correcting it is the
+sheet page's deal form (views.sheets.deal_edit).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -21,7 +21,6 @@ from scoring.sheet_screen import SheetView
 from scoring.views.sheet_page import (
     DEAL,
     as_typed,
-    deal_entry,
     get_deal,
     int_or_none,
     kept,
@@ -32,17 +31,6 @@ from scoring.views.sheet_page import (
 )
 from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.lifecycle import Locked
-
-
-@permission_required(Permission.SCORE, DEAL)
-def deal_edit(request: TournamentRequest, pk: int) -> HttpResponse:
-    """Correct a deal: the form takes its values; saving recomputes everything after it."""
-    deal = get_deal(pk)
-
-    def update(data: dict[str, Any], version: int) -> None:
-        services.deal_update(deal=deal, data=data, user=request.user, expected_version=version)
-
-    return deal_entry(request, load(request, deal.sheet), update, editing=deal)
 
 
 def _deal_write(

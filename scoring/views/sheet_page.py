@@ -227,16 +227,13 @@ def stale_deal(
 
 
 def deal_entry(
-    request: TournamentRequest,
-    view: SheetView,
-    write: Callable[[dict[str, Any], int], object],
-    *,
-    editing: Deal | None = None,
+    request: TournamentRequest, view: SheetView, *, editing: Deal | None = None
 ) -> HttpResponse:
     """The sheet page's deal form, for the next deal or the one `editing`: a GET shows it, a POST
-    runs `write(data, version)` on the engine's input of a valid form and the version the page
-    was based on. A deal the engine refuses, a moved sheet or a locked one come back with what
-    was typed; a done write shows the sheet."""
+    writes the engine's input of a valid form on the version the page was based on, as a new deal
+    (services.deal_record) or as the correction of the one edited (services.deal_update). A deal
+    the engine refuses, a moved sheet or a locked one come back with what was typed; a done
+    write shows the sheet."""
     sheet = view.sheet
     if request.method != "POST":
         return render_sheet(request, view, entry_form(view, deal=editing), editing=editing)
@@ -245,7 +242,14 @@ def deal_entry(
     if data is not None:
         expected = form.cleaned_data["version"]
         try:
-            write(data, expected)
+            if editing is None:
+                services.deal_record(
+                    sheet=sheet, data=data, user=request.user, expected_version=expected
+                )
+            else:
+                services.deal_update(
+                    deal=editing, data=data, user=request.user, expected_version=expected
+                )
         except DealError as err:
             form.add_deal_error(err)
         except StaleSheetError:

@@ -1,10 +1,9 @@
-"""A score sheet on the arbiter's desk: open or create it, type its deals from the paper, check
-them against the paper's bilans, validate it, let it take one deal more, read its history.
+"""A score sheet on the arbiter's desk: open or create it, type its deals from the paper (or
+correct one), check them against the paper's bilans, validate it, let it take one deal more, read
+its history.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -20,6 +19,7 @@ from scoring.forms import CrossCheckForm, FreeSheetForm
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError
 from scoring.views.sheet_page import (
+    DEAL,
     SHEET,
     TABLE,
     barred_on,
@@ -27,6 +27,7 @@ from scoring.views.sheet_page import (
     done,
     entry_form,
     form_class,
+    get_deal,
     get_sheet,
     int_or_none,
     kept,
@@ -46,12 +47,14 @@ from tournament.services import roster, table_or_404
 @permission_required(Permission.SCORE, SHEET)
 def sheet_detail(request: TournamentRequest, pk: int) -> HttpResponse:
     """The entry page; a POST appends the typed deal (htmx swaps the sheet and a fresh row)."""
-    sheet = get_sheet(pk)
+    return deal_entry(request, load(request, get_sheet(pk)))
 
-    def record(data: dict[str, Any], version: int) -> None:
-        services.deal_record(sheet=sheet, data=data, user=request.user, expected_version=version)
 
-    return deal_entry(request, load(request, sheet), record)
+@permission_required(Permission.SCORE, DEAL)
+def deal_edit(request: TournamentRequest, pk: int) -> HttpResponse:
+    """Correct a deal: the form takes its values; saving recomputes everything after it."""
+    deal = get_deal(pk)
+    return deal_entry(request, load(request, deal.sheet), editing=deal)
 
 
 @permission_required(Permission.SCORE, SHEET)
