@@ -7,7 +7,7 @@ Present from the first position not yet published, so a late arrival joins the n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,7 +19,7 @@ from .audit import json_value, save_recorded
 from .collation import fold, person_key
 from .lifecycle import ensure_tournament_open
 from .models import Registration, Seat, Tournament
-from .signup import clean_name, duplicate_of
+from .signup import TypedPerson, clean_person, duplicate_of
 
 
 def _has_played(registration: Registration) -> bool:
@@ -85,33 +85,18 @@ def _check_in_state(registration: Registration) -> dict[str, Any]:
 
 @transaction.atomic
 def walkin_register(
-    *,
-    tournament: Tournament,
-    last_name: str,
-    first_name: str = "",
-    licence: str = "",
-    club: str = "",
-    user=None,
+    *, tournament: Tournament, user=None, **typed: Unpack[TypedPerson]
 ) -> Registration:
     """Someone who did not sign up, registered and checked in on the spot."""
-    last_name, first_name, club = (clean_name(v) for v in (last_name, first_name, club))
-    licence = (licence or "").replace(" ", "")
-    same = duplicate_of(
-        tournament, last_name=last_name, first_name=first_name, licence=licence, club=club
-    )
+    person = clean_person(typed)
+    person["licence"] = person["licence"].replace(" ", "")
+    same = duplicate_of(tournament, **person)
     if same is not None:
         raise ValidationError(
             _("%(player)s est déjà inscrit (n° %(number)s) : pointez-le dans la liste.")
             % {"player": same.player.full_name, "number": same.number}
         )
-    registration = services.player_register(
-        tournament=tournament,
-        last_name=last_name,
-        first_name=first_name,
-        licence=licence,
-        club=club,
-        user=user,
-    )
+    registration = services.player_register(tournament=tournament, user=user, **person)
     before = _check_in_state(registration)
     registration.checked_in_at = timezone.now()
     save_recorded(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -156,6 +156,35 @@ def clean_name(value: str) -> str:
     return " ".join((value or "").split())
 
 
+class TypedPerson(TypedDict, total=False):
+    """Someone as typed in (on the sign-up page, or at the door): a last name at least."""
+
+    last_name: Required[str]
+    first_name: str
+    licence: str
+    club: str
+
+
+class Person(TypedDict):
+    """Someone typed in, cleaned: every field there, names with their spaces folded."""
+
+    last_name: str
+    first_name: str
+    licence: str
+    club: str
+
+
+def clean_person(typed: TypedPerson) -> Person:
+    """The names as the roster keeps them; the licence as typed, which each way of registering
+    checks its own way."""
+    return {
+        "last_name": clean_name(typed["last_name"]),
+        "first_name": clean_name(typed.get("first_name", "")),
+        "licence": typed.get("licence") or "",
+        "club": clean_name(typed.get("club", "")),
+    }
+
+
 def _same_person(registration: Registration, last_name: str, first_name: str, club: str) -> bool:
     player = registration.player
     return (fold(player.last_name), fold(player.first_name), fold(player.club)) == (
@@ -219,13 +248,7 @@ def _check_fields(tournament: Tournament, *, last_name: str, licence: str) -> No
 
 @transaction.atomic
 def signup_register(
-    *,
-    tournament: Tournament,
-    last_name: str,
-    first_name: str = "",
-    licence: str = "",
-    club: str = "",
-    now=None,
+    *, tournament: Tournament, now=None, **typed: Unpack[TypedPerson]
 ) -> Registration:
     """A player signs up on the public page: registered as pré-inscrit, with a code to show.
 
@@ -237,14 +260,13 @@ def signup_register(
     refusal = signup_refusal(tournament, now=now)
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
-    last_name, first_name, club = (clean_name(v) for v in (last_name, first_name, club))
+    person = clean_person(typed)
     try:
-        licence = licence_clean(licence)
+        person["licence"] = licence_clean(person["licence"])
     except ValidationError as error:
         raise ValidationError({"licence": error.messages}) from None
-    _check_fields(tournament, last_name=last_name, licence=licence)
-    fields = {"last_name": last_name, "first_name": first_name, "licence": licence, "club": club}
-    if duplicate_of(tournament, **fields) is not None:
+    _check_fields(tournament, last_name=person["last_name"], licence=person["licence"])
+    if duplicate_of(tournament, **person) is not None:
         raise ValidationError(
             _(
                 "Vous êtes déjà inscrit à ce tournoi (même licence, ou même nom et même club). "
@@ -252,9 +274,9 @@ def signup_register(
             ),
             code="duplicate",
         )
-    player = _roster_player(**fields)
+    player = _roster_player(**person)
     if player is None:
-        player = Player(**fields)
+        player = Player(**person)
         player.full_clean(validate_constraints=False)
         player.save()
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
