@@ -8,22 +8,18 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import CONTRACT_NAMES, CONTRACTS
+from scoring import choices
 from scoring.engine_fields import ENGINE_FIELDS
 from tournament.models import Direction, Registration, Table, Tournament
+from tournament.models.fields import account_link, optional_link, tournament_part
 
 
 class ScoreSheet(models.Model):
     """A feuille de marque: one per table and position, or free (a club evening)."""
 
-    class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", _("En cours")
-        COMPLETE = "complete", _("Complète")
-        VALIDATED = "validated", _("Validée")
+    Status = choices.SheetStatus
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="sheets"
-    )
+    tournament = tournament_part("sheets")
     table = models.OneToOneField(
         Table,
         verbose_name=_("table"),
@@ -116,21 +112,9 @@ class TableLink(models.Model):
 class Deal(models.Model):
     """One deal: the engine's inputs and the per-seat result stored when it was saved."""
 
-    # The engine's contracts, by their full names: PRISE, GARDE, GARDE_SANS, GARDE_CONTRE.
-    # (Enum's functional API, which django-stubs types only as a member's constructor.)
-    Contract = models.TextChoices(  # type: ignore[call-overload]
-        "Contract", [(name.upper(), (name, _(CONTRACT_NAMES[name]))) for name in CONTRACTS]
-    )
-
-    class Side(models.TextChoices):
-        ATTACK = "attack", _("Attaque")
-        DEFENSE = "defense", _("Défense")
-
-    class Alone(models.TextChoices):
-        """Why a taker at a table of 5 with a called king plays alone (both score the same)."""
-
-        DOG = "dog", _("Roi au chien")
-        SELF = "self", _("Appelé soi-même")
+    Contract = choices.Contract
+    Side = choices.Side
+    Alone = choices.Alone
 
     sheet = models.ForeignKey(
         ScoreSheet, verbose_name=_("feuille"), on_delete=models.CASCADE, related_name="deals"
@@ -167,44 +151,20 @@ class Deal(models.Model):
     score_not_recorded = models.BooleanField(
         _("score non marqué (choix du preneur après renonce)"), default=False
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("saisi par"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = account_link(_("saisi par"))
     # Deals entered at the table on a phone: the id the phone made (a resend is recognised),
     # who entered it, and who of the other side confirmed it (or which arbiter did).
     client_id = models.CharField(
         _("identifiant du téléphone"), max_length=64, null=True, blank=True
     )
     pending = models.BooleanField(_("à confirmer"), default=False)
-    entered_by_player = models.ForeignKey(
-        Registration,
-        verbose_name=_("saisie par le joueur"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
+    entered_by_player = optional_link(
+        Registration, _("saisie par le joueur"), on_delete=models.SET_NULL
     )
-    confirmed_by_player = models.ForeignKey(
-        Registration,
-        verbose_name=_("confirmée par le joueur"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
+    confirmed_by_player = optional_link(
+        Registration, _("confirmée par le joueur"), on_delete=models.SET_NULL
     )
-    confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("confirmée par l'arbitre"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    confirmed_by = account_link(_("confirmée par l'arbitre"))
     confirmed_at = models.DateTimeField(_("confirmée le"), null=True, blank=True)
     created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
@@ -270,46 +230,15 @@ class DealScore(models.Model):
 class Incident(models.Model):
     """A fault recorded by the arbiter, with its decision and optional penalty points."""
 
-    class Kind(models.TextChoices):
-        RENONCE_TAKER = "renonce_taker", _("Renonce du preneur")
-        RENONCE_PARTNER = "renonce_partner", _("Renonce du partenaire")
-        RENONCE_DEFENCE = "renonce_defence", _("Renonce en défense")
-        FAUSSE_DONNE = "fausse_donne", _("Fausse donne")
-        FAUX_ECART = "faux_ecart", _("Faux écart")
-        PETIT_SEC = "petit_sec", _("Petit sec")
-        POIGNEE_IRREGULIERE = "poignee", _("Poignée irrégulière")
-        CARTE_EXPOSEE = "carte_exposee", _("Carte exposée")
-        JEU_HORS_TOUR = "hors_tour", _("Jeu hors tour")
-        ETHICS = "ethics", _("Éthique")
-        LATENESS = "lateness", _("Retard")
-        OTHER = "other", _("Autre")
+    Kind = choices.IncidentKind
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="incidents"
+    tournament = tournament_part("incidents")
+    sheet = optional_link(
+        ScoreSheet, _("feuille"), on_delete=models.CASCADE, related_name="incidents"
     )
-    sheet = models.ForeignKey(
-        ScoreSheet,
-        verbose_name=_("feuille"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="incidents",
-    )
-    deal = models.ForeignKey(
-        Deal,
-        verbose_name=_("donne"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="incidents",
-    )
-    registration = models.ForeignKey(
-        Registration,
-        verbose_name=_("joueur fautif"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="incidents",
+    deal = optional_link(Deal, _("donne"), on_delete=models.SET_NULL, related_name="incidents")
+    registration = optional_link(
+        Registration, _("joueur fautif"), on_delete=models.CASCADE, related_name="incidents"
     )
     # The deal's number on the sheet: a fausse donne is recorded before its deal has a row.
     deal_number = models.PositiveSmallIntegerField(_("donne n°"), null=True, blank=True)
@@ -319,14 +248,7 @@ class Incident(models.Model):
     penalty_points = models.PositiveIntegerField(_("points de pénalité"), default=0)
     # Shared among the other players of the table (zero-sum) instead of only charged.
     shared = models.BooleanField(_("répartie entre les autres joueurs"), default=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("arbitre"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = account_link(_("arbitre"))
     created_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
 
     class Meta:
@@ -345,20 +267,11 @@ class Championship(models.Model):
     tournaments' final standings.
     """
 
-    class Method(models.TextChoices):
-        RANK = "rank", _("Points selon la place (barème)")
-        SUM = "sum", _("Somme des scores des tournois")
+    Method = choices.ChampionshipMethod
 
     name = models.CharField(_("nom"), max_length=120)
     season = models.CharField(_("saison"), max_length=20, blank=True)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("organisateur"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="championships",
-    )
+    owner = account_link(_("organisateur"), related_name="championships")
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("co-organisateurs"),

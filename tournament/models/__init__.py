@@ -3,8 +3,10 @@
 - tournaments: Tournament (the organiser's settings) and TournamentRole (co-arbiters, scorers)
 - players: Player, the club roster shared by every tournament
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
-- positions: Direction, Position, Table and Seat
+- positions: Position, Table and Seat
 - audit: ChangeLog, the one history of every write
+- choices: the models' enumerations (Direction, and each model's own, named on the model too)
+- fields: the relation kinds the models of both apps repeat (a tournament's part, optional links)
 """
 
 # The seat vocabulary lives in tournament.seats; re-exported here, where it used to be.
@@ -17,8 +19,9 @@ from ..seats import (
     start_display,
 )
 from .audit import ChangeLog
+from .choices import Direction
 from .players import Player
-from .positions import Direction, Position, Seat, Table
+from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
 from .tournaments import Tournament, TournamentRole
 

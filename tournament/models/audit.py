@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from . import choices
+from .fields import account_link, optional_link
 from .tournaments import Tournament
 
 
@@ -17,41 +18,12 @@ class ChangeLog(models.Model):
     lived in scoring (no data moved); `sheet` points up at scoring's sheets by name only.
     """
 
-    class Action(models.TextChoices):
-        CREATE = "create", _("Création")
-        UPDATE = "update", _("Modification")
-        DELETE = "delete", _("Suppression")
-        CONFLICT = "conflict", _("Conflit de saisie")
-        REOPEN = "reopen", _("Réouverture")
-
-    class ObjectType(models.TextChoices):
-        """What a record is about; a model's own name unless the record tells one of its parts."""
-
-        TOURNAMENT = "tournament", _("tournoi")
-        PENALTY_DEFAULTS = "penalty_defaults", _("pénalités par défaut")
-        TOURNAMENT_ROLE = "tournamentrole", _("équipe arbitrale")
-        PLAYER = "player", _("joueur")
-        REGISTRATION = "registration", _("inscription")
-        TEAM = "team", _("équipe")
-        POSITION = "position", _("position")
-        TABLE_LINK = "tablelink", _("lien de table")
-        SHEET = "sheet", _("feuille")
-        SHEET_STATUS = "sheet_status", _("état de la feuille")
-        SHEET_EXTRA_DEALS = "sheet_extra_deals", _("donnes supplémentaires")
-        PAPER_BILANS = "paper_bilans", _("bilans papier")
-        DEAL = "deal", _("donne")
-        DEAL_CONFIRMATION = "deal_confirmation", _("confirmation de donne")
-        INCIDENT = "incident", _("incident")
-        CHAMPIONSHIP = "championship", _("championnat")
+    Action = choices.Action
+    ObjectType = choices.ObjectType
 
     # Empty only for what spans tournaments (a season championship's settings).
-    tournament = models.ForeignKey(
-        Tournament,
-        verbose_name=_("tournoi"),
-        on_delete=models.CASCADE,
-        related_name="changes",
-        null=True,
-        blank=True,
+    tournament = optional_link(
+        Tournament, _("tournoi"), on_delete=models.CASCADE, related_name="changes"
     )
     sheet = models.ForeignKey(
         "scoring.ScoreSheet",
@@ -66,14 +38,7 @@ class ChangeLog(models.Model):
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     before = models.JSONField(_("avant"), null=True, blank=True)
     after = models.JSONField(_("après"), null=True, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("par"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    user = account_link(_("par"))
     # The author's username as text: the history stays readable when the account goes, and a
     # restored history names its authors without being credited to any local account.
     username = models.CharField(_("auteur"), max_length=150, blank=True)

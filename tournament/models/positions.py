@@ -4,33 +4,20 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from ..seats import DIRECTIONS, seat_label
+from . import choices
+from .choices import Direction
+from .fields import tournament_part
 from .registrations import Registration
-from .tournaments import Tournament
-
-
-class Direction(models.TextChoices):
-    NORTH = "N", _("Nord")
-    EAST = "E", _("Est")
-    SOUTH = "S", _("Sud")
-    WEST = "W", _("Ouest")
-    FIFTH = "X", _("5e")
 
 
 class Position(models.Model):
     """A round: every table plays its deals once; draft → published → closed."""
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Brouillon")
-        PUBLISHED = "published", _("Publiée")
-        # French "close" (adjective) is also Django's English "Close", translated "Fermer".
-        CLOSED = "closed", pgettext_lazy("position status", "Close")
+    Status = choices.PositionStatus
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="positions"
-    )
+    tournament = tournament_part("positions")
     number = models.PositiveSmallIntegerField(_("numéro"))
     status = models.CharField(
         _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
@@ -63,11 +50,7 @@ class Position(models.Model):
 class Table(models.Model):
     """A table at one position."""
 
-    class Game(models.TextChoices):
-        FOUR = "four", _("4 joueurs")
-        THREE = "three", _("3 joueurs")
-        FIVE = "five", _("5 joueurs, roi appelé")
-        FIVE_DEAD = "five_dead", _("5 joueurs avec un mort")
+    Game = choices.Game
 
     position = models.ForeignKey(
         Position, verbose_name=_("position"), on_delete=models.CASCADE, related_name="tables"

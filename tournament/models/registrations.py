@@ -8,8 +8,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ..seats import start_codes, start_display
+from . import choices
+from .fields import optional_link, tournament_part
 from .players import Player
-from .tournaments import Tournament
 
 if TYPE_CHECKING:
     from .positions import Seat
@@ -25,9 +26,7 @@ def new_pin() -> str:
 class Team(models.Model):
     """A duo or a team of four; teammates never meet and their scores add up."""
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="teams"
-    )
+    tournament = tournament_part("teams")
     name = models.CharField(_("nom"), max_length=120)
 
     class Meta:
@@ -45,29 +44,13 @@ class Team(models.Model):
 class Registration(models.Model):
     """A player's entry in one tournament."""
 
-    class Status(models.TextChoices):
-        ACTIVE = "active", _("Présent")
-        WITHDRAWN = "withdrawn", _("Forfait")
-        # Signed up online, not checked in at the door yet: seated nowhere, ranked nowhere.
-        EXPECTED = "expected", _("Pré-inscrit")
+    Status = choices.RegistrationStatus
 
-    tournament = models.ForeignKey(
-        Tournament,
-        verbose_name=_("tournoi"),
-        on_delete=models.CASCADE,
-        related_name="registrations",
-    )
+    tournament = tournament_part("registrations")
     player = models.ForeignKey(
         Player, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="registrations"
     )
-    team = models.ForeignKey(
-        Team,
-        verbose_name=_("équipe"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="members",
-    )
+    team = optional_link(Team, _("équipe"), on_delete=models.SET_NULL, related_name="members")
     number = models.PositiveIntegerField(_("numéro"))
     status = models.CharField(
         _("état"), max_length=10, choices=Status.choices, default=Status.ACTIVE

@@ -8,33 +8,18 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from . import choices
+from .fields import account_link, tournament_part
+
 
 class Tournament(models.Model):
     """A tournament in donnes libres, with the organiser's settings."""
 
-    class Format(models.TextChoices):
-        INDIVIDUAL = "individual", _("Individuel")
-        DUO = "duo", _("Libre duo (équipes de 2)")
-        TEAM4 = "team4", _("Équipes de 4")
-
-    class Remainder(models.TextChoices):
-        FIVE = "five", _("Tables de 5 (jeu à 5, roi appelé)")
-        FIVE_DEAD = "five_dead", _("Tables de 5 avec un mort tournant")
-        THREE = "three", _("Tables de 3")
-
-    class EntryMode(models.TextChoices):
-        PAPER = "paper", _("Feuilles papier saisies par l'arbitre")
-        PHONES = "phones", _("Saisie par les joueurs sur leur téléphone")
-        BOTH = "both", _("Téléphones et feuilles papier (contrôle des bilans)")
-
-    class SheetStyle(models.TextChoices):
-        DETAILED = "detailed", _("Feuille détaillée (preneur, bouts, points, primes)")
-        FIGURES = "figures", _("Feuille FFT (contrat et chiffre du preneur)")
-
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("En préparation")
-        RUNNING = "running", _("En cours")
-        FINISHED = "finished", _("Terminé")
+    Format = choices.Format
+    Remainder = choices.Remainder
+    EntryMode = choices.EntryMode
+    SheetStyle = choices.SheetStyle
+    Status = choices.TournamentStatus
 
     name = models.CharField(_("nom"), max_length=200)
     date = models.DateField(_("date"))
@@ -122,14 +107,7 @@ class Tournament(models.Model):
         _("ramener les tables de 3 et de 5 à l'échelle de 4"), default=False
     )
     seating_seed = models.PositiveIntegerField(_("graine du placement"), default=0)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("arbitre"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="tournaments",
-    )
+    owner = account_link(_("arbitre"), related_name="tournaments")
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
@@ -159,13 +137,9 @@ class Tournament(models.Model):
 class TournamentRole(models.Model):
     """A person's role on one tournament besides its owner: co-arbiter or scorer."""
 
-    class Role(models.TextChoices):
-        ARBITER = "arbiter", _("Co-arbitre")
-        SCORER = "scorer", _("Marqueur")
+    Role = choices.Role
 
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournoi"), on_delete=models.CASCADE, related_name="roles"
-    )
+    tournament = tournament_part("roles")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("utilisateur"),
