@@ -14,10 +14,12 @@ from tournament.seating import SeatingError, table_sizes
 from tournament.services import position_generate
 
 SIX_AT_FIVES = (
-    "Impossible de placer %(players)s joueurs à des tables de 4 et de 5 : "
-    "choisissez des tables de 3."
+    "Impossible de placer %(players)s joueurs à des tables de 4 et de %(odd)s : "
+    "choisissez des tables de %(other)s."
 )
-SIX_AT_FIVES_EN = "Cannot seat %(players)s players at tables of 4 and 5: choose tables of 3."
+SIX_AT_FIVES_EN = (
+    "Cannot seat %(players)s players at tables of 4 and %(odd)s: choose tables of %(other)s."
+)
 
 
 @pytest.fixture
@@ -32,7 +34,7 @@ def test_a_seating_error_carries_its_template_and_params_and_reads_french():
         table_sizes(6, "five")
     error = caught.value
     assert error.template == SIX_AT_FIVES
-    assert error.params == {"players": 6}
+    assert error.params == {"players": 6, "odd": 5, "other": 3}
     assert str(error) == (
         "Impossible de placer 6 joueurs à des tables de 4 et de 5 : choisissez des tables de 3."
     )

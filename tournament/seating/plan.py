@@ -102,26 +102,17 @@ def table_sizes(players: int, policy: str = "five") -> list[int]:
     rest = players % 4
     if rest == 0:
         return [4] * (players // 4)
-    if policy == "five":
-        if players < 5 * rest:
-            raise SeatingError(
-                gettext_noop(
-                    "Impossible de placer %(players)s joueurs à des tables de 4 et de 5 : "
-                    "choisissez des tables de 3."
-                ),
-                {"players": players},
-            )
-        return [4] * ((players - 5 * rest) // 4) + [5] * rest
-    threes = 4 - rest
-    if players < 3 * threes:
+    # Each table of 5 seats one player more than a table of 4, each table of 3 one fewer.
+    odd, other, odd_tables = (5, 3, rest) if policy == "five" else (3, 5, 4 - rest)
+    if players < odd * odd_tables:
         raise SeatingError(
             gettext_noop(
-                "Impossible de placer %(players)s joueurs à des tables de 4 et de 3 : "
-                "choisissez des tables de 5."
+                "Impossible de placer %(players)s joueurs à des tables de 4 et de %(odd)s : "
+                "choisissez des tables de %(other)s."
             ),
-            {"players": players},
+            {"players": players, "odd": odd, "other": other},
         )
-    return [4] * ((players - 3 * threes) // 4) + [3] * threes
+    return [4] * ((players - odd * odd_tables) // 4) + [odd] * odd_tables
 
 
 # --- Checking the request -------------------------------------------------------------------
