@@ -64,23 +64,22 @@ def deal_confirm(request: TournamentRequest, pk: int) -> HttpResponse:
 # --- the arbiter's score --------------------------------------------------------------------
 
 
+def _adjust_form(deal: Deal, view: SheetView) -> AdjustForm:
+    """The arbiter's score form as the page opens: the deal's scores, the sheet's version."""
+    return AdjustForm(
+        **seat_fields(view),
+        initial={
+            "version": deal.sheet.version,
+            **{f"score_{seat}": score for seat, score in enumerate(deal.scores)},
+        },
+    )
+
+
 def _adjust_page(
-    request: TournamentRequest,
-    deal: Deal,
-    view: SheetView,
-    form: AdjustForm | None = None,
-    conflict: str = "",
+    request: TournamentRequest, deal: Deal, view: SheetView, form: AdjustForm, conflict: str = ""
 ) -> HttpResponse:
     """The arbiter's score page: the computed score, the form, the taker's choice if offered."""
     sheet = deal.sheet
-    if form is None:
-        form = AdjustForm(
-            **seat_fields(view),
-            initial={
-                "version": sheet.version,
-                **{f"score_{seat}": score for seat, score in enumerate(deal.scores)},
-            },
-        )
     return render(
         request,
         "scoring/deal_adjust.html",
@@ -131,7 +130,7 @@ def deal_adjust(request: TournamentRequest, pk: int) -> HttpResponse:
     deal = get_deal(pk)
     view = load(request, deal.sheet)
     if request.method != "POST":
-        return _adjust_page(request, deal, view)
+        return _adjust_page(request, deal, view, _adjust_form(deal, view))
     if request.POST.get("action", "adjust") != "adjust":
         # A page opened before clearing and (not) recording had routes of their own posts its
         # choice here: nothing is written, the arbiter gets the current page to choose again.
