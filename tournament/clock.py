@@ -10,6 +10,7 @@ is not published and open, and leave a ChangeLog record.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -157,49 +158,71 @@ def _minutes(value, *, field: str, low: int, high: int) -> int:
     return minutes
 
 
+def _change(
+    position: Position,
+    now: datetime.datetime | None,
+    user,
+    action: str,
+    allowed: Callable[[ClockState], bool],
+    refusal: str,
+    change: Callable[[ClockFields, datetime.datetime], ClockFields],
+    **extra,
+) -> Position:
+    """The services' common steps on a locked position: refuse `action` unless the clock allows
+    it now, else save the changed clock with its ChangeLog record."""
+    now = now or timezone.now()
+    fields = fields_of(position)
+    if not allowed(clock_state(fields, now)):
+        raise ValidationError(refusal)
+    return _save(position, change(fields, now), action, user, **extra)
+
+
 @transaction.atomic
 def clock_start(*, position: Position, minutes: int | None = None, user=None, now=None) -> Position:
     """Start the clock for `minutes` (the tournament's position length by default); a clock
     that ran out starts again, a running or paused one is refused (pause, resume or add)."""
     position = _locked(position)
-    now = now or timezone.now()
     if minutes is None:
         minutes = position.tournament.position_minutes
-    minutes = _minutes(minutes, field="minutes", low=1, high=MAX_DURATION_MINUTES)
-    state = clock_state(fields_of(position), now)
-    if state.started and not state.expired:
-        raise ValidationError(
-            _("L'horloge de la position %(number)s tourne déjà.") % {"number": position.number}
-        )
-    return _save(position, started(minutes, now), "start", user, minutes=minutes)
+    length = _minutes(minutes, field="minutes", low=1, high=MAX_DURATION_MINUTES)
+    refusal = _("L'horloge de la position %(number)s tourne déjà.") % {"number": position.number}
+    return _change(
+        position,
+        now,
+        user,
+        "start",
+        lambda clock: clock.expired or not clock.started,
+        refusal,
+        lambda _fields, at: started(length, at),
+        minutes=length,
+    )
 
 
 @transaction.atomic
 def clock_pause(*, position: Position, user=None, now=None) -> Position:
-    position = _locked(position)
-    now = now or timezone.now()
-    if not clock_state(fields_of(position), now).running:
-        raise ValidationError(_("L'horloge ne tourne pas : rien à mettre en pause."))
-    return _save(position, paused(fields_of(position), now), "pause", user)
+    refusal = _("L'horloge ne tourne pas : rien à mettre en pause.")
+    return _change(_locked(position), now, user, "pause", lambda c: c.running, refusal, paused)
 
 
 @transaction.atomic
 def clock_resume(*, position: Position, user=None, now=None) -> Position:
-    position = _locked(position)
-    now = now or timezone.now()
-    if not clock_state(fields_of(position), now).paused:
-        raise ValidationError(_("L'horloge n'est pas en pause."))
-    return _save(position, resumed(fields_of(position), now), "resume", user)
+    refusal = _("L'horloge n'est pas en pause.")
+    return _change(_locked(position), now, user, "resume", lambda c: c.paused, refusal, resumed)
 
 
 @transaction.atomic
 def clock_add(*, position: Position, minutes: int, user=None, now=None) -> Position:
     """Give the tables more time (negative minutes take some back, down to zero)."""
     position = _locked(position)
-    now = now or timezone.now()
-    minutes = _minutes(minutes, field="minutes", low=-MAX_ADD_MINUTES, high=MAX_ADD_MINUTES)
-    if not clock_state(fields_of(position), now).started:
-        raise ValidationError(_("Lancez d'abord l'horloge de la position."))
-    return _save(
-        position, extended(fields_of(position), minutes, now), "add", user, minutes=minutes
+    more = _minutes(minutes, field="minutes", low=-MAX_ADD_MINUTES, high=MAX_ADD_MINUTES)
+    refusal = _("Lancez d'abord l'horloge de la position.")
+    return _change(
+        position,
+        now,
+        user,
+        "add",
+        lambda clock: clock.started,
+        refusal,
+        lambda fields, at: extended(fields, more, at),
+        minutes=more,
     )
