@@ -21,6 +21,7 @@ from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.lifecycle import Locked
 from tournament.services import positions_in_order, roster
+from tournament.views.common import form_post
 
 
 @permission_required(Permission.MANAGE)
@@ -135,19 +136,21 @@ def penalty_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     initial = {f"kind_{k}": v for k, v in defaults.items()}
     initial["share_penalties"] = tournament.share_penalties
     form = PenaltyDefaultsForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.penalty_defaults_set(
-                tournament=tournament,
-                defaults=form.defaults(),
-                share=form.cleaned_data["share_penalties"],
-                user=request.user,
-            )
-        except Locked as err:
-            form.add_error(None, err)
-        else:
-            messages.success(request, gettext("Pénalités par défaut enregistrées."))
-            return redirect("incident-list", tournament.pk)
+    saved = form_post(
+        request,
+        form,
+        lambda data: services.penalty_defaults_set(
+            tournament=tournament,
+            defaults=form.defaults(),
+            share=data["share_penalties"],
+            user=request.user,
+        ),
+        lambda _done: gettext("Pénalités par défaut enregistrées."),
+        "incident-list",
+        tournament.pk,
+    )
+    if saved is not None:
+        return saved
     return render(
         request,
         "scoring/penalty_settings.html",
