@@ -23,12 +23,12 @@ from tournament.models import (
     Player,
     Position,
     Registration,
-    Seat,
     Table,
     Team,
     Tournament,
 )
 from tournament.seats import start_codes
+from tournament.services import position_tables_store
 
 LAST_NAMES = (
     "Martin Bernard Thomas Petit Robert Richard Durand Dubois Moreau Laurent Simon Michel "
@@ -56,7 +56,6 @@ CLUBS = (
     "Garde Contre Lavalloise",
     "",
 )
-GAMES = {3: Table.Game.THREE, 4: Table.Game.FOUR}
 
 
 @dataclass(frozen=True)
@@ -183,24 +182,12 @@ def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
         )
         for number in range(1, options.positions + 1)
     )
-    five = (
-        Table.Game.FIVE_DEAD
-        if options.remainder == Tournament.Remainder.FIVE_DEAD
-        else Table.Game.FIVE
-    )
-    table_rows, table_players = [], []
-    for position, tables in zip(positions, plan.positions, strict=True):
-        for number, players in enumerate(tables, start=1):
-            table_rows.append(
-                Table(position=position, number=number, game=GAMES.get(len(players), five))
-            )
-            table_players.append(players)
-    tables = Table.objects.bulk_create(table_rows)
-    Seat.objects.bulk_create(
-        Seat(table=table, registration=by_number[player], direction=DIRECTIONS[index])
-        for table, players in zip(tables, table_players, strict=True)
-        for index, player in enumerate(players)
-    )
+    tables: list[Table] = []
+    table_players: list[tuple[int, ...]] = []
+    for position, position_tables in zip(positions, plan.positions, strict=True):
+        seated = [[by_number[player].pk for player in players] for players in position_tables]
+        tables += position_tables_store(position=position, tables=seated)
+        table_players += position_tables
     # How sheets name a player: table and direction at the first position (tables are in
     # position order).
     starts = start_codes(

@@ -31,11 +31,10 @@ from tournament.models import (
     Player,
     Position,
     Registration,
-    Seat,
-    Table,
     Team,
     Tournament,
 )
+from tournament.services import position_tables_store
 
 pytestmark = pytest.mark.django_db
 
@@ -59,10 +58,8 @@ def build_tournament(user=None) -> Tournament:
         for i in range(8)
     ]
     position = Position.objects.create(tournament=tournament, number=1, status="published")
-    for table_number, members in ((1, registrations[0::2]), (2, registrations[1::2])):
-        table = Table.objects.create(position=position, number=table_number)
-        for direction, registration in zip("NESW", members, strict=True):
-            Seat.objects.create(table=table, registration=registration, direction=direction)
+    seated = [[r.pk for r in registrations[0::2]], [r.pk for r in registrations[1::2]]]
+    for table in position_tables_store(position=position, tables=seated):
         sheet = sheet_for_table(table=table)
         for taker, points in ((0, 49), (1, 30), (2, 60)):
             deal_record(
@@ -296,13 +293,15 @@ def running_sheet() -> ScoreSheet:
     position = Position.objects.create(
         tournament=tournament, number=1, status=Position.Status.PUBLISHED
     )
-    table = Table.objects.create(position=position, number=1)
-    for number, direction in enumerate("NESW", start=1):
-        player = Player.objects.create(last_name=f"Soir{number}")
-        registration = Registration.objects.create(
-            tournament=tournament, player=player, number=number
+    registrations = [
+        Registration.objects.create(
+            tournament=tournament,
+            player=Player.objects.create(last_name=f"Soir{number}"),
+            number=number,
         )
-        Seat.objects.create(table=table, registration=registration, direction=direction)
+        for number in range(1, 5)
+    ]
+    [table] = position_tables_store(position=position, tables=[[r.pk for r in registrations]])
     return sheet_for_table(table=table)
 
 

@@ -19,6 +19,7 @@ from .positions import (
     position_generate,
     position_publish,
     position_regenerate,
+    position_tables_store,
 )
 from .registrations import (
     next_number,
@@ -70,6 +71,7 @@ __all__ = [
     "position_plan",
     "position_publish",
     "position_regenerate",
+    "position_tables_store",
     "positions_in_order",
     "positions_overview",
     "published_seats",

@@ -57,16 +57,22 @@ def _game(tournament: Tournament, size: int) -> str:
     return Table.Game.FOUR
 
 
-def _store_tables(position: Position, tables: Sequence[Sequence[int]]) -> None:
+def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]) -> list[Table]:
+    """Replace the position's tables by these (registration ids, seat by seat) in two inserts.
+
+    In the caller's transaction: the generator's plans and generated tournaments seat through it.
+    """
     position.tables.all().delete()
-    for number, seated in enumerate(tables, start=1):
-        table = Table.objects.create(
-            position=position, number=number, game=_game(position.tournament, len(seated))
-        )
-        Seat.objects.bulk_create(
-            Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
-            for index, rid in enumerate(seated)
-        )
+    stored = Table.objects.bulk_create(
+        Table(position=position, number=number, game=_game(position.tournament, len(seated)))
+        for number, seated in enumerate(tables, start=1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
+        for table, seated in zip(stored, tables, strict=True)
+        for index, rid in enumerate(seated)
+    )
+    return stored
 
 
 @transaction.atomic
@@ -138,7 +144,7 @@ def position_generate(
         position.status = Position.Status.DRAFT
         position.save(update_fields=["seed", "status"])
         after = [list(table) for table in plan.positions[number - 1]]
-        _store_tables(position, after)
+        position_tables_store(position=position, tables=after)
         change_record(
             tournament=tournament,
             obj=position,
