@@ -26,7 +26,7 @@ from scoring.services import (
     StaleSheetError,
     bump_version,
     deal_record,
-    sheet_field_write,
+    sheet_field_update,
     sheet_for_table,
 )
 from tournament.audit import change_record
@@ -337,15 +337,14 @@ def sheet_finish_at_table(*, link: TableLink, seat: Any, pin: Any) -> ScoreSheet
         )
     if sheet.status == ScoreSheet.Status.VALIDATED:
         raise Locked(_("Cette feuille est déjà validée par l'arbitre."))
-    with transaction.atomic():
-        bump_version(sheet, None)
-        sheet_field_write(
-            sheet,
-            field="status",
-            before=sheet.status,
-            after=ScoreSheet.Status.COMPLETE,
-            kind=ChangeLog.ObjectType.SHEET_STATUS,
-            note={"by_player": player.registration.number},
-            username=player.registration.player.full_name,
-        )
+    sheet_field_update(
+        sheet,
+        expected_version=None,
+        field="status",
+        before=sheet.status,
+        after=ScoreSheet.Status.COMPLETE,
+        kind=ChangeLog.ObjectType.SHEET_STATUS,
+        note={"by_player": player.registration.number},
+        username=player.registration.player.full_name,
+    )
     return sheet

@@ -111,6 +111,16 @@ def sheet_field_write(
     )
 
 
+def sheet_field_update(
+    sheet: ScoreSheet, *, expected_version: int | None, validating: bool = False, **change: Any
+) -> None:
+    """The version's compare-and-swap (`bump_version`), then `sheet_field_write(**change)`, in
+    one transaction."""
+    with transaction.atomic():
+        bump_version(sheet, expected_version, validating=validating)
+        sheet_field_write(sheet, **change)
+
+
 def sheet_players_count(sheet: ScoreSheet) -> int:
     """How many players the sheet has (counted once per sheet object)."""
     count: int | None = getattr(sheet, "_players_count", None)
@@ -198,16 +208,15 @@ def sheet_set_paper_bilans(
     expected_version: int | None = None,
 ) -> ScoreSheet:
     """Store the bilans written on the paper sheet (by seat) for the cross-check."""
-    with transaction.atomic():
-        bump_version(sheet, expected_version)
-        sheet_field_write(
-            sheet,
-            field="paper_bilans",
-            before=sheet.paper_bilans,
-            after=list(bilans) if bilans is not None else None,
-            kind=ChangeLog.ObjectType.PAPER_BILANS,
-            user=user,
-        )
+    sheet_field_update(
+        sheet,
+        expected_version=expected_version,
+        field="paper_bilans",
+        before=sheet.paper_bilans,
+        after=list(bilans) if bilans is not None else None,
+        kind=ChangeLog.ObjectType.PAPER_BILANS,
+        user=user,
+    )
     return sheet
 
 
@@ -228,20 +237,20 @@ def sheet_validate(
     reason = (reason or "").strip()[:500]
     if not validated and not reason:
         raise ValidationError({"reason": _("Indiquez pourquoi vous dévalidez la feuille.")})
-    with transaction.atomic():
-        bump_version(sheet, expected_version, validating=True)
-        before = sheet.status
-        reopening = not validated and before == ScoreSheet.Status.VALIDATED
-        sheet_field_write(
-            sheet,
-            field="status",
-            before=before,
-            after=status,
-            kind=ChangeLog.ObjectType.SHEET_STATUS,
-            action=ChangeLog.Action.REOPEN if reopening else ChangeLog.Action.UPDATE,
-            note={"reason": reason} if reason else None,
-            user=user,
-        )
+    before = sheet.status  # as loaded: the version's check says it is still so
+    reopening = not validated and before == ScoreSheet.Status.VALIDATED
+    sheet_field_update(
+        sheet,
+        expected_version=expected_version,
+        validating=True,
+        field="status",
+        before=before,
+        after=status,
+        kind=ChangeLog.ObjectType.SHEET_STATUS,
+        action=ChangeLog.Action.REOPEN if reopening else ChangeLog.Action.UPDATE,
+        note={"reason": reason} if reason else None,
+        user=user,
+    )
     return sheet
 
 
