@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import table_entry
 from scoring.engine import DealError
 from scoring.http import json_object
-from scoring.models import ScoreSheet, TableLink
+from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full
 from scoring.sheet_screen import load_sheet_view
 from tournament import throttle
@@ -110,6 +110,11 @@ def _sheet_context(link: TableLink) -> dict:
         "version": 0,
         "next_number": 1,
         "next_dealer": next_dealer,
+        # The tap rows that are plain choices: the engine's contracts, the oudlers, which side
+        # took the petit au bout (none at first).
+        "contracts": Deal.Contract.choices,
+        "oudlers": [(str(n), str(n)) for n in range(4)],
+        "petit_au_bout": [("", _("Non")), *Deal.Side.choices],
         "called_king": table.game == "five",
         "dead_is_dealer": table.game == "five_dead",
     }
