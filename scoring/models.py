@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import choices
 from scoring.engine_fields import ENGINE_FIELDS
 from tournament.models import Direction, Registration, Table, Tournament
-from tournament.models.fields import account_link, optional_link, tournament_part
+from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
 
 
 class ScoreSheet(models.Model):
@@ -260,7 +260,7 @@ class Incident(models.Model):
         return f"{self.get_kind_display()} ({self.registration})"
 
 
-class Championship(models.Model):
+class Championship(Stamped):
     """A club's season "challenge": points earned in several finished tournaments add up.
 
     The ranking itself is pure code (`scoring.championship`), computed on read from the
@@ -292,8 +292,6 @@ class Championship(models.Model):
     min_attendance = models.PositiveSmallIntegerField(_("participation minimale"), default=0)
     tie_breaks = models.JSONField(_("critères de départage"), default=list, blank=True)
     is_public = models.BooleanField(_("classement public"), default=False)
-    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     class Meta:
         verbose_name = _("championnat")

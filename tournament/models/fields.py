@@ -61,3 +61,13 @@ def _nullable(
         on_delete=on_delete,
         related_name=related_name,
     )
+
+
+class Stamped(models.Model):
+    """When an organiser's object (a tournament, a championship) was created and last saved."""
+
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        abstract = True

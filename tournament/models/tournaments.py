@@ -9,10 +9,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
-from .fields import account_link, tournament_part
+from .fields import Stamped, account_link, tournament_part
 
 
-class Tournament(models.Model):
+class Tournament(Stamped):
     """A tournament in donnes libres, with the organiser's settings."""
 
     Format = choices.Format
@@ -108,8 +108,6 @@ class Tournament(models.Model):
     )
     seating_seed = models.PositiveIntegerField(_("graine du placement"), default=0)
     owner = account_link(_("arbitre"), related_name="tournaments")
-    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     class Meta:
         verbose_name = _("tournoi")
