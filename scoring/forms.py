@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import notation
-from scoring.engine import DealError
+from scoring.engine import TOTAL_POINTS, DealError
 from scoring.models import Incident
 from scoring.notation import NotationError, SeatInfo
 from scoring.services import CARD_FIELDS, deal_figure
@@ -212,7 +212,7 @@ class AdjustForm(SeatNumbersForm):
     margin = forms.IntegerField(
         label=_("Contrat déclaré chuté de"),
         min_value=0,
-        max_value=91,
+        max_value=TOTAL_POINTS,
         required=False,
         help_text=_("points ; laisser vide pour saisir les scores de chaque joueur"),
     )
