@@ -25,7 +25,7 @@ from ..services.selectors import position_or_404
 from .common import error_messages, post_outcome
 
 if TYPE_CHECKING:
-    from django.utils.functional import _StrPromise as StrPromise
+    from django_stubs_ext import StrPromise
 
 
 def _lifecycle_view(
