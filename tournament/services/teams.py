@@ -18,11 +18,18 @@ from ..models import (
 )
 
 
-def check_team_room(team: Team, *, adding: int, already: int | None = None) -> None:
-    size = team.tournament.team_size
+def team_size(tournament: Tournament) -> int:
+    """How many players a team of this tournament has; refused for an individual tournament."""
+    size = tournament.team_size
     if size is None:
         raise ValidationError(_("Ce tournoi est individuel : il n'y a pas d'équipes."))
-    current = team.members.count() if already is None else already
+    return size
+
+
+def check_team_room(team: Team, *, adding: int) -> None:
+    """Refused when `adding` more players would make the team larger than the formula's."""
+    size = team_size(team.tournament)
+    current = team.members.count()
     if current + adding > size:
         raise ValidationError(
             _("L'équipe %(team)s aurait %(count)s joueurs : la formule en prévoit %(size)s.")
@@ -36,9 +43,7 @@ def team_assign(
 ) -> Team:
     """Create the team (or complete an existing one of that name) with the given players."""
     ensure_tournament_open(tournament)
-    size = tournament.team_size
-    if size is None:
-        raise ValidationError(_("Ce tournoi est individuel : il n'y a pas d'équipes."))
+    team_size(tournament)  # refused before anything is looked at when there are no teams
     name = " ".join(name.split())
     if not name:
         raise ValidationError({"name": _("Donnez un nom à l'équipe.")})
@@ -46,6 +51,7 @@ def team_assign(
     if foreign:
         raise ValueError("registrations from another tournament")
     team, _created = Team.objects.get_or_create(tournament=tournament, name=name)
+    team.tournament = tournament  # loaded already: the room check reads its formula
     joining = [r for r in registrations if r.team_id != team.pk]
     others = [r for r in joining if r.team_id is not None]
     if others:
