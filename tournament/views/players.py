@@ -17,7 +17,6 @@ from .. import identity, services
 from ..access import (
     Permission,
     TournamentRequest,
-    capabilities,
     may,
     permission_required,
 )
@@ -25,27 +24,25 @@ from ..forms import PlayerForm
 from ..identity import LikelyDuplicate
 from ..models import Player, Registration, Tournament
 from ..tables import ItineraryTable, RegistrationTable
-from .common import desk_page, error_messages, form_errors, registration_view
+from .common import desk_context, desk_page, error_messages, form_errors, registration_view
 
 
 def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:
-    registrations = tournament.registrations.select_related("player", "team")
-    table = RegistrationTable(
-        registrations,
-        can_edit=capabilities(request.user, tournament)["manage"],
-        start_labels=services.start_labels(tournament),
-    )
-    return desk_page(
+    context = desk_context(
         request,
         tournament,
         "players",
-        "tournament/player_list.html",
-        status=status,
-        table=table,
         form=form or PlayerForm(),
         late=services.last_played_position(tournament) > 0,
         duplicates=duplicates,
     )
+    # The table's edit buttons follow the rights the page's context has just worked out.
+    context["table"] = RegistrationTable(
+        tournament.registrations.select_related("player", "team"),
+        can_edit=context["can_edit"],
+        start_labels=services.start_labels(tournament),
+    )
+    return render(request, "tournament/player_list.html", context, status=status)
 
 
 @permission_required(Permission.VIEW)
