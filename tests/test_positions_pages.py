@@ -3,6 +3,8 @@
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament import services
@@ -59,3 +61,21 @@ def test_itinerary_gives_table_seat_and_opponents_at_every_position(arbiter_clie
         others = seat.table.seats.exclude(registration=entry).select_related("registration__player")
         for other in others:
             assert other.registration.player.full_name in page
+
+
+def test_the_itinerary_costs_the_same_queries_whatever_the_number_of_positions(arbiter_client):
+    counts = {}
+    for positions in (2, 6):
+        tournament = make_tournament(players=9, positions=positions)
+        services.position_generate(tournament=tournament, seed=11)
+        entry = tournament.registrations.get(number=1)
+        url = reverse("player-itinerary", args=[tournament.pk, entry.pk])
+        arbiter_client.get(url)  # sessions, caches
+        with CaptureQueriesContext(connection) as queries:
+            page = arbiter_client.get(url).text
+        counts[positions] = len(queries)
+        assert entry.player.full_name in page
+        rows = services.itinerary(entry)
+        assert [row["position"] for row in rows] == list(range(1, positions + 1))
+        assert all(len(row["opponents"].split(", ")) in (3, 4) for row in rows)
+    assert counts[2] == counts[6], counts

@@ -201,6 +201,14 @@ def itinerary(registration: Registration) -> list[dict[str, Any]]:
         seat.table.position_id: seat
         for seat in registration.seats.select_related("table__position")
     }
+    # Everyone at those tables, in one query.
+    at_table: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(table_id__in=[seat.table_id for seat in seats.values()])
+        .exclude(pk__in=[seat.pk for seat in seats.values()])
+        .select_related("registration__player")
+    ):
+        at_table.setdefault(other.table_id, []).append(other)
     rows = []
     for position in tournament.positions.all():
         seat = seats.get(position.pk)
@@ -215,11 +223,7 @@ def itinerary(registration: Registration) -> list[dict[str, Any]]:
                 }
             )
             continue
-        others = (
-            Seat.objects.filter(table=seat.table)
-            .exclude(pk=seat.pk)
-            .select_related("registration__player")
-        )
+        others = at_table.get(seat.table_id, [])
         rows.append(
             {
                 "position": position.number,
