@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.apps import apps
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -110,18 +111,8 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
     return tournament
 
 
-GENERATED_TABLES = (
-    "tournament_player",
-    "tournament_tournament",
-    "tournament_registration",
-    "tournament_position",
-    "tournament_table",
-    "tournament_seat",
-    "scoring_scoresheet",
-    "scoring_sheetplayer",
-    "scoring_deal",
-    "scoring_dealscore",
-)
+# Every table of the two apps: what a generated tournament writes, named by the models.
+ANALYSED_APPS = ("tournament", "scoring")
 
 
 def _refresh_statistics() -> None:
@@ -134,7 +125,12 @@ def _refresh_statistics() -> None:
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE " + ", ".join(GENERATED_TABLES))
+        tables = [
+            model._meta.db_table
+            for app in ANALYSED_APPS
+            for model in apps.get_app_config(app).get_models()
+        ]
+        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(t) for t in tables))
 
 
 def _register(tournament: Tournament, options: GenerateOptions, rng: random.Random):
