@@ -78,3 +78,21 @@ def test_late_player_plays_from_the_first_unpublished_position(arbiter_client, t
     assert ChangeLog.objects.filter(object_type="registration", object_id=entry.pk).exists()
     page = arbiter_client.get(response.url).text
     assert "Ajouter un joueur en retard" in page
+
+
+def test_reinstating_undoes_a_withdrawal_and_refuses_a_player_who_never_left(
+    arbiter_client, tournament
+):
+    register(arbiter_client, tournament, last_name="Martin")
+    entry = tournament.registrations.get()
+    reinstate = reverse("registration-reinstate", args=[tournament.pk, entry.pk])
+    page = arbiter_client.post(reinstate, follow=True).text
+    assert "n&#x27;a pas déclaré forfait" in page or "n'a pas déclaré forfait" in page
+    assert not ChangeLog.objects.filter(object_id=entry.pk, before__status="active").exists()
+
+    arbiter_client.post(reverse("registration-withdraw", args=[tournament.pk, entry.pk]))
+    arbiter_client.post(reinstate)
+    entry.refresh_from_db()
+    assert entry.status == Registration.Status.ACTIVE and entry.withdrawn_after is None
+    log = ChangeLog.objects.filter(object_type="registration", object_id=entry.pk).latest("pk")
+    assert log.before["status"] == "withdrawn" and log.after == {"status": "active"}

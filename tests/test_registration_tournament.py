@@ -121,3 +121,24 @@ def test_the_settings_page_shows_every_field_once_in_its_section(arbiter_client)
     )
     for name in placed:
         assert page.count(f'name="{name}"') >= 1, name
+
+
+def test_a_table_plays_at_least_one_deal_and_the_form_keeps_what_was_typed(arbiter_client):
+    response = arbiter_client.post(
+        reverse("tournament-create"), SETTINGS | {"deals_per_table_4": "0"}
+    )
+    assert response.status_code == 200 and not Tournament.objects.exists()
+    page = response.text
+    assert "supérieure ou égale à 1" in page
+    assert 'value="Open de Chalon"' in page
+    response = arbiter_client.post(
+        reverse("tournament-create"), SETTINGS | {"deals_per_table_3": "31"}
+    )
+    assert "inférieure ou égale à 30" in response.text and not Tournament.objects.exists()
+    arbiter_client.post(reverse("tournament-create"), SETTINGS)
+    tournament = Tournament.objects.get()
+    edit = reverse("tournament-edit", args=[tournament.pk])
+    page = arbiter_client.post(edit, SETTINGS | {"deals_per_table_5": "0"}).text
+    assert "supérieure ou égale à 1" in page
+    tournament.refresh_from_db()
+    assert tournament.deals_per_table_5 == 5

@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from . import choices
 from .fields import Stamped, account_link, tournament_part
 
+DEALS_PER_TABLE = [MinValueValidator(1), MaxValueValidator(30)]
+
 
 class Tournament(Stamped):
     """A tournament in donnes libres, with the organiser's settings."""
@@ -29,9 +31,16 @@ class Tournament(Stamped):
         _("formule"), max_length=12, choices=Format.choices, default=Format.INDIVIDUAL
     )
     positions_count = models.PositiveSmallIntegerField(_("nombre de positions"), default=4)
-    deals_per_table_4 = models.PositiveSmallIntegerField(_("donnes par table de 4"), default=5)
-    deals_per_table_5 = models.PositiveSmallIntegerField(_("donnes par table de 5"), default=5)
-    deals_per_table_3 = models.PositiveSmallIntegerField(_("donnes par table de 3"), default=6)
+    # A table plays at least one deal a position; 30 is far beyond any evening.
+    deals_per_table_4 = models.PositiveSmallIntegerField(
+        _("donnes par table de 4"), default=5, validators=DEALS_PER_TABLE
+    )
+    deals_per_table_5 = models.PositiveSmallIntegerField(
+        _("donnes par table de 5"), default=5, validators=DEALS_PER_TABLE
+    )
+    deals_per_table_3 = models.PositiveSmallIntegerField(
+        _("donnes par table de 3"), default=6, validators=DEALS_PER_TABLE
+    )
     remainder = models.CharField(
         _("joueurs en surnombre"),
         max_length=12,

@@ -124,6 +124,8 @@ def registration_withdraw(*, registration: Registration, user=None) -> Registrat
 def registration_reinstate(*, registration: Registration, user=None) -> Registration:
     """Undo a withdrawal recorded by mistake."""
     ensure_tournament_open(registration.tournament)
+    if registration.status != Registration.Status.WITHDRAWN:
+        raise ValidationError(_("Ce joueur n'a pas déclaré forfait."))
     before = _withdrawal(registration)
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None
