@@ -40,24 +40,23 @@ FIGURE = "figure"
 
 
 class Table(TypedDict):
-    """Who plays and the contract, as `table_shape` takes them (its defaults apply)."""
+    """Who plays and the contract, as `table_shape` takes them besides the rules."""
 
     players: int
     taker: int
     contract: str
     partner: NotRequired[int | None]
     dead: NotRequired[int | None]
-    rules: NotRequired[RuleSet]
 
 
-def figure_scores(*, figure: int, **table: Unpack[Table]) -> tuple[int, ...]:
+def figure_scores(*, figure: int, rules: RuleSet = FFT, **table: Unpack[Table]) -> tuple[int, ...]:
     """The row the taker's figure fills: defenders −V, partner +V, the mort 0, the taker as typed.
 
     Raises DealError naming the faulty field: the table's seats as the engine checks them, or
     "figure" when no real deal of this contract gives the taker that figure.
     """
-    shape = table_shape(**table)
-    contract, rules = shape.contract, table.get("rules", FFT)
+    shape = table_shape(rules=rules, **table)
+    contract = shape.contract
     if not is_int(figure):
         raise DealError(
             FIGURE,
