@@ -6,8 +6,9 @@ import json
 import pytest
 
 from scoring.services import sheet_create_free
-from tournament import services
+from tournament import lifecycle, services
 from tournament.audit import change_record
+from tournament.lifecycle import Locked
 from tournament.models import ChangeLog, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +127,26 @@ def test_a_backup_written_while_the_history_lived_in_scoring_restores_its_histor
     assert list(
         ChangeLog.objects.filter(tournament=restored).values_list("object_type", "action")
     ) == [("registration", "create")]
+
+
+def test_a_settings_save_from_a_page_read_before_a_finish_neither_reopens_nor_overwrites(
+    tournament, arbiter
+):
+    stale = Tournament.objects.get(pk=tournament.pk)  # the settings page's copy
+    lifecycle.tournament_finish(tournament=Tournament.objects.get(pk=tournament.pk), user=arbiter)
+    with pytest.raises(Locked):
+        services.tournament_update(
+            tournament=stale, data=settings_data(stale, name="Autre nom"), user=arbiter
+        )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.name != "Autre nom"
+
+
+def test_a_settings_save_keeps_what_other_pages_saved_meanwhile(tournament, arbiter):
+    stale = Tournament.objects.get(pk=tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(signup_capacity=40)
+    services.tournament_update(
+        tournament=stale, data=settings_data(stale, name="Autre nom"), user=arbiter
+    )
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.signup_capacity) == ("Autre nom", 40)

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..audit import json_value, record_settings
-from ..lifecycle import ensure_tournament_open
+from ..lifecycle import ensure_tournament_open, locked_tournament
 from ..models import (
     Position,
     Tournament,
@@ -48,6 +48,9 @@ def tournament_create(*, data: dict[str, Any], owner=None) -> Tournament:
 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None) -> Tournament:
+    """The settings the form edits, on the tournament's fresh locked row: a finish, a hall link
+    or sign-up settings saved since the page was read stay as they are."""
+    tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
     before = {key: json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
     played = last_played_position(tournament)
@@ -73,7 +76,7 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None
         if key in data:
             setattr(tournament, key, data[key])
     tournament.full_clean()
-    tournament.save()
+    tournament.save(update_fields=[*TOURNAMENT_FIELDS, "updated_at"])
     record_settings(tournament=tournament, obj=tournament, before=before, user=user)
     # Drafts beyond the new count are not part of the tournament any more.
     tournament.positions.filter(
