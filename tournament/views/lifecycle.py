@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -17,12 +17,11 @@ from .. import lifecycle, staff
 from ..access import (
     Permission,
     TournamentRequest,
-    capabilities,
     permission_required,
 )
 from ..models import TournamentRole
 from ..services.selectors import position_or_404
-from .common import error_messages, post_outcome
+from .common import desk_page, error_messages, post_outcome
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -96,19 +95,15 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s ajouté.") % {"name": typed["username"]})
             return redirect("tournament-staff", pk)
-    return render(
+    return desk_page(
         request,
+        tournament,
+        "staff",
         "tournament/staff.html",
-        {
-            "tournament": tournament,
-            "tab": "staff",
-            "can": capabilities(request.user, tournament),
-            "can_edit": True,
-            "entries": tournament.roles.select_related("user"),
-            "roles": TournamentRole.Role.choices,
-            "typed": typed,
-        },
         status=status,
+        entries=tournament.roles.select_related("user"),
+        roles=TournamentRole.Role.choices,
+        typed=typed,
     )
 
 
