@@ -52,10 +52,13 @@ def position_or_404(tournament_id: int, number: int, *, published: bool = False)
 
 
 def registration_or_404(tournament: Tournament, pk: int) -> Registration:
-    """One of the tournament's registrations, with its player and team; 404 otherwise."""
-    return get_object_or_404(
+    """One of the tournament's registrations, with its player, team and that tournament (no
+    query for it again); 404 otherwise."""
+    entry = get_object_or_404(
         Registration.objects.select_related("player", "team"), pk=pk, tournament=tournament
     )
+    entry.tournament = tournament
+    return entry
 
 
 def table_or_404(pk: int) -> Table:

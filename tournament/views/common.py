@@ -12,11 +12,12 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from ..access import Permission, TournamentRequest, capabilities, permission_required
-from ..models import Registration, Tournament
+from ..models import Tournament
+from ..services.selectors import registration_or_404
 
 T = TypeVar("T")
 
@@ -95,7 +96,7 @@ def registration_view(
     @permission_required(Permission.MANAGE)
     @require_POST
     def view(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-        entry = get_object_or_404(Registration, pk=registration, tournament_id=pk)
+        entry = registration_or_404(request.tournament, registration)
         return post_outcome(
             request, lambda: service(registration=entry, user=request.user), success, to, pk
         )

@@ -22,7 +22,7 @@ from ..access import (
 )
 from ..forms import PlayerForm
 from ..identity import LikelyDuplicate
-from ..models import Player, Registration, Tournament
+from ..models import Player, Tournament
 from ..tables import ItineraryTable, RegistrationTable
 from .common import desk_context, desk_page, error_messages, form_errors, registration_view
 
@@ -193,11 +193,7 @@ registration_reinstate = registration_view(
 
 @permission_required(Permission.VIEW)
 def player_itinerary(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    entry = get_object_or_404(
-        Registration.objects.select_related("player", "team", "tournament"),
-        pk=registration,
-        tournament_id=pk,
-    )
+    entry = services.registration_or_404(request.tournament, registration)
     table = ItineraryTable(services.itinerary(entry))
     return desk_page(
         request,

@@ -10,7 +10,7 @@ from typing import cast
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,6 +27,7 @@ from ..access import (
 from ..collation import fold_words
 from ..forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
 from ..models import Registration, Tournament
+from ..services import registration_or_404
 from ..settings import client_ip_address
 from .common import desk_context, desk_page, form_errors, form_post
 
@@ -152,9 +153,7 @@ def _wants_json(request: HttpRequest) -> bool:
 @permission_required(Permission.MANAGE)
 @require_POST
 def checkin_toggle(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    entry = get_object_or_404(
-        Registration.objects.select_related("player"), pk=registration, tournament_id=pk
-    )
+    entry = registration_or_404(request.tournament, registration)
     form = CheckInForm(request.POST)
     error = None
     if not form.is_valid():
