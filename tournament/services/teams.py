@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..audit import change_record
+from ..audit import change_record, save_recorded
 from ..lifecycle import ensure_tournament_open
 from ..models import (
     Registration,
@@ -77,16 +77,16 @@ def team_assign(
 def team_remove_member(*, registration: Registration, user=None) -> None:
     ensure_tournament_open(registration.tournament)
     team = registration.team
-    if team is not None:
-        change_record(
-            tournament=registration.tournament,
-            obj=registration,
-            action="update",
-            before={"team": team.name},
-            after={"team": None},
-            user=user,
-        )
+    if team is None:  # in no team: nothing to change
+        return
     registration.team = None
-    registration.save(update_fields=["team"])
-    if team is not None and not team.members.exists():
+    save_recorded(
+        registration,
+        update_fields=["team"],
+        tournament=registration.tournament,
+        before={"team": team.name},
+        after={"team": None},
+        user=user,
+    )
+    if not team.members.exists():
         team.delete()
