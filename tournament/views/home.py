@@ -19,7 +19,6 @@ def home(request: HttpRequest) -> HttpResponse:
         # The desk's people open their tournaments' desks; everyone reads public standings.
         "tournaments": mine,
         "public": Tournament.objects.filter(is_public=True).exclude(pk__in=mine.values("pk")),
-        "desk": mine.exists(),
         "can_edit": may(request.user, Permission.CREATE),
     }
     return render(request, "home.html", context)
