@@ -106,7 +106,6 @@ def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     )
     if saved is not None:
         return saved
-    tournament.refresh_from_db()
     context = desk_context(
         request,
         tournament,
