@@ -16,9 +16,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from tournament.models import ChangeLog, Direction, Registration, sheet_order_key
+from tournament.models import DIRECTION_LABELS, ChangeLog, Registration, sheet_order_key
 
-DIRECTION_LABELS = dict(Direction.choices)
 CONTRACT_LABELS = dict(Deal.Contract.choices)
 SIDE_LABELS = {"attack": _("attaque"), "defense": _("défense")}
 ALONE_LABELS = {"dog": _("roi au chien"), "self": _("appelé soi-même")}

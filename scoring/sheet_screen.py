@@ -25,15 +25,13 @@ from scoring.services import next_dealer, penalties_for
 from scoring.services.barring import BARRED_FAUSSE_DONNE, BARRED_RENONCE
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
+    DIRECTION_LABELS,
     DIRECTIONS,
     ChangeLog,
-    Direction,
     Table,
     sheet_order_key,
     start_display,
 )
-
-DIRECTION_LABELS = dict(Direction.choices)
 
 
 class State:

@@ -8,10 +8,8 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext_lazy as _
 
-# Seat letters in table order: a seat's index in this tuple is the engine's seat number stored
-# on sheets and deals, and the dealer passes to the previous index. The fifth seat at tables of
-# five has no compass name, so it is "X", shown as "5e". Never reorder: stored data means it.
-DIRECTIONS = ("N", "E", "S", "W", "X")
+# Seat letters in table order, as the seating rules number seats (one tuple: see there).
+from tournament.seating.plan import DIRECTIONS as DIRECTIONS
 
 # The order in which every screen, form and printed document lists the seats: the FFT score
 # sheet's Nord, Sud, Est, Ouest, then the fifth seat. Storage keeps DIRECTIONS' indexes.

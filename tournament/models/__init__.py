@@ -19,7 +19,7 @@ from ..seats import (
     start_display,
 )
 from .audit import ChangeLog
-from .choices import Direction
+from .choices import DIRECTION_LABELS, Direction
 from .players import Player
 from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
@@ -29,6 +29,7 @@ __all__ = [
     "DIRECTIONS",
     "SHEET_ORDER",
     "ChangeLog",
+    "DIRECTION_LABELS",
     "Direction",
     "Player",
     "Position",

@@ -21,6 +21,10 @@ class Direction(models.TextChoices):
     FIFTH = "X", _("5e")
 
 
+# A seat letter's name as pages show it ("Ouest"), translated when read.
+DIRECTION_LABELS = dict(Direction.choices)
+
+
 # Tournament
 
 

@@ -13,8 +13,11 @@ from typing import Any, Protocol
 
 from tournament.i18n import TranslatableError, gettext_noop
 
+# Seat letters in table order: a seat's index in this tuple is the engine's seat number stored
+# on sheets and deals, and the dealer passes to the previous index. The fifth seat at tables of
+# five has no compass name, so it is "X", shown as "5e". Never reorder: stored data means it.
+# (tournament.seats, the app's seat vocabulary, serves it to the rest of the app.)
 DIRECTIONS = ("N", "E", "S", "W", "X")
-DIRECTION_LABELS = {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest", "X": "5e"}
 POLICIES = ("five", "three")
 # The Django model also knows "five_dead" (tables of 5 with a rotating dummy): same seating.
 POLICY_ALIASES = {"five_dead": "five"}
