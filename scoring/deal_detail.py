@@ -105,8 +105,3 @@ def deal_detail(deal: Deal, seats: SeatInfo) -> DealDetail | None:
         petit_au_bout=str(SIDE_LABELS.get(deal.petit_au_bout, "")),
         chelem=str(chelem),
     )
-
-
-def deal_description(deal: Deal, seats: SeatInfo) -> str:
-    detail = deal_detail(deal, seats)
-    return detail.text if detail is not None else ""

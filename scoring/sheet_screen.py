@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.deal_detail import DealDetail, deal_description, deal_detail
+from scoring.deal_detail import DealDetail, deal_detail
 from scoring.engine import CONTRACT_LABELS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.notation import DIRECTION_CODES, SeatInfo
@@ -71,7 +71,6 @@ class Line:
     number: int
     deal: Deal
     label: str
-    description: str
     dealer: str
     dead: str
     cells: list  # scoring.sheet.Cell per display column
@@ -80,6 +79,11 @@ class Line:
     # Why the recorded taker could not bid on this deal (incident recorded after the deal).
     barred_taker: str = ""
     detail: DealDetail | None = None  # what the row says besides the figures (None: no deal)
+
+    @property
+    def description(self) -> str:
+        """The detail in words, as the row prints it ("" when there is none)."""
+        return self.detail.text if self.detail is not None else ""
 
 
 @dataclass
@@ -258,7 +262,6 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
             number=deal.number,
             deal=deal,
             label=line.label,
-            description=deal_description(deal, seats),
             detail=deal_detail(deal, seats),
             dealer=seats.key_for_seat(deal.dealer),
             dead=seats.key_for_seat(deal.dead),
