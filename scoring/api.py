@@ -76,14 +76,9 @@ def deal_create(request: HttpRequest, pk: int) -> JsonResponse:
     except DealError as err:
         return json_error(err.field, _(err.template) % err.params)
     except Locked as err:
-        return JsonResponse(
-            {"field": "sheet", "error": " ".join(err.messages), "version": sheet.version},
-            status=409,
-        )
+        return json_error("sheet", " ".join(err.messages), 409, version=sheet.version)
     except StaleSheetError as err:
-        return JsonResponse(
-            {"field": "version", "error": str(err), "version": err.sheet.version}, status=409
-        )
+        return json_error("version", str(err), 409, version=err.sheet.version)
     return JsonResponse(
         {"deal": deal.pk, "number": deal.number, "scores": deal.scores, "version": sheet.version},
         status=201,
