@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scoring.models import Incident
 from scoring.penalties import Penalty, penalty_adjustments
-from scoring.services import penalty_totals
+from scoring.standings import standings_for
 from tests.desk_helpers import (
     DEALS_004,
     deal_post,
@@ -59,9 +59,15 @@ def test_a_renonce_with_penalty_points_shows_a_separate_line(
     assert 'id="penalties"' in html and "-50" in html
     assert "1296" in html  # Sud's bilan with the penalty: 1346 − 50
     assert "Renonce du preneur" in html
-    assert penalty_totals(tournament) == {culprit.pk: -50}
+    assert penalty_adjustments_ranked(tournament) == {culprit.pk: -50}
     # The deal rows still sum to zero: the penalty is outside them.
     assert sum(sum(d.scores) for d in sheet.deals.all()) == 0
+
+
+def penalty_adjustments_ranked(tournament) -> dict[int, int]:
+    """Each registration's signed penalty adjustment as the ranking counts it (non-zero ones)."""
+    rows = standings_for(tournament).rows_by_key
+    return {pk: row.penalty for pk, row in rows.items() if row.penalty}
 
 
 @pytest.mark.django_db
@@ -73,7 +79,7 @@ def test_the_organiser_s_default_amount_applies_and_may_be_shared(arbiter_client
     culprit, _response = incident(arbiter_client, tournament, sheet, NORD, kind="carte_exposee")
     recorded = Incident.objects.get()
     assert recorded.penalty_points == 30 and recorded.shared
-    totals = penalty_totals(tournament)
+    totals = penalty_adjustments_ranked(tournament)
     assert totals[culprit.pk] == -30 and sum(totals.values()) == 0 and len(totals) == 4
 
 

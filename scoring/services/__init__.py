@@ -31,7 +31,6 @@ from scoring.services.incidents import (
     incident_record,
     penalties_for,
     penalty_defaults_set,
-    penalty_totals,
 )
 from scoring.services.sheets import (
     StaleSheetError,
@@ -69,7 +68,6 @@ __all__ = [
     "next_dealer",
     "penalties_for",
     "penalty_defaults_set",
-    "penalty_totals",
     "sheet_allow_extra_deal",
     "sheet_create_free",
     "sheet_field_update",

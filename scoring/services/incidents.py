@@ -4,15 +4,15 @@ subtract."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine_fields import ENGINE_FIELDS
-from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from scoring.penalties import Penalty, default_penalty, penalty_adjustments
+from scoring.models import Deal, Incident, ScoreSheet
+from scoring.penalties import Penalty, default_penalty
 from scoring.services.deal_input import ENTRY_FIELDS
 from scoring.services.deals import deal_snapshot, deal_update
 from scoring.services.sheets import bump_version, ensure_sheet_writable
@@ -139,26 +139,3 @@ def penalties_for(
         for incident in incidents
         if incident.registration_id is not None and incident.penalty_points
     ]
-
-
-def penalty_totals(tournament: Tournament) -> dict[int, int]:
-    """Penalty adjustment per registration id (negative for culprits), for the rankings.
-
-    Charged penalties only take points from the culprit; shared ones (tournament setting at the
-    time of the incident) give them to the other players of the culprit's sheet, zero-sum.
-    """
-    incidents = list(
-        Incident.objects.filter(tournament=tournament, penalty_points__gt=0).only(
-            "registration_id", "penalty_points", "shared", "sheet_id"
-        )
-    )
-    sheet_ids = {i.sheet_id for i in incidents if i.shared and i.sheet_id}
-    table_players: dict[int, list[int]] = {}
-    for sheet_id, registration_id in (
-        SheetPlayer.objects.filter(sheet_id__in=sheet_ids)
-        .order_by("sheet_id", "seat")
-        .values_list("sheet_id", "registration_id")
-    ):
-        table_players.setdefault(sheet_id, []).append(registration_id)
-    # The culprits are registration ids: the adjustments are keyed by them.
-    return cast(dict[int, int], penalty_adjustments(penalties_for(incidents, table_players)))
