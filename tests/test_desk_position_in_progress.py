@@ -146,3 +146,10 @@ def test_publishing_after_a_complete_position_asks_nothing(arbiter_client, eveni
     assert response.status_code == 302
     second.refresh_from_db()
     assert second.status == Position.Status.PUBLISHED
+
+
+def test_an_overview_of_a_position_the_tournament_lacks_is_not_found(arbiter_client, evening):
+    tournament, first = evening
+    assert "Table 1" in overview(arbiter_client, tournament, first.number)
+    url = reverse("entry-overview", args=[tournament.pk, 9])
+    assert arbiter_client.get(url).status_code == 404
