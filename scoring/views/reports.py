@@ -15,6 +15,7 @@ from django_tables2 import RequestConfig
 from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
 from scoring.standings import player_deals, standings_for
+from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, permission_required
 from tournament.collation import matches
 from tournament.services import registration_or_404
@@ -37,7 +38,7 @@ def ranking_context(
     view = request.GET.get("vue", "individuel")
     if view not in VIEWS:
         view = "individuel"
-    position = _int(request.GET.get("position"))
+    position = int_or_none(request.GET.get("position"))
     # The position whose own ranking is shown, if the one asked for has been played.
     shown = position if position is not None and position in standings.positions else None
     if shown is not None:
@@ -67,7 +68,7 @@ def ranking_context(
         )
     RequestConfig(request, paginate=False).configure(table)
     if per_page:
-        _paginate(table, per_page, _int(request.GET.get("page")))
+        _paginate(table, per_page, int_or_none(request.GET.get("page")))
     return {
         "tournament": tournament,
         "standings": standings,
@@ -152,10 +153,3 @@ def _paginate(table, per_page: int, page: int | None) -> None:
         table.paginate(per_page=per_page, page=max(page or 1, 1))
     except EmptyPage:
         table.paginate(per_page=per_page, page=table.paginator.num_pages)
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
