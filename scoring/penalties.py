@@ -17,6 +17,11 @@ RULE_PENALTY_DEFAULTS: dict[str, int] = {
 }
 
 
+def penalty_defaults(organiser_defaults: Mapping[str, int] | None) -> dict[str, int]:
+    """Every kind's blank-amount default: the organiser's amounts over the rules'."""
+    return {**RULE_PENALTY_DEFAULTS, **(organiser_defaults or {})}
+
+
 def default_penalty(kind: str, organiser_defaults: Mapping[str, int] | None) -> int | None:
     """The points an incident of `kind` costs when the arbiter leaves the amount blank.
 

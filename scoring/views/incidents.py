@@ -16,7 +16,7 @@ from scoring import services
 from scoring.engine import DealError
 from scoring.forms import IncidentForm, PenaltyDefaultsForm
 from scoring.models import Incident, ScoreSheet
-from scoring.penalties import RULE_PENALTY_DEFAULTS
+from scoring.penalties import penalty_defaults
 from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.lifecycle import Locked
@@ -83,9 +83,7 @@ def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
             "tab": "incidents",
             "form": form,
             "sheet": sheet,
-            "defaults": json.dumps(
-                {**RULE_PENALTY_DEFAULTS, **(tournament.penalty_defaults or {})}
-            ),
+            "defaults": json.dumps(penalty_defaults(tournament.penalty_defaults)),
         },
     )
 
@@ -132,7 +130,7 @@ def penalty_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     """The organiser's default penalty per incident type (arbiters only)."""
     tournament = request.tournament
     # Blank amounts show the rules' default where they state one.
-    defaults = {**RULE_PENALTY_DEFAULTS, **(tournament.penalty_defaults or {})}
+    defaults = penalty_defaults(tournament.penalty_defaults)
     initial = {f"kind_{k}": v for k, v in defaults.items()}
     initial["share_penalties"] = tournament.share_penalties
     form = PenaltyDefaultsForm(request.POST or None, initial=initial)
