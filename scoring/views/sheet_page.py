@@ -219,8 +219,8 @@ def stale_deal(
     editing: Deal | None = None,
 ) -> HttpResponse:
     """A deal typed on a sheet that moved meanwhile: the sheet as it is now, the deal as typed."""
-    data = form.deal_data or as_typed(request.POST)
-    typed = {key: value for key, value in data.items() if key != "csrfmiddlewaretoken"}
+    # The engine's input, or what was posted when the form never got that far (no CSRF token).
+    typed = form.deal_data or as_typed(request.POST)
     view, conflict = stale(request, sheet, typed=typed, expected=expected)
     form = kept(request, sheet, form_class(view, editing), seats=view.seats)
     return render_sheet(request, view, form, editing=editing, conflict=conflict)
