@@ -70,11 +70,11 @@ def bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = 
 
 def ensure_sheet_writable(sheet: ScoreSheet, *, validating: bool = False) -> None:
     """Raise Locked when the sheet, its position or its tournament refuses changes."""
-    tournament = Tournament.objects.get(pk=sheet.tournament_id)
-    ensure_tournament_open(tournament)
-    if sheet.table_id is not None:
+    if sheet.table_id is not None:  # the position's check asks its tournament's first
         position = Position.objects.select_related("tournament").get(tables__pk=sheet.table_id)
         ensure_position_open(position)
+    else:
+        ensure_tournament_open(Tournament.objects.get(pk=sheet.tournament_id))
     if not validating and sheet.status == ScoreSheet.Status.VALIDATED:
         raise Locked(
             _("Cette feuille est validée : un arbitre doit la dévalider avant toute modification."),
