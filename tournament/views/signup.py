@@ -20,6 +20,7 @@ from ..access import (
     Permission,
     SignupRequest,
     TournamentRequest,
+    json_error,
     permission_required,
     public_page,
     signup_code_page,
@@ -167,7 +168,7 @@ def checkin_toggle(request: TournamentRequest, pk: int, registration: int) -> Ht
             error = " ".join(exc.messages)
     if _wants_json(request):
         if error:
-            return JsonResponse({"error": error}, status=400)
+            return json_error("present", error)
         counts = request.tournament.registrations
         return JsonResponse(
             {
