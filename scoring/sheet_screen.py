@@ -22,7 +22,7 @@ from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.notation import DIRECTION_CODES, SeatInfo
 from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
-from scoring.services.barring import BARRED_FAUSSE_DONNE, BARRED_RENONCE
+from scoring.services.barring import barred_deal, barred_message
 from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTION_LABELS,
@@ -189,21 +189,15 @@ def sheet_state(
 
 
 def barred_seats(
-    incidents: Sequence[Incident], number: int, seat_of: dict[int, int], names: dict[int, str]
+    incidents: Sequence[Incident], number: int, seat_of: dict[int, int]
 ) -> dict[int, str]:
     """Seats that may not bid on deal `number`, with the reason (FFT: fausse donne, RC)."""
     barred: dict[int, str] = {}
     for incident in incidents:
-        if incident.registration_id is None or incident.deal_number is None:
-            continue
-        seat = seat_of.get(incident.registration_id)
-        if seat is None:
-            continue
-        name = names[seat]
-        if incident.kind == Incident.Kind.FAUSSE_DONNE and incident.deal_number == number:
-            barred[seat] = gettext(BARRED_FAUSSE_DONNE) % {"name": name}
-        elif incident.kind == Incident.Kind.RENONCE_DEFENCE and incident.deal_number == number - 1:
-            barred[seat] = gettext(BARRED_RENONCE) % {"name": name, "number": number - 1}
+        seat = seat_of.get(incident.registration_id) if incident.registration_id else None
+        if seat is not None and barred_deal(incident) == number:
+            template, params = barred_message(incident, number)
+            barred[seat] = gettext(template) % params
     return barred
 
 
@@ -236,7 +230,6 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         ),
         key=lambda c: (sheet_order_key(c.direction), c.seat),
     )
-    names = {c.seat: c.name for c in columns}
     seat_of = {c.registration_id: c.seat for c in columns}
     rows = [
         PassedRow(dealer=deal.dealer)
@@ -255,7 +248,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         if incident.deal_number is not None:
             by_deal[incident.deal_number].append(incident)
     barred_by_number = {
-        deal.number: barred_seats(incidents, deal.number, seat_of, names) for deal in deals
+        deal.number: barred_seats(incidents, deal.number, seat_of) for deal in deals
     }
     lines = [
         Line(
@@ -302,7 +295,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         expected_deals=expected,
         played_deals=played,
         next_dealer=following,
-        barred_next=barred_seats(incidents, len(deals) + 1, seat_of, names),
+        barred_next=barred_seats(incidents, len(deals) + 1, seat_of),
         incidents=incidents,
         zero_sum=sum(bilans) == 0 and all(sum(d.scores) == 0 for d in deals),
     )

@@ -6,6 +6,8 @@ defender who revoked ("renonce consommée") may not bid on the next deal.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from django.db.models import Q
@@ -22,6 +24,18 @@ BARRED_RENONCE = _(
     "il ne peut pas enchérir sur cette donne."
 )
 
+# Which deal an incident bars its culprit from bidding on, counted from the deal it names: a
+# fausse donne that same deal (dealt again), a renonce in defence the next one.
+BARS_AFTER: dict[str, int] = {Incident.Kind.FAUSSE_DONNE: 0, Incident.Kind.RENONCE_DEFENCE: 1}
+
+
+def barred_deal(incident: Incident) -> int | None:
+    """The number of the deal this incident's culprit may not bid on, or None."""
+    after = BARS_AFTER.get(incident.kind)
+    if after is None or incident.deal_number is None:
+        return None
+    return incident.deal_number + after
+
 
 def barring_incident(sheet: ScoreSheet, number: int, seat: int) -> Incident | None:
     """The incident that bars the player of `seat` from bidding on deal `number`, or None."""
@@ -33,8 +47,10 @@ def barring_incident(sheet: ScoreSheet, number: int, seat: int) -> Incident | No
             ),
         )
         .filter(
-            Q(kind=Incident.Kind.FAUSSE_DONNE, deal_number=number)
-            | Q(kind=Incident.Kind.RENONCE_DEFENCE, deal_number=number - 1)
+            reduce(
+                or_,
+                (Q(kind=kind, deal_number=number - after) for kind, after in BARS_AFTER.items()),
+            )
         )
         .select_related("registration__player")
         .order_by("pk")
@@ -63,13 +79,8 @@ def refuse_barred_taker(sheet: ScoreSheet, number: int, data: dict[str, Any]) ->
 
 def incident_barred_taker(incident: Incident) -> Deal | None:
     """A deal already typed whose taker this new incident bars from bidding (to correct)."""
-    if incident.sheet_id is None or incident.deal_number is None:
-        return None
-    if incident.kind == Incident.Kind.FAUSSE_DONNE:
-        number = incident.deal_number
-    elif incident.kind == Incident.Kind.RENONCE_DEFENCE:
-        number = incident.deal_number + 1
-    else:
+    number = barred_deal(incident)
+    if incident.sheet_id is None or number is None:
         return None
     seat = (
         SheetPlayer.objects.filter(

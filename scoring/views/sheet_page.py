@@ -95,8 +95,7 @@ def barred_on(view: SheetView, number: int) -> dict[int, str]:
     if number == view.next_number:
         return view.barred_next
     seat_of = {c.registration_id: c.seat for c in view.columns}
-    names = {c.seat: c.name for c in view.columns}
-    return barred_seats(view.incidents, number, seat_of, names)
+    return barred_seats(view.incidents, number, seat_of)
 
 
 def valid_deal(form: DealForm) -> dict[str, Any] | None:
