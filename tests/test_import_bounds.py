@@ -16,12 +16,9 @@ from django.utils.formats import number_format
 from openpyxl import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
+from tournament.import_files import MAX_LINE_CHARS, MAX_LINES_READ, MAX_ROWS, MAX_XLSX_BYTES
 from tournament.importing import (
     MAX_ERRORS,
-    MAX_LINE_CHARS,
-    MAX_LINES_READ,
-    MAX_ROWS,
-    MAX_XLSX_BYTES,
     ImportPreview,
     parse_table,
     parse_upload,

@@ -39,12 +39,10 @@ from django.utils.translation import ngettext
 
 from .collation import fold as normalise
 
-# The file-reading bounds live with the readers; re-exported here, where they used to be.
-from .import_files import MAX_LINE_CHARS as MAX_LINE_CHARS
-from .import_files import MAX_LINES_READ as MAX_LINES_READ
-from .import_files import MAX_ROWS as MAX_ROWS
-from .import_files import MAX_XLSX_BYTES as MAX_XLSX_BYTES
+# The file-reading bounds live with the readers (the rows' count is checked here too).
 from .import_files import (
+    MAX_LINES_READ,
+    MAX_ROWS,
     Line,
     UnreadableFile,
     check_xlsx,
