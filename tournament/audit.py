@@ -3,6 +3,7 @@ calls change_record (tournament's services and scoring's alike)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import models
@@ -80,17 +81,24 @@ def json_value(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-def record_settings(
-    *, tournament: Tournament, obj: models.Model, before: dict[str, Any], user: Any = None
+def settings_save(
+    tournament: Tournament, fields: Sequence[str], data: Mapping[str, Any], user: Any = None
 ) -> None:
-    """Record the settings of `obj` (named by the keys of `before`, their values before the
-    edit) that the edit changed; nothing when none did."""
-    after = {key: json_value(getattr(obj, key)) for key in before}
-    changed = [key for key in before if before[key] != after[key]]
+    """A settings form's write: the tournament's `fields` found in `data` set and validated,
+    only those columns saved, and the ones that changed recorded (before and after); no record
+    when none did."""
+    before = {key: json_value(getattr(tournament, key)) for key in fields}
+    for key in fields:
+        if key in data:
+            setattr(tournament, key, data[key])
+    tournament.full_clean()
+    tournament.save(update_fields=[*fields, "updated_at"])
+    after = {key: json_value(getattr(tournament, key)) for key in fields}
+    changed = [key for key in fields if before[key] != after[key]]
     if changed:
         change_record(
             tournament=tournament,
-            obj=obj,
+            obj=tournament,
             action="update",
             before={k: before[k] for k in changed},
             after={k: after[k] for k in changed},

@@ -20,7 +20,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from . import services, throttle
-from .audit import change_record, json_value, record_settings
+from .audit import change_record, settings_save
 from .collation import fold
 from .licence import licence_clean
 from .lifecycle import ensure_tournament_open, locked_tournament
@@ -78,13 +78,7 @@ def signup_settings_update(*, tournament: Tournament, data: dict[str, Any], user
     """Open or close the registration page, set its capacity, closing time and licence rule."""
     tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
-    before = {key: json_value(getattr(tournament, key)) for key in SIGNUP_FIELDS}
-    for key in SIGNUP_FIELDS:
-        if key in data:
-            setattr(tournament, key, data[key])
-    tournament.full_clean()
-    tournament.save(update_fields=[*SIGNUP_FIELDS, "updated_at"])
-    record_settings(tournament=tournament, obj=tournament, before=before, user=user)
+    settings_save(tournament, SIGNUP_FIELDS, data, user)
     return tournament
 
 

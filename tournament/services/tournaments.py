@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..audit import json_value, record_settings
+from ..audit import settings_save
 from ..lifecycle import ensure_tournament_open, locked_tournament
 from ..models import (
     Position,
@@ -52,7 +52,6 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None
     or sign-up settings saved since the page was read stay as they are."""
     tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
-    before = {key: json_value(getattr(tournament, key)) for key in TOURNAMENT_FIELDS}
     played = last_played_position(tournament)
     if data.get("positions_count", tournament.positions_count) < played:
         raise ValidationError(
@@ -72,12 +71,7 @@ def tournament_update(*, tournament: Tournament, data: dict[str, Any], user=None
     if new_count < tournament.positions_count:
         # Lowering the count deletes the drafts beyond it: never with typed sheets.
         refuse_typed_drafts(tournament, new_count + 1)
-    for key in TOURNAMENT_FIELDS:
-        if key in data:
-            setattr(tournament, key, data[key])
-    tournament.full_clean()
-    tournament.save(update_fields=[*TOURNAMENT_FIELDS, "updated_at"])
-    record_settings(tournament=tournament, obj=tournament, before=before, user=user)
+    settings_save(tournament, TOURNAMENT_FIELDS, data, user)
     # Drafts beyond the new count are not part of the tournament any more.
     tournament.positions.filter(
         number__gt=tournament.positions_count, status=Position.Status.DRAFT
