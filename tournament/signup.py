@@ -120,7 +120,7 @@ def spam_check(*, honeypot: str, stamp: str, now: float | None = None) -> None:
 def throttle_hit(address: str | None) -> bool:
     """Count one sign-up attempt from this address; True when it is over the limit (counted
     for every server process alike: tournament.throttle)."""
-    count = throttle.count_attempt(f"signup-attempts:{address or 'unknown'}", THROTTLE_SECONDS)
+    count = throttle.hit(f"signup-attempts:{address or 'unknown'}", THROTTLE_SECONDS)
     return count > THROTTLE_ATTEMPTS
 
 

@@ -1,32 +1,134 @@
-"""Attempts counted per client address, the same for every server process: sign-ups and table
-codes typed on phones.
+"""Attempts counted and locks held in the database, one SQL statement an attempt.
 
-The counts live in Django's cache, which settings keep in the database (DatabaseCache; its
-table is created after every migrate), so the gunicorn workers of a tournament day share them.
-A count is approximate under a burst of parallel requests (read then write), which is all a
-throttle needs: it slows guessing, it does not account.
+Every counter of the site (sign-ups per address, table codes per address, wrong personal codes
+per player and client) is a row of `Counter`, changed by a single `INSERT … ON CONFLICT DO
+UPDATE … RETURNING` (SQLite 3.35+ and PostgreSQL): parallel requests and every server process
+share one exact count, with no read-then-write window. Call these outside a transaction that
+could roll back, so that a refused attempt stays counted.
+
+- `hit(key, window)`: one more attempt in a fixed window; returns the count so far.
+- `gate(key, allowance, lock)`: reserve the right to check one attempt. The `allowance`-th
+  attempt locks the key for `lock` seconds; once a lock is over, each further attempt locks it
+  again for twice as long (capped at MAX_LOCK). While locked, nothing is reserved (False) and the
+  attempt is not checked at all. `clear(key)` after a right answer.
 """
 
 from __future__ import annotations
 
+import random
 import time
+from typing import Any
 
-from django.core.cache import cache
+from django.db import connection
+
+from tournament.models.limits import Counter
+
+MAX_LOCK = 24 * 3600.0  # seconds: the longest lock a key reaches by doubling
+STALE_AFTER = 2 * 24 * 3600.0  # seconds: rows with nothing pending are purged after this
+PURGE_ONE_IN = 500  # attempts: how often an attempt also purges stale rows
+
+_TABLE = Counter._meta.db_table
 
 
-def attempts(key: str) -> int:
-    """Attempts counted under `key` in its current window (0 once the window is over)."""
-    count, until = cache.get(key, (0, 0.0))
-    return count if until > time.time() else 0
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
 
 
-def count_attempt(key: str, window: int) -> int:
+def _maybe_purge(now: float) -> None:
+    if random.randrange(PURGE_ONE_IN) == 0:
+        purge(now=now)
+
+
+def hit(key: str, window: float, *, now: float | None = None) -> int:
     """One more attempt under `key`; the window of `window` seconds starts at the first one.
-    Returns the count so far, this attempt included."""
-    now = time.time()
-    count, until = cache.get(key, (0, 0.0))
-    if until <= now:
-        count, until = 0, now + window
-    count += 1
-    cache.set(key, (count, until), max(1, round(until - now)))
-    return count
+    Returns the number of attempts in the window, this one included."""
+    now = _now(now)
+    _maybe_purge(now)
+    sql = (
+        f"INSERT INTO {_TABLE} (key, hits, window_end, locked_until, delay, last_at) "
+        "VALUES (%s, 1, %s, 0, 0, %s) "
+        "ON CONFLICT (key) DO UPDATE SET "
+        f"hits = CASE WHEN {_TABLE}.window_end <= %s THEN 1 ELSE {_TABLE}.hits + 1 END, "
+        f"window_end = CASE WHEN {_TABLE}.window_end <= %s THEN excluded.window_end "
+        f"ELSE {_TABLE}.window_end END, "
+        "last_at = excluded.last_at "
+        "RETURNING hits"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, now + window, now, now, now])
+        return int(cursor.fetchone()[0])
+
+
+def attempts(key: str, *, now: float | None = None) -> int:
+    """Attempts counted under `key` in its current window (0 once the window is over)."""
+    now = _now(now)
+    row = Counter.objects.filter(key=key, window_end__gt=now).values_list("hits", flat=True)
+    return next(iter(row), 0)
+
+
+def gate(
+    key: str,
+    *,
+    allowance: int,
+    lock: float,
+    now: float | None = None,
+    links: dict[str, Any] | None = None,
+) -> bool:
+    """Reserve one attempt under `key`: True when it may be checked, False while the key is
+    locked (nothing counted, nothing to check). `links` (tournament_id, registration_id,
+    table_id) are written on the key's first attempt, for the desk's alerts."""
+    now = _now(now)
+    _maybe_purge(now)
+    links = links or {}
+    columns = ["tournament_id", "registration_id", "table_id"]
+    first_lock = now + lock if allowance <= 1 else 0.0
+    first_delay = min(lock * 2, MAX_LOCK) if allowance <= 1 else lock
+    sql = (
+        f"INSERT INTO {_TABLE} (key, hits, window_end, locked_until, delay, last_at, "
+        f"{', '.join(columns)}) VALUES (%s, 1, 0, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (key) DO UPDATE SET "
+        f"hits = {_TABLE}.hits + 1, "
+        f"locked_until = CASE WHEN {_TABLE}.hits + 1 >= %s THEN %s + {_TABLE}.delay "
+        f"ELSE {_TABLE}.locked_until END, "
+        f"delay = CASE WHEN {_TABLE}.hits + 1 < %s THEN {_TABLE}.delay "
+        f"WHEN {_TABLE}.delay * 2 > %s THEN %s ELSE {_TABLE}.delay * 2 END, "
+        "last_at = excluded.last_at "
+        f"WHERE {_TABLE}.locked_until <= %s "
+        "RETURNING hits"
+    )
+    params = [
+        key,
+        first_lock,
+        first_delay,
+        now,
+        *(links.get(column) for column in columns),
+        allowance,
+        now,
+        allowance,
+        MAX_LOCK,
+        MAX_LOCK,
+        now,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() is not None
+
+
+def locked_until(key: str) -> float:
+    """When `key`'s lock ends (0 when it never locked)."""
+    row = Counter.objects.filter(key=key).values_list("locked_until", flat=True)
+    return next(iter(row), 0.0)
+
+
+def clear(*keys: str) -> None:
+    """Forget `keys` (a right answer, or the arbiter's unlock)."""
+    Counter.objects.filter(key__in=keys).delete()
+
+
+def purge(*, now: float | None = None) -> int:
+    """Delete rows with no window, lock or recent attempt left; returns how many."""
+    now = _now(now)
+    deleted, _by_model = Counter.objects.filter(
+        window_end__lt=now, locked_until__lt=now, last_at__lt=now - STALE_AFTER
+    ).delete()
+    return deleted

@@ -75,13 +75,14 @@ def table_code(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         key = f"table-code:{_client_address(request)}"
         code = table_entry.normalise_code(request.POST.get("code", ""))
-        if throttle.attempts(key) >= CODE_ATTEMPTS:
+        # Every attempt is counted before the code is looked up (one atomic statement), so
+        # parallel guesses can't slip past the limit between a read and a write.
+        if throttle.hit(key, CODE_WINDOW) > CODE_ATTEMPTS:
             error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
         else:
             link = TableLink.objects.filter(code=code).first() if code else None
             if link is not None:
                 return redirect("table-entry", link.token)
-            throttle.count_attempt(key, CODE_WINDOW)
             error = _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
     status = 400 if error else 200
     return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)

@@ -5,6 +5,7 @@
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - audit: ChangeLog, the one history of every write
+- limits: Counter, every attempts counter and lock (tournament.throttle)
 - choices: the models' enumerations (Direction, and each model's own, named on the model too)
 - fields: the relation kinds the models of both apps repeat (a tournament's part, optional links)
 """
@@ -20,6 +21,7 @@ from ..seats import (
 )
 from .audit import ChangeLog
 from .choices import DIRECTION_LABELS, Direction
+from .limits import Counter
 from .players import Player
 from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
@@ -29,6 +31,7 @@ __all__ = [
     "DIRECTIONS",
     "SHEET_ORDER",
     "ChangeLog",
+    "Counter",
     "DIRECTION_LABELS",
     "Direction",
     "Player",
