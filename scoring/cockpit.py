@@ -13,13 +13,14 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Incident, ScoreSheet
+from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.position_overview import TableRow, position_overview
 from scoring.ranking import Ranked
 from scoring.sheet_screen import State
 from scoring.standings import standings_fingerprint, standings_for
+from scoring.table_entry import CodeAlert, code_alerts, open_calls
 from tournament.clock import ClockState, state_of
-from tournament.models import ChangeLog, Position, Registration, Tournament
+from tournament.models import ChangeLog, Counter, Position, Registration, Tournament
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10
@@ -90,6 +91,10 @@ class Cockpit:
     withdrawn: int
     teams: int
     counts: list[tuple[str, str, str, int]] = field(default_factory=list)  # state, label, tone, n
+    # Tables calling the arbiter from a phone, and players whose code was mistyped again and
+    # again: shown first, until an arbiter acts.
+    calls: list[TableCall] = field(default_factory=list)
+    code_alerts: list[CodeAlert] = field(default_factory=list)
 
     @property
     def missing(self) -> int:
@@ -149,6 +154,8 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
         active=people["active"],
         withdrawn=people["withdrawn"],
         teams=people["teams"],
+        calls=open_calls(tournament),
+        code_alerts=code_alerts(tournament),
     )
     cockpit.counts = [
         (state, str(STATE_LABELS[state]), STATE_TONES[state], n)
@@ -231,8 +238,10 @@ def live_fingerprint(tournament: Tournament) -> str:
 
     The standings' fingerprint covers deals, sheets, incidents, positions and registrations;
     every arbiter's write (publishing, swapping seats, the clock, incidents) leaves a history
-    record, so the latest record covers the rest. Two queries.
+    record, so the latest record covers the rest (a table's call too); a wrong personal code
+    moves its counter. Three queries.
     """
     last = ChangeLog.objects.filter(tournament=tournament).aggregate(n=Max("pk"))["n"]
-    key = f"{standings_fingerprint(tournament)}:{last}"
+    codes = Counter.objects.filter(tournament=tournament).aggregate(n=Max("last_at"))["n"]
+    key = f"{standings_fingerprint(tournament)}:{last}:{codes}"
     return hashlib.sha256(key.encode()).hexdigest()[:20]

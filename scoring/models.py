@@ -96,9 +96,6 @@ class TableLink(models.Model):
     token = models.CharField(_("jeton"), max_length=64, unique=True)
     code = models.CharField(_("code de table"), max_length=12, unique=True)
     revoked = models.BooleanField(_("révoqué"), default=False)
-    # Wrong confirmation codes typed at this table, and until when it is throttled.
-    failures = models.PositiveSmallIntegerField(_("codes erronés"), default=0)
-    locked_until = models.DateTimeField(_("bloqué jusqu'à"), null=True, blank=True)
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
 
     class Meta:
@@ -166,6 +163,13 @@ class Deal(models.Model):
     )
     confirmed_by = account_link(_("confirmée par l'arbitre"))
     confirmed_at = models.DateTimeField(_("confirmée le"), null=True, blank=True)
+    # An opponent refused it at the table: it waits for the enterer's correction (then a new
+    # confirmation) or the arbiter; a disputed deal is always pending.
+    disputed = models.BooleanField(_("contestée"), default=False)
+    dispute_note = models.CharField(_("motif de la contestation"), max_length=200, blank=True)
+    disputed_by_player = optional_link(
+        Registration, _("contestée par le joueur"), on_delete=models.SET_NULL
+    )
     created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
@@ -300,3 +304,32 @@ class Championship(Stamped):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.season})" if self.season else self.name
+
+
+class TableCall(models.Model):
+    """A table calls the arbiter from a phone: shown on the cockpit and the desk until an arbiter
+    takes it. One open call a table at a time (a second tap answers the first)."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="calls"
+    )
+    deal_number = models.PositiveSmallIntegerField(_("donne n°"), null=True, blank=True)
+    note = models.CharField(_("message"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("appel le"), auto_now_add=True)
+    taken_at = models.DateTimeField(_("pris en charge le"), null=True, blank=True)
+    taken_by = account_link(_("pris en charge par"))
+
+    class Meta:
+        verbose_name = _("appel de l'arbitre")
+        verbose_name_plural = _("appels de l'arbitre")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(taken_at__isnull=True),
+                name="one_open_call_per_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return _("Appel de la table %(number)s") % {"number": self.table.number}

@@ -29,6 +29,16 @@ urlpatterns = [
         views_cockpit.hall_announcement,
         name="hall-announcement",
     ),
+    path(
+        "tournois/<int:pk>/appels/<int:call>/prendre/",
+        views_cockpit.call_take,
+        name="call-take",
+    ),
+    path(
+        "tournois/<int:pk>/joueurs/<int:registration>/code/",
+        views_cockpit.code_unlock,
+        name="code-unlock",
+    ),
     path("salle/<str:token>/", views_hall.hall_page, name="hall-screen"),
     path("salle/<str:token>/diapos/", views_hall.hall_slides, name="hall-slides"),
 ]

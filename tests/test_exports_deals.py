@@ -14,6 +14,9 @@ from scoring.exports import deal_log, deals_csv, deals_xlsx
 from scoring.models import Deal, DealScore, ScoreSheet
 from scoring.services import deal_adjust
 from scoring.table_entry import (
+    Client as PhoneClient,
+)
+from scoring.table_entry import (
     deal_confirm_by_arbiter,
     deals_confirm,
     links_for_position,
@@ -21,6 +24,8 @@ from scoring.table_entry import (
 )
 from tests.report_builders import build_tournament
 from tournament.models import Tournament
+
+PHONE = PhoneClient(address="192.168.1.20", device="phone1")
 
 pytestmark = pytest.mark.django_db
 
@@ -128,18 +133,19 @@ def phones(arbiter):
     built = build_tournament(entry_mode=Tournament.EntryMode.PHONES)
     link = links_for_position(built["positions"][1])[0]
     sheet = built["sheets"][(1, 1)]
-    pins = {p.seat: p.registration.pin for p in sheet.players.select_related("registration")}
+    seated = {p.seat: p.registration for p in sheet.players.select_related("registration")}
+    pins = {seat: registration.pin for seat, registration in seated.items()}
     for number, taker in enumerate((0, 1, 2), start=3):
         deal, _replayed = phone_deal_record(
             link=link,
             client_id=f"deal-log-{number:04d}",
             data=dict(players=4, taker=taker, contract="prise", oudlers=1, points=45 + number),
-            entered_by=taker,
+            enterer=seated[taker],
             version=ScoreSheet.objects.get(pk=sheet.pk).version,
         )
         version = ScoreSheet.objects.get(pk=sheet.pk).version
         if taker == 0:
-            deals_confirm(link=link, seat=1, pin=pins[1])
+            deals_confirm(link=link, seat=1, pin=pins[1], client=PHONE)
         elif taker == 1:
             deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=version)
     built["arbiter"] = arbiter

@@ -17,6 +17,7 @@ from scoring.printing import phone_entry
 from scoring.printing.blank_sheets import blank_sheet_pages
 from scoring.services import sheet_for_table
 from scoring.table_entry import (
+    Client,
     deal_confirm_by_arbiter,
     deals_confirm,
     link_revoke,
@@ -26,6 +27,8 @@ from scoring.table_entry import (
 from tests.print_helpers import fetch_pdf
 from tests.print_tournament import build_print_tournament
 from tournament.models import Registration, Tournament
+
+PHONE = Client(address="192.168.1.20", device="phone1")
 
 pytestmark = pytest.mark.django_db
 
@@ -210,12 +213,14 @@ def phone_sheet(data, arbiter) -> ScoreSheet:
             link=link,
             client_id=f"phone-deal-{number:04d}",
             data=dict(players=4, taker=taker, contract=contract, oudlers=1, points=points),
-            entered_by=taker,
+            enterer=players[taker],
             version=version,
         )
         sheet = ScoreSheet.objects.get(pk=deal.sheet_id)
         if number == 1:
-            deals_confirm(link=link, seat=1, pin=players[1].pin)  # the defender at seat 1
+            deals_confirm(
+                link=link, seat=1, pin=players[1].pin, client=PHONE
+            )  # the defender at seat 1
         elif number == 2:
             deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=sheet.version)
         version = ScoreSheet.objects.get(pk=sheet.pk).version

@@ -14,7 +14,8 @@ from django.urls import reverse
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.position_overview import position_overview
 from scoring.standings import standings_for
-from scoring.table_entry import MAX_FAILURES, links_for_position
+from scoring.table_entry import links_for_position
+from scoring.table_entry.codes import CLIENT_ALLOWANCE
 from tournament.lifecycle import position_close, tournament_finish
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
@@ -57,8 +58,18 @@ def post(client, name, link, body):
     )
 
 
+def pin_at(link, seat: int) -> str:
+    """The personal code of the player at seat index `seat` of the link's table."""
+    if link.pk is None:
+        return "000000"
+    seats = sorted(link.table.seats.select_related("registration"), key=lambda s: s.index)
+    return seats[seat].registration.pin
+
+
 def record(client, link, client_id="phone-deal-0001", deal=None, version=0, entered_by=0):
+    """A deal sent with its enterer's seat and personal code (the proof the server checks)."""
     body = {"client_id": client_id, "version": version, "entered_by": entered_by}
+    body["pin"] = pin_at(link, entered_by)
     body["deal"] = deal or GARDE
     return post(client, "table-deal-create", link, body)
 
@@ -93,9 +104,6 @@ def test_a_link_writes_its_own_table_and_reads_nothing_else():
 
 
 def test_unknown_tokens_and_codes_open_nothing_and_guessing_is_throttled():
-    from django.core.cache import cache
-
-    cache.clear()  # the attempts of this address are counted in the cache
     world = build(tables=1)
     client = Client()
     assert client.get(reverse("table-entry", args=["x" * 32])).status_code == 404
@@ -167,22 +175,28 @@ def test_two_phones_cannot_both_append_on_the_same_version():
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "status"),
     [
-        ({"client_id": "ok-id-0001", "entered_by": 0, "deal": GARDE}, "version"),
-        ({"client_id": "x", "version": 0, "entered_by": 0, "deal": GARDE}, "client_id"),
-        ({"client_id": "ok-id-0001", "version": 0, "entered_by": 9, "deal": GARDE}, "entered_by"),
+        ({"client_id": "ok-id-0001", "entered_by": 0, "deal": GARDE}, "version", 400),
+        ({"client_id": "x", "version": 0, "entered_by": 0, "deal": GARDE}, "client_id", 400),
+        ({"client_id": "ok-id-0001", "version": 0, "entered_by": 9, "pin": "000000",
+          "deal": GARDE}, "seat", 403),
         ({"client_id": "ok-id-0001", "version": 0, "entered_by": 0,
-          "deal": {**GARDE, "players": 5}}, "players"),
+          "deal": {**GARDE, "players": 5}}, "players", 400),
         ({"client_id": "ok-id-0001", "version": 0, "entered_by": 0,
-          "deal": {**GARDE, "oudlers": 4}}, "oudlers"),
-        ("[" * 5000, "body"),
+          "deal": {**GARDE, "oudlers": 4}}, "oudlers", 400),
+        ("[" * 5000, "body", 400),
+        # A seat alone proves nothing: no code, no binding, no deal.
+        ({"client_id": "ok-id-0001", "version": 0, "entered_by": 1, "deal": GARDE},
+         "entered_by", 403),
     ],
 )  # fmt: skip
-def test_malformed_phone_bodies_are_refused_with_the_field(body, field):
+def test_malformed_phone_bodies_are_refused_with_the_field(body, field, status):
     link = build(tables=1)["links"][(1, 1)]
+    if isinstance(body, dict) and body.get("entered_by") == 0:
+        body = {**body, "pin": pin_at(link, 0)}
     response = post(Client(), "table-deal-create", link, body)
-    assert response.status_code == 400
+    assert response.status_code == status
     assert response.json()["field"] == field
     assert Deal.objects.count() == 0
 
@@ -199,13 +213,15 @@ def test_only_the_other_side_confirms_with_a_code_and_wrong_codes_are_throttled(
     assert own.status_code == 403 and "autre camp" in own.json()["error"]
     assert Deal.objects.get().pending
     assert standings_for(world["tournament"], public=True).players[0].row.total == 0
-    wrong = "0000" if players[2].pin != "0000" else "1111"
-    for _attempt in range(MAX_FAILURES):
+    wrong = "000000" if players[2].pin != "000000" else "111111"
+    for _attempt in range(CLIENT_ALLOWANCE):
         assert post(client, "table-confirm", link, {"seat": 2, "pin": wrong}).status_code == 403
     blocked = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin})
     assert blocked.status_code == 429
     assert Deal.objects.get().pending
-    TableLink.objects.filter(pk=link.pk).update(locked_until=None)
+    # The lock is this client's: the real player's own phone still confirms.
+    client = Client()
+    client.cookies["tarot_device"] = "phoneofplayer2"
     ok = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin})
     assert ok.status_code == 200 and ok.json() == {"confirmed": [1]}
     deal = Deal.objects.get()

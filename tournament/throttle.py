@@ -39,14 +39,20 @@ def _maybe_purge(now: float) -> None:
         purge(now=now)
 
 
-def hit(key: str, window: float, *, now: float | None = None) -> int:
+LINKS = ("tournament_id", "registration_id", "table_id")
+
+
+def hit(
+    key: str, window: float, *, now: float | None = None, links: dict[str, Any] | None = None
+) -> int:
     """One more attempt under `key`; the window of `window` seconds starts at the first one.
-    Returns the number of attempts in the window, this one included."""
+    Returns the number of attempts in the window, this one included. `links` as for `gate`."""
     now = _now(now)
     _maybe_purge(now)
+    links = links or {}
     sql = (
-        f"INSERT INTO {_TABLE} (key, hits, window_end, locked_until, delay, last_at) "
-        "VALUES (%s, 1, %s, 0, 0, %s) "
+        f"INSERT INTO {_TABLE} (key, hits, window_end, locked_until, delay, last_at, "
+        f"{', '.join(LINKS)}) VALUES (%s, 1, %s, 0, 0, %s, %s, %s, %s) "
         "ON CONFLICT (key) DO UPDATE SET "
         f"hits = CASE WHEN {_TABLE}.window_end <= %s THEN 1 ELSE {_TABLE}.hits + 1 END, "
         f"window_end = CASE WHEN {_TABLE}.window_end <= %s THEN excluded.window_end "
@@ -55,7 +61,7 @@ def hit(key: str, window: float, *, now: float | None = None) -> int:
         "RETURNING hits"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [key, now + window, now, now, now])
+        cursor.execute(sql, [key, now + window, now, *(links.get(c) for c in LINKS), now, now])
         return int(cursor.fetchone()[0])
 
 
@@ -80,7 +86,7 @@ def gate(
     now = _now(now)
     _maybe_purge(now)
     links = links or {}
-    columns = ["tournament_id", "registration_id", "table_id"]
+    columns = LINKS
     first_lock = now + lock if allowance <= 1 else 0.0
     first_delay = min(lock * 2, MAX_LOCK) if allowance <= 1 else lock
     sql = (

@@ -115,7 +115,9 @@ def _apply_inputs(deal: Deal, data: dict[str, Any]) -> None:
     deal.chelem = data.get("chelem") or ""
 
 
-def _deal_write(deal: Deal, *, action: str, before: dict[str, Any] | None, user: Any) -> None:
+def _deal_write(
+    deal: Deal, *, action: str, before: dict[str, Any] | None, user: Any, username: str = ""
+) -> None:
     """Save a deal, its per-player scores and the history record of the change (in the
     caller's transaction)."""
     deal.save()
@@ -128,6 +130,7 @@ def _deal_write(deal: Deal, *, action: str, before: dict[str, Any] | None, user:
         before=before,
         after=deal_snapshot(deal),
         user=user,
+        username=username,
     )
 
 
@@ -178,9 +181,15 @@ def deal_record(
 
 
 def deal_update(
-    *, deal: Deal, data: dict[str, Any], user: Any = None, expected_version: int | None = None
+    *,
+    deal: Deal,
+    data: dict[str, Any],
+    user: Any = None,
+    expected_version: int | None = None,
+    username: str = "",
 ) -> Deal:
-    """Correct a deal's inputs; its score is recomputed and the change recorded."""
+    """Correct a deal's inputs; its score is recomputed and the change recorded (`username`:
+    the player who corrected it at the table, without an account)."""
     data = deal_input_check(data, deal.sheet)
     scores = compute_scores(data, deal.rule_set)
     with transaction.atomic():
@@ -191,7 +200,9 @@ def deal_update(
         deal.computed_scores = scores
         if not deal.adjusted:
             deal.scores = [0] * len(scores) if deal.score_not_recorded else scores
-        _deal_write(deal, action=ChangeLog.Action.UPDATE, before=before, user=user)
+        _deal_write(
+            deal, action=ChangeLog.Action.UPDATE, before=before, user=user, username=username
+        )
     return deal
 
 

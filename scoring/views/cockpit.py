@@ -18,10 +18,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
+from scoring import table_entry
 from scoring.cockpit import cockpit_load, current_position, live_fingerprint
+from scoring.models import TableCall
 from tournament import clock, hall
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
-from tournament.services import played_positions, position_or_404
+from tournament.services import played_positions, position_or_404, registration_or_404
 
 if TYPE_CHECKING:
     from tournament.models import Tournament
@@ -187,4 +189,40 @@ def hall_announcement(request: TournamentRequest, pk: int) -> HttpResponse:
         _errors(request, error)
     else:
         messages.success(request, _("Annonce en salle enregistrée."))
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.SCORE)
+@require_POST
+def call_take(request: TournamentRequest, pk: int, call: int) -> HttpResponse:
+    """An arbiter goes to the table that called: the call leaves the screens (logged)."""
+    found = TableCall.objects.filter(pk=call, table__position__tournament=request.tournament)
+    taken = found.select_related("table__position").first()
+    if taken is not None:
+        table_entry.call_take(call=taken, user=request.user)
+        messages.success(
+            request,
+            _("Appel de la table %(number)s pris en charge.") % {"number": taken.table.number},
+        )
+    return redirect("tournament-detail", pk)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def code_unlock(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+    """Clear a player's wrong-code locks; with "nouveau code", issue a new personal code (to
+    reprint on their itinerary card)."""
+    found = registration_or_404(request.tournament, registration)
+    new_code = request.POST.get("new_code") == "1"
+    table_entry.code_unlock(registration=found, user=request.user, new_code=new_code)
+    if new_code:
+        messages.success(
+            request,
+            _("Nouveau code personnel de %(name)s : %(pin)s (l'ancien ne fonctionne plus).")
+            % {"name": found.player.full_name, "pin": found.pin},
+        )
+    else:
+        messages.success(
+            request, _("Code de %(name)s débloqué.") % {"name": found.player.full_name}
+        )
     return redirect("tournament-detail", pk)

@@ -14,10 +14,10 @@
   var players = parseInt(app.dataset.players, 10);
   var calledKing = app.dataset.calledKing === "1";
   var QUEUE_KEY = "tarot-queue-" + token;
-  var WHO_KEY = "tarot-who-" + token;
   var form = document.getElementById("deal-entry");
   var flushing = false;
   var blocked = false; // a refused or conflicting deal waits for the player's decision
+  var fixing = null; // the number of the waiting deal being corrected, if any
 
   function $(id) { return document.getElementById(id); }
 
@@ -228,10 +228,11 @@
     if (!queue.length) return;
     flushing = true;
     var item = queue[0];
+    // Who entered it is this phone's player, proved by the code they typed (a cookie the
+    // server signed): the body names no one.
     var body = {
       client_id: item.client_id,
       version: item.version !== undefined ? item.version : sheetData().version,
-      entered_by: item.entered_by,
       deal: item.deal,
     };
     post(app.dataset.urlDeal, body).then(function (answer) {
@@ -242,6 +243,10 @@
         $("table-sheet").dataset.version = answer.data.version;
         writeQueue(rest);
         if (rest.length) flush(); else refreshSheet();
+      } else if (answer.data && answer.data.field === "entered_by") {
+        // Not (or no longer) identified: the deal stays on the phone until the player is.
+        showWho(false);
+        $("who-message").textContent = answer.data.error;
       } else if (answer.status === 409 && answer.data.field === "version") {
         $("table-sheet").dataset.version = answer.data.version;
         refreshSheet();
@@ -257,19 +262,76 @@
   }
 
   function resetForm() {
-    var who = value("who");
     form.reset();
     $("preview").textContent = "";
     $("preview").className = "preview";
     $("entry-error").textContent = "";
     $("played-fields").hidden = false;
     $("bonuses").open = false;
-    if (who !== "") restoreWho(who);
+    fixing = null;
+    $("fix-note").hidden = true;
+    $("fix-cancel").hidden = true;
+    $("deal-title").hidden = false;
   }
 
-  function restoreWho(seat) {
-    var input = document.querySelector("#who input[value='" + seat + "']");
+  function isBound() { return !$("who-bound").hidden; }
+
+  function showWho(bound, name) {
+    $("who-bound").hidden = !bound;
+    $("who-form").hidden = bound;
+    if (bound && name !== undefined) $("who-name").textContent = name;
+  }
+
+  function check(name, val) {
+    var input = form.querySelector("input[name=" + name + "][value='" + val + "']");
     if (input) input.checked = true;
+  }
+
+  // A waiting deal its enterer corrects: its inputs back into the form.
+  function startFix(number) {
+    var row = $("row-" + number);
+    if (!row || !row.dataset.inputs) return;
+    var deal = JSON.parse(row.dataset.inputs);
+    resetForm();
+    fixing = number;
+    if (deal.taker === null || deal.taker === undefined) {
+      check("taker", "passed");
+      $("played-fields").hidden = true;
+    } else {
+      check("taker", deal.taker);
+      check("contract", deal.contract);
+      if (calledKing) check("partner", deal.partner !== null ? deal.partner : (deal.alone === "dog" ? "dog" : "alone"));
+      check("oudlers", deal.oudlers);
+      check("side", "attack");
+      form.querySelector("[name=points]").value = String(deal.points).replace(".", ",");
+      (deal.poignees || []).slice(0, 2).forEach(function (p, i) {
+        form.querySelector("[name=poignee_seat_" + (i + 1) + "]").value = p[0];
+        form.querySelector("[name=poignee_size_" + (i + 1) + "]").value = p[1];
+      });
+      check("petit_au_bout", deal.petit_au_bout || "");
+      form.querySelector("[name=chelem]").value = deal.chelem === "attack"
+        ? (deal.chelem_announced ? "announced_made" : "made")
+        : deal.chelem === "defense" ? "defense" : (deal.chelem_announced ? "announced_failed" : "");
+    }
+    $("fix-note").textContent = fill(_("Correction de la donne %(number)s : changez ce qui est faux puis enregistrez."), { number: number }, true);
+    $("fix-note").hidden = false;
+    $("fix-cancel").hidden = false;
+    form.scrollIntoView();
+    preview();
+  }
+
+  function sendFix(deal) {
+    var number = fixing;
+    post(app.dataset.urlDeal + number + "/", { version: sheetData().version, deal: deal }).then(function (answer) {
+      if (answer.status === 200) {
+        resetForm();
+        $("entry-error").textContent = fill(_("Donne %(number)s corrigée : elle attend une nouvelle confirmation."), { number: number }, true);
+        refreshSheet();
+      } else {
+        $("entry-error").textContent = answer.data.error || _("Donne refusée.");
+        if (answer.status === 409) refreshSheet();
+      }
+    }).catch(function () { $("entry-error").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   }
 
   form.addEventListener("change", function (event) {
@@ -282,19 +344,41 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    var who = document.querySelector("#who input:checked");
-    if (!who) { $("entry-error").textContent = _("Indiquez d'abord qui saisit (votre nom, en haut)."); return; }
+    if (!isBound()) { $("entry-error").textContent = _("Identifiez-vous d'abord : votre nom et votre code personnel, en haut de la page."); $("who-seat").focus(); return; }
     var built = buildDeal();
     if (built.error) { $("entry-error").textContent = built.error; return; }
+    if (fixing !== null) { sendFix(built.deal); return; }
     var queue = readQueue();
-    queue.push({ client_id: newId(), entered_by: parseInt(who.value, 10), deal: built.deal });
+    queue.push({ client_id: newId(), deal: built.deal });
     writeQueue(queue);
     resetForm();
     flush();
   });
 
-  document.getElementById("who").addEventListener("change", function (event) {
-    localStorage.setItem(WHO_KEY, event.target.value);
+  $("who-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var seat = $("who-seat").value;
+    var pin = $("who-pin").value.trim();
+    if (seat === "" || !/^\d{4,8}$/.test(pin)) { $("who-message").textContent = _("Choisissez votre nom et tapez votre code personnel."); return; }
+    post(app.dataset.urlIdentify, { seat: parseInt(seat, 10), pin: pin }).then(function (answer) {
+      $("who-pin").value = "";
+      if (answer.status === 200) {
+        $("who-message").textContent = "";
+        showWho(true, answer.data.name);
+        refreshSheet();
+        flush();
+      } else {
+        $("who-message").textContent = answer.data.error || _("Refusé.");
+      }
+    }).catch(function () { $("who-message").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
+  });
+  $("who-forget").addEventListener("click", function () {
+    post(app.dataset.urlForget, {}).then(function () { showWho(false); refreshSheet(); });
+  });
+  $("fix-cancel").addEventListener("click", resetForm);
+  $("sheet-holder").addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest(".fix-deal") : null;
+    if (button) startFix(button.dataset.number);
   });
 
   $("conflict-resend").addEventListener("click", function () {
@@ -310,12 +394,14 @@
     refreshSheet().then(flush);
   });
 
-  function withCode(url, done) {
+  function withCode(url, done, extra) {
     var seat = $("confirm-seat").value;
-    var pin = $("confirm-pin").value;
+    var pin = $("confirm-pin").value.trim();
     var message = $("confirm-message");
-    if (seat === "" || !/^\d{4}$/.test(pin)) { message.textContent = _("Choisissez votre nom et tapez votre code à 4 chiffres."); return; }
-    post(url, { seat: parseInt(seat, 10), pin: pin }).then(function (answer) {
+    if (seat === "" || !/^\d{4,8}$/.test(pin)) { message.textContent = _("Choisissez votre nom et tapez votre code personnel."); return; }
+    var body = { seat: parseInt(seat, 10), pin: pin };
+    Object.keys(extra || {}).forEach(function (key) { body[key] = extra[key]; });
+    post(url, body).then(function (answer) {
       $("confirm-pin").value = "";
       message.textContent = answer.status === 200 ? done(answer.data) : (answer.data.error || _("Refusé."));
       message.className = answer.status === 200 ? "ok" : "errorlist";
@@ -330,6 +416,20 @@
         : _("Donnes %(numbers)s confirmées."), { numbers: data.confirmed.join(", ") }, true);
     });
   });
+  $("contest-button").addEventListener("click", function () {
+    var number = parseInt($("contest-number").value, 10);
+    if (!number) { $("confirm-message").textContent = _("Indiquez le numéro de la donne à contester."); return; }
+    withCode(app.dataset.urlContest, function (data) {
+      return fill(_("Donne %(number)s contestée : celui qui l'a saisie doit la corriger."), { number: data.contested }, true);
+    }, { number: number, note: $("contest-note").value });
+  });
+  $("call-button").addEventListener("click", function () {
+    var number = parseInt($("contest-number").value, 10) || null;
+    post(app.dataset.urlCall, { number: number }).then(function (answer) {
+      $("call-message").textContent = answer.status === 200
+        ? _("L'arbitre est prévenu : il arrive.") : (answer.data.error || _("Refusé."));
+    }).catch(function () { $("call-message").textContent = _("Hors ligne : faites signe à l'arbitre."); });
+  });
   $("finish-button").addEventListener("click", function () {
     withCode(app.dataset.urlFinish, function () { return _("Feuille terminée : l'arbitre la valide."); });
   });
@@ -338,8 +438,6 @@
   window.addEventListener("offline", function () { setStatus(false); });
   setInterval(function () { flush(); if (!readQueue().length) refreshSheet(); }, 5000);
 
-  var saved = localStorage.getItem(WHO_KEY);
-  if (saved !== null) restoreWho(saved);
   setStatus(navigator.onLine);
   showState();
   flush();

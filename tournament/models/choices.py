@@ -118,5 +118,8 @@ class ObjectType(models.TextChoices):
     PAPER_BILANS = "paper_bilans", _("bilans papier")
     DEAL = "deal", _("donne")
     DEAL_CONFIRMATION = "deal_confirmation", _("confirmation de donne")
+    DEAL_DISPUTE = "deal_dispute", _("contestation de donne")
+    TABLE_CALL = "tablecall", _("appel de l'arbitre")
+    PLAYER_CODE = "player_code", _("code personnel")
     INCIDENT = "incident", _("incident")
     CHAMPIONSHIP = "championship", _("championnat")

@@ -16,11 +16,16 @@ if TYPE_CHECKING:
     from .positions import Seat
 
 
+PIN_DIGITS = 6
+
+
 def new_pin() -> str:
-    """A player's personal 4-digit confirmation code, printed on their itinerary card."""
+    """A player's personal confirmation code (PIN_DIGITS digits), printed on their itinerary
+    card: with the locks of scoring.table_entry, guessing one takes longer than a tournament
+    (README, "Phone entry")."""
     import secrets
 
-    return f"{secrets.randbelow(10_000):04d}"
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
 class Team(models.Model):
@@ -61,7 +66,7 @@ class Registration(models.Model):
         _("forfait après la position"), null=True, blank=True
     )
     # Confirms the opponents' deals at the table (printed on the itinerary card).
-    pin = models.CharField(_("code de confirmation"), max_length=4, default=new_pin)
+    pin = models.CharField(_("code de confirmation"), max_length=8, default=new_pin)
     # Online sign-up: when, and the code the player shows at the door (None otherwise).
     signed_up_at = models.DateTimeField(_("inscrit en ligne le"), null=True, blank=True)
     signup_code = models.CharField(
