@@ -5,7 +5,13 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from tests.test_table_entry_browser import enter, phone, table_of_five, tap  # noqa: F401
+from tests.test_table_entry_browser import (  # noqa: F401
+    enter,
+    identify,
+    phone,
+    table_of_five,
+    tap,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,7 +25,7 @@ def test_the_phone_records_the_king_in_the_chien_and_the_taker_calling_themself(
     context, page = phone(browser)
     try:
         page.goto(url)
-        tap(page, "who", "0", scope="#who")
+        identify(page, 0, table_of_five["players"][0].pin)
         enter(page, ("DUVAL", "prise", "dog", "1", "55", "attack", ""))
         page.wait_for_selector("#row-1")
         enter(page, ("DUVAL", "prise", "alone", "1", "55", "attack", ""))

@@ -71,6 +71,15 @@ def tap(page, name: str, value: str, scope: str = "#deal-entry") -> None:
     page.click(f"{scope} input[name={name}][value='{value}']")
 
 
+def identify(page, seat: int, pin: str) -> None:
+    """The player says who they are once, with their personal code: this phone then enters
+    the table's deals in their name."""
+    page.select_option("#who-seat", str(seat))
+    page.fill("#who-pin", pin)
+    page.click("#who-button")
+    page.wait_for_selector("#who-bound", state="visible")
+
+
 def seat_of(name: str) -> str:
     return str(NAMES.index(name))
 
@@ -110,7 +119,12 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
     confirming_context, confirming = phone(browser)
     try:
         entering.goto(url)
-        tap(entering, "who", "0", scope="#who")
+        # A seat alone proves nothing: without a code the deal is not sent.
+        enter(entering, DEALS[0])
+        entering.wait_for_selector("#entry-error:has-text('Identifiez-vous')")
+        assert Deal.objects.count() == 0
+        entering.reload()
+        identify(entering, 0, table_of_five["players"][0].pin)
         for number, deal in enumerate(DEALS, start=1):
             enter(entering, deal)
             entering.wait_for_selector(f"#row-{number}")
@@ -134,7 +148,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         confirming.goto(url)
         confirming.select_option("#confirm-seat", "3")
         right = table_of_five["players"][3].pin
-        confirming.fill("#confirm-pin", "0000" if right != "0000" else "1111")
+        confirming.fill("#confirm-pin", "000000" if right != "000000" else "111111")
         confirming.click("#confirm-button")
         confirming.wait_for_selector("#confirm-message:has-text('Code personnel erroné')")
         assert sheet.deals.filter(pending=True).count() == 5
@@ -185,7 +199,7 @@ def test_deals_typed_offline_are_stored_exactly_once(
                 break
             page.wait_for_timeout(100)
         assert cached
-        tap(page, "who", "0", scope="#who")
+        identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
         for deal in DEALS[:3]:
             enter(page, deal, online=False)
@@ -231,3 +245,67 @@ def test_the_phone_page_fits_a_phone(browser, live_server, one_request_at_a_time
         assert re.search(r"Donne\s+1", page.inner_text("#deal-title"))
     finally:
         context.close()
+
+
+def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other_side(
+    browser, live_server, one_request_at_a_time, table_of_five, page
+):
+    """Two phones at one table: ARNAUD enters a deal, DUVAL (the other side) contests it with a
+    word, ARNAUD corrects it, DUVAL confirms; DUVAL calls the arbiter, whose open cockpit shows
+    the call within its refresh."""
+    tournament = table_of_five["tournament"]
+    players = table_of_five["players"]
+    url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
+    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    page.goto(live_server.url + reverse("tournament-detail", args=[tournament.pk]))
+    entering_context, entering = phone(browser)
+    other_context, other = phone(browser)
+    try:
+        entering.goto(url)
+        identify(entering, 0, players[0].pin)
+        enter(entering, ("ARNAUD", "garde", "CARON", "2", "50", "attack", ""))
+        entering.wait_for_selector("#row-1")
+
+        other.goto(url)
+        other.select_option("#confirm-seat", "3")
+        other.fill("#confirm-pin", players[3].pin)
+        other.click("#contest-box summary")
+        other.fill("#contest-number", "1")
+        other.fill("#contest-note", "L'attaque avait 45")
+        other.click("#contest-button")
+        other.wait_for_selector("#confirm-message:has-text('Donne 1 contestée')")
+        deal = Deal.objects.get()
+        assert deal.pending and deal.disputed and deal.dispute_note == "L'attaque avait 45"
+        assert public_total(tournament) == 0
+
+        # The enterer's phone shows it contested, with the word, and corrects it.
+        entering.wait_for_selector("#row-1.disputed", timeout=15_000)
+        assert "L'attaque avait 45" in entering.inner_text("#row-1")
+        entering.click("#row-1 .fix-deal")
+        assert entering.input_value("#points") == "50"
+        entering.fill("#points", "45")
+        entering.wait_for_selector("#preview.ok")
+        entering.click("#save")
+        entering.wait_for_selector("#entry-error:has-text('corrigée')")
+        deal.refresh_from_db()
+        assert deal.pending and not deal.disputed and float(deal.points) == 45
+        assert public_total(tournament) == 0
+
+        # The other side confirms the corrected deal; it counts.
+        other.select_option("#confirm-seat", "3")
+        other.fill("#confirm-pin", players[3].pin)
+        other.click("#confirm-button")
+        other.wait_for_selector("#confirm-message:has-text('Donne 1 confirmée')")
+        deal.refresh_from_db()
+        assert not deal.pending and deal.confirmed_by_player == players[3]
+        assert public_total(tournament) > 0
+
+        # A call for the arbiter reaches the open cockpit by itself.
+        other.click("#call-button")
+        other.wait_for_selector("#call-message:has-text('prévenu')")
+        page.wait_for_selector("#cockpit-alerts:has-text('Table 1 appelle')", timeout=20_000)
+        page.click("#cockpit-alerts button:has-text('J\\'y vais')")
+        page.wait_for_selector("#cockpit-alerts", state="detached")
+    finally:
+        entering_context.close()
+        other_context.close()

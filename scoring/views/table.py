@@ -53,14 +53,14 @@ def table_link(*, page: bool):
 
     def decorator(view):
         @wraps(view)
-        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+        def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
             try:
                 link = table_entry.link_for(token)
             except table_entry.TableClosed:
                 if page:
                     return _closed(request)
                 return json_error(None, _("Ce lien de table n'est plus valable."), 404)
-            return view(request, link)
+            return view(request, link, **kwargs)
 
         return wrapper
 
