@@ -2,7 +2,8 @@
 and the gunicorn server on loopback (a load test's run and report are in load_run.py).
 
 The scripts of bench/ are run as files (`.venv/bin/python bench/load.py`): their folder is on
-the import path, so they import this module as `common`.
+the import path, so they import this module as `common`; the tests import it as `bench.common`
+(tests/parallel_site.py serves the site the same way).
 """
 
 from __future__ import annotations
@@ -237,6 +238,24 @@ def add_server_arguments(parser) -> None:
         action="store_true",
         help="gunicorn --preload: import the site once in the master (faster restarts)",
     )
+
+
+def server_env(url: str, static_root: Path, *, debug: bool) -> dict[str, str]:
+    """The environment of a Django step and of the server on the database at `url`: DEBUG on
+    (no collectstatic needed), or production settings for plain http on loopback."""
+    env = dict(os.environ, DATABASE_URL=url, STATIC_ROOT=str(static_root), LOG_LEVEL="WARNING")
+    if debug:
+        env.update(DEBUG="true")
+    else:
+        env.update(
+            DEBUG="false",
+            SECRET_KEY=secrets.token_urlsafe(40),
+            ALLOWED_HOSTS=HOST,
+            SECURE_SSL_REDIRECT="false",
+            SECURE_COOKIES="false",
+            SECURE_HSTS_SECONDS="0",
+        )
+    return env
 
 
 def run_django_step(script: str, env: dict[str, str], *args: str) -> None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -21,13 +19,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from common import (
-    HOST,
     ROOT,
     PostgresDatabase,
     Server,
     SqliteDatabase,
     free_port,
     run_django_step,
+    server_env,
     setup_django,
 )
 
@@ -77,22 +75,6 @@ def collect_static(workdir: Path, env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-def server_env(args, url: str, static_root: Path) -> dict[str, str]:
-    env = dict(os.environ, DATABASE_URL=url, STATIC_ROOT=str(static_root), LOG_LEVEL="WARNING")
-    if args.debug:
-        env.update(DEBUG="true")
-    else:
-        env.update(
-            DEBUG="false",
-            SECRET_KEY=secrets.token_urlsafe(40),
-            ALLOWED_HOSTS=HOST,
-            SECURE_SSL_REDIRECT="false",
-            SECURE_COOKIES="false",
-            SECURE_HSTS_SECONDS="0",
-        )
-    return env
-
-
 def phase(text: str, _started: list[float] = []) -> None:  # noqa: B006 (a process clock)
     _started.append(_started[0] if _started else time.monotonic())
     print(f"  [{time.monotonic() - _started[0]:6.1f} s] {text}", flush=True)
@@ -115,7 +97,9 @@ def run_on_each_database(
         static_root = workdir / "static"
         static = None
         if not args.debug:
-            static = collect_static(workdir, server_env(args, "sqlite://:memory:", static_root))
+            static = collect_static(
+                workdir, server_env("sqlite://:memory:", static_root, debug=args.debug)
+            )
         for kind in kinds:
             if static is not None:
                 if static.wait(timeout=300) != 0:
@@ -148,7 +132,7 @@ def serve_and_read_back(
     log = workdir / f"gunicorn-{kind}.log"
     try:
         setup_out = workdir / f"setup-{kind}.json"
-        env = server_env(args, db.url, static_root)
+        env = server_env(db.url, static_root, debug=args.debug)
         run_django_step(script, env, "_setup", str(setup_out), *setup_args)
         setup = json.loads(setup_out.read_text())
         port = args.port or free_port()
