@@ -14,6 +14,7 @@ printed (`-s` shows them).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import tempfile
@@ -23,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.table_entry import CODE_ALPHABET, CODE_LENGTH
+from scoring.table_entry.links import CODE_ALPHABET, CODE_LENGTH
+from scoring.table_entry.codes import CLIENT_ALLOWANCE
 from scoring.views.table import CODE_ATTEMPTS
 from tests.parallel_site import (
     PhoneTable,
@@ -33,6 +35,7 @@ from tests.parallel_site import (
     request,
     served_site,
     tally,
+    wrong_personal_codes_at_once,
 )
 from tournament.signup import MIN_FORM_SECONDS, THROTTLE_ATTEMPTS
 
@@ -41,6 +44,7 @@ DATABASE = "postgres" if ON_POSTGRES else "sqlite"
 
 SIGNUPS = 64
 TABLE_CODES = 400
+PERSONAL_CODES = 400
 
 SIGNUP_THROTTLED = "Trop de tentatives depuis cette connexion"
 CODE_UNKNOWN = "Code inconnu"
@@ -146,10 +150,45 @@ def check_400_parallel_wrong_table_codes_check_exactly_the_limit(
     assert answer.status == 400 and CODE_THROTTLED in answer.text
 
 
+def check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(
+    site: ServedSite, phone_table: PhoneTable
+):
+    """One phone sends 400 wrong codes for one player at once: exactly the allowance is checked,
+    the rest refused unchecked; the player's own phone still gets in with the right code."""
+    path = f"/table/{phone_table.token}/identifier/"
+    target = 1
+
+    def post(cookies: dict[str, str], pin: str):
+        body = {"seat": target, "pin": pin}
+        return request(site.port, "POST", path, json_body=body, cookies=cookies)
+
+    started = time.monotonic()
+    results = wrong_personal_codes_at_once(
+        site.port, phone_table, target_seat=target, count=PERSONAL_CODES, post=post
+    )
+    _timed(f"{PERSONAL_CODES} parallel personal codes", started)
+    counts = tally(
+        results,
+        checked=lambda a: (
+            a.status == 403 and "Code personnel erroné" in json.loads(a.text)["error"]
+        ),
+        locked=lambda a: a.status == 429 and "Trop de codes erronés" in json.loads(a.text)["error"],
+    )
+    print(f"[{DATABASE}] personal codes: {counts}")
+    assert counts["checked"] == CLIENT_ALLOWANCE, counts
+    assert counts["locked"] == PERSONAL_CODES - CLIENT_ALLOWANCE, counts
+    # The lock is the guessing phone's: the real player's phone is not blocked by it.
+    own_phone = phone_table.csrf_cookies(site.port)
+    answer = post(own_phone, phone_table.seats[target]["pin"])
+    assert answer.status == 200, (answer.status, answer.text[:300])
+
+
 def test_limits_hold_under_parallel_requests_to_four_server_processes(site, phone_table, subtests):
     started = time.monotonic()
     with subtests.test("64 parallel sign-ups from one address: exactly the limit accepted"):
         check_64_parallel_signups_from_one_address_accept_exactly_the_limit(site)
     with subtests.test("400 parallel wrong table codes: exactly the limit checked"):
         check_400_parallel_wrong_table_codes_check_exactly_the_limit(site, phone_table)
+    with subtests.test("400 parallel wrong personal codes: exactly the allowance checked"):
+        check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(site, phone_table)
     _timed("every case", started)
