@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.table_entry.links import CODE_ALPHABET, CODE_LENGTH
 from scoring.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.table_entry.links import CODE_ALPHABET, CODE_LENGTH
 from scoring.views.table import CODE_ATTEMPTS
 from tests.parallel_site import (
     PhoneTable,
