@@ -30,12 +30,12 @@ urlpatterns = [
         name="hall-announcement",
     ),
     path(
-        "tournois/<int:pk>/appels/<int:call>/prendre/",
+        "tournois/<id:pk>/appels/<id:call>/prendre/",
         views_cockpit.call_take,
         name="call-take",
     ),
     path(
-        "tournois/<int:pk>/joueurs/<int:registration>/code/",
+        "tournois/<id:pk>/joueurs/<id:registration>/code/",
         views_cockpit.code_unlock,
         name="code-unlock",
     ),
