@@ -5,6 +5,6 @@ from django.urls import path
 from . import api
 
 urlpatterns = [
-    path("api/feuilles/<int:pk>/", api.sheet_state, name="api-sheet"),
-    path("api/feuilles/<int:pk>/donnes/", api.deal_create, name="api-deal-create"),
+    path("api/feuilles/<id:pk>/", api.sheet_state, name="api-sheet"),
+    path("api/feuilles/<id:pk>/donnes/", api.deal_create, name="api-deal-create"),
 ]

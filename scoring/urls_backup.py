@@ -6,7 +6,7 @@ from .views import backup as views_backup
 
 urlpatterns = [
     path(
-        "tournois/<int:pk>/sauvegarde/",
+        "tournois/<id:pk>/sauvegarde/",
         views_backup.backup_download,
         name="tournament-backup",
     ),

@@ -7,35 +7,35 @@ from .views import cockpit as views_cockpit
 from .views import hall as views_hall
 
 urlpatterns = [
-    path("tournois/<int:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),
-    path("tournois/<int:pk>/direct/", views_cockpit.cockpit_live, name="cockpit-live"),
+    path("tournois/<id:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),
+    path("tournois/<id:pk>/direct/", views_cockpit.cockpit_live, name="cockpit-live"),
     path(
-        "tournois/<int:pk>/positions/<int:number>/horloge/",
+        "tournois/<id:pk>/positions/<id:number>/horloge/",
         views_cockpit.position_clock,
         name="position-clock",
     ),
     path(
-        "tournois/<int:pk>/ecran-de-salle/lien/",
+        "tournois/<id:pk>/ecran-de-salle/lien/",
         views_cockpit.hall_link_create,
         name="hall-link-create",
     ),
     path(
-        "tournois/<int:pk>/ecran-de-salle/revoquer/",
+        "tournois/<id:pk>/ecran-de-salle/revoquer/",
         views_cockpit.hall_link_revoke,
         name="hall-link-revoke",
     ),
     path(
-        "tournois/<int:pk>/ecran-de-salle/annonce/",
+        "tournois/<id:pk>/ecran-de-salle/annonce/",
         views_cockpit.hall_announcement,
         name="hall-announcement",
     ),
     path(
-        "tournois/<int:pk>/appels/<int:call>/prendre/",
+        "tournois/<id:pk>/appels/<id:call>/prendre/",
         views_cockpit.call_take,
         name="call-take",
     ),
     path(
-        "tournois/<int:pk>/joueurs/<int:registration>/code/",
+        "tournois/<id:pk>/joueurs/<id:registration>/code/",
         views_cockpit.code_unlock,
         name="code-unlock",
     ),

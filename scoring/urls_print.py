@@ -5,43 +5,43 @@ from django.urls import path
 from .views import print as views_print
 
 urlpatterns = [
-    path("tournois/<int:pk>/impressions/", views_print.print_index, name="print-index"),
+    path("tournois/<id:pk>/impressions/", views_print.print_index, name="print-index"),
     path(
-        "tournois/<int:pk>/impressions/positions/<int:number>/feuilles-vierges.pdf",
+        "tournois/<id:pk>/impressions/positions/<id:number>/feuilles-vierges.pdf",
         views_print.blank_sheets,
         name="print-blank-sheets",
     ),
     path(
-        "tournois/<int:pk>/impressions/positions/<int:number>/feuilles.pdf",
+        "tournois/<id:pk>/impressions/positions/<id:number>/feuilles.pdf",
         views_print.position_sheets,
         name="print-sheets",
     ),
-    path("feuilles/<int:pk>/impression.pdf", views_print.one_sheet, name="print-sheet"),
+    path("feuilles/<id:pk>/impression.pdf", views_print.one_sheet, name="print-sheet"),
     # Without a position number: every drawn position, each on its own page.
     path(
-        "tournois/<int:pk>/impressions/plan-des-tables.pdf",
+        "tournois/<id:pk>/impressions/plan-des-tables.pdf",
         views_print.table_plan,
         name="print-table-plan",
     ),
     path(
-        "tournois/<int:pk>/impressions/positions/<int:number>/plan-des-tables.pdf",
+        "tournois/<id:pk>/impressions/positions/<id:number>/plan-des-tables.pdf",
         views_print.table_plan,
         name="print-table-plan",
     ),
     path(
-        "tournois/<int:pk>/impressions/qui-est-ou.pdf",
+        "tournois/<id:pk>/impressions/qui-est-ou.pdf",
         views_print.who_sits_where,
         name="print-who-sits-where",
     ),
     path(
-        "tournois/<int:pk>/impressions/positions/<int:number>/qui-est-ou.pdf",
+        "tournois/<id:pk>/impressions/positions/<id:number>/qui-est-ou.pdf",
         views_print.who_sits_where,
         name="print-who-sits-where",
     ),
     path(
-        "tournois/<int:pk>/impressions/itineraires.pdf",
+        "tournois/<id:pk>/impressions/itineraires.pdf",
         views_print.itineraries,
         name="print-itineraries",
     ),
-    path("tournois/<int:pk>/impressions/classement.pdf", views_print.ranking, name="print-ranking"),
+    path("tournois/<id:pk>/impressions/classement.pdf", views_print.ranking, name="print-ranking"),
 ]

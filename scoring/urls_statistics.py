@@ -6,12 +6,12 @@ from scoring.views import statistics as views_statistics
 
 urlpatterns = [
     path(
-        "public/<int:pk>/joueur/<int:registration>/statistiques/",
+        "public/<id:pk>/joueur/<id:registration>/statistiques/",
         views_statistics.public_player_statistics,
         name="public-player-statistics",
     ),
     path(
-        "tournois/<int:pk>/statistiques/",
+        "tournois/<id:pk>/statistiques/",
         views_statistics.tournament_statistics,
         name="tournament-statistics",
     ),

@@ -12,7 +12,7 @@ urlpatterns = [
     path("table/<str:token>/apercu/", views_table.table_preview, name="table-preview"),
     path("table/<str:token>/donnes/", views_table.table_deal_create, name="table-deal-create"),
     path(
-        "table/<str:token>/donnes/<int:number>/",
+        "table/<str:token>/donnes/<id:number>/",
         views_table.table_deal_correct,
         name="table-deal-correct",
     ),

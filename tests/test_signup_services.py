@@ -116,12 +116,15 @@ def test_homonyms_with_two_licences_are_two_people():
     assert sign(tournament, "Garcia", "Valérie", licence="1000002", club="Nîmes").number == 2
 
 
-def test_a_licence_on_the_roster_under_another_name_is_refused_without_saying_whose():
-    Player.objects.create(last_name="Isnard", first_name="Paul", licence="0999999")
+def test_a_licence_on_the_roster_under_another_name_is_left_out_and_flagged_for_the_arbiter():
+    """Not refused: a refusal would tell a stranger the licence is known (the public page
+    answers the same either way; tests/test_signup_hardening.py)."""
+    holder = Player.objects.create(last_name="Isnard", first_name="Paul", licence="0999999")
     tournament = open_tournament()
-    error = refused(lambda: sign(tournament, "Jacquet", "Marc", licence="0999999"))
-    assert "licence" in error.message_dict
-    assert "Isnard" not in str(error.message_dict)
+    registration = sign(tournament, "Jacquet", "Marc", licence="0999999")
+    assert registration.player != holder and not registration.player.licence
+    [conflict] = signup.licence_conflicts(tournament)
+    assert conflict == {"registration": registration, "licence": "0999999", "holder": holder}
 
 
 def test_a_roster_player_signing_up_is_not_duplicated_on_the_roster():

@@ -3,7 +3,6 @@
 import time
 
 import pytest
-from django.core import signing
 from django.core.cache import cache
 from django.urls import reverse
 
@@ -26,7 +25,7 @@ def tournament():
 
 
 def stamp(seconds_ago: float = 30) -> str:
-    return signing.dumps(time.time() - seconds_ago, salt=signup.STAMP_SALT)
+    return signup.form_stamp(now=time.time() - seconds_ago)
 
 
 def form(**fields) -> dict:

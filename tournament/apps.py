@@ -20,7 +20,8 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournois")
 
     def ready(self) -> None:
-        from . import folding
+        from . import converters, folding
 
+        converters.register()  # <id:…> in every URL: ids past what a column holds are 404
         folding.connect()  # accent-blind search: SQLite learns the fold function
         post_migrate.connect(create_cache_table, sender=self)

@@ -9,14 +9,32 @@ import re
 import unicodedata
 
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"})
+
+# Cyrillic and Greek letters that look like a Latin one, by their lower case (what fold sees
+# after casefold), each mapped to the Latin letter that it, or its capital, passes for:
+# "DUРRE Jеan" typed with a Cyrillic Р and е folds like "DUPRE Jean", so the duplicate checks
+# see one person. A focused table rather than Unicode's whole confusables list (the
+# confusable-homoglyphs package): it maps only letter to letter, which PostgreSQL's
+# translate() mirrors exactly (tournament.folding), and needs no data file.
+CONFUSABLES = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "һ": "h", "н": "h", "і": "i", "ӏ": "i", "ј": "j",
+    "к": "k", "м": "m", "о": "o", "р": "p", "ԛ": "q", "ѕ": "s", "с": "c", "т": "t",
+    "у": "y", "ү": "y", "х": "x", "ԁ": "d", "ԝ": "w",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "h", "ι": "i", "ϳ": "j", "κ": "k",
+    "μ": "m", "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ζ": "z",
+}  # fmt: skip
+_CONFUSABLES = str.maketrans(CONFUSABLES)
 _NOT_ALPHANUMERIC = re.compile(r"[^0-9a-z]")
 
 
 def fold(text: str | None) -> str:
-    """Lower case without accents, ligatures, spaces or punctuation: "Côté-Noël" → "cotenoel"."""
+    """Lower case without accents, ligatures, spaces or punctuation, lookalike Cyrillic and
+    Greek letters as the Latin ones they pass for: "Côté-Noël" → "cotenoel"."""
     decomposed = unicodedata.normalize("NFKD", (text or "").translate(_LIGATURES))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _NOT_ALPHANUMERIC.sub("", stripped.casefold())
+    return _NOT_ALPHANUMERIC.sub("", stripped.casefold().translate(_CONFUSABLES))
 
 
 def fold_words(text: str | None) -> list[str]:

@@ -7,7 +7,8 @@ the database folds on the fly, so a search filters and limits there and reads on
   connection (connection_created, connected in TournamentConfig.ready).
 - PostgreSQL lowers, spells out the ligatures, maps the accented Latin letters to their base
   letter with translate() and drops whatever is not a letter or digit: the same result as
-  collation.fold for every letter of the Latin-1 and Latin Extended-A blocks (a test checks).
+  collation.fold for every letter of the Latin-1 and Latin Extended-A blocks and for the
+  lookalike Cyrillic and Greek letters of collation.CONFUSABLES (a test checks).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.db.backends.signals import connection_created
 from django.db.models import CharField, Func, Value
 from django.db.models.functions import Lower
 
-from .collation import fold
+from .collation import CONFUSABLES, fold
 
 SQL_FUNCTION = "tarot_fold"
 _LIGATURES = (("œ", "oe"), ("æ", "ae"), ("ß", "ss"))
@@ -31,6 +32,12 @@ def _accent_map() -> tuple[str, str]:
         if len(char) == 1 and char not in source and len(folded) == 1 and folded != char:
             source.append(char)
             target.append(folded)
+    # The lookalike Cyrillic and Greek letters, and their capitals in case lower() left them.
+    for letter, latin in CONFUSABLES.items():
+        for char in {letter, letter.upper()}:
+            if len(char) == 1 and char not in source and fold(char) == latin:
+                source.append(char)
+                target.append(latin)
     return "".join(source), "".join(target)
 
 

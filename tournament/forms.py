@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from .collation import person_key
 from .licence import licence_clean
 from .models import Registration, Tournament
+from .names import NameField
 from .services import TOURNAMENT_FIELDS
 from .vocabulary import RULE_SET_CHOICES, TIE_BREAK_CHOICES
 
@@ -94,17 +95,17 @@ class TournamentForm(forms.ModelForm):
 class PlayerForm(forms.Form):
     """A new player typed in at the desk (the roster search covers known players)."""
 
-    last_name = forms.CharField(
+    last_name = NameField(
         label=_("nom"), max_length=80, widget=forms.TextInput(attrs={"autofocus": True})
     )
-    first_name = forms.CharField(label=_("prénom"), max_length=80, required=False)
+    first_name = NameField(label=_("prénom"), max_length=80, required=False)
     licence = forms.CharField(
         label=_("licence FFT"),
         max_length=20,
         required=False,
         help_text=_("7 chiffres ; les zéros en tête sont rétablis."),
     )
-    club = forms.CharField(label=_("club"), max_length=120, required=False)
+    club = NameField(label=_("club"), max_length=120, required=False)
 
     def clean_licence(self) -> str:
         return licence_clean(self.cleaned_data.get("licence"))

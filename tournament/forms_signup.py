@@ -9,6 +9,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import Tournament
+from .names import NameField
 from .signup import SIGNUP_FIELDS
 
 
@@ -17,10 +18,10 @@ def _message(template, **params) -> str:
     return lazy(lambda: str(template) % {k: str(v) for k, v in params.items()}, str)()
 
 
-def _text(label, *, max_length: int, required: bool = True, **attrs) -> forms.CharField:
-    """A bounded text field whose messages name it (the page is read on a phone, out of sight
-    of the label once scrolled)."""
-    return forms.CharField(
+def _text(label, *, max_length: int, required: bool = True, **attrs) -> NameField:
+    """A bounded name field whose messages name it (the page is read on a phone, out of sight
+    of the label once scrolled); tournament.names' rule for what a name may hold."""
+    return NameField(
         label=label,
         max_length=max_length,
         required=required,

@@ -52,6 +52,7 @@ from .import_files import (
     xlsx_lines,
 )
 from .licence import licence_clean
+from .names import name_normalise, name_refusal, person_labels
 
 # Normalised header → field. Headers are compared without case, accents, spaces or dots.
 HEADERS = {
@@ -279,7 +280,17 @@ def _read_row(
     values = {name: "" for name in FIELDS}
     for index, name in columns.items():
         if index < len(cells):
-            values[name] = " ".join(cells[index].split())
+            values[name] = cells[index]
+    if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
+        preview.error(number, str(ProhibitNullCharactersValidator.message))
+        return
+    labels = {**person_labels(), "team": _("Équipe")}
+    for name, label in labels.items():  # the one rule for names, as on every form
+        refusal = name_refusal(values[name], label)
+        if refusal is not None:
+            preview.error(number, refusal)
+            return
+    values = {name: name_normalise(value) for name, value in values.items()}
     row = ImportRow(
         line=number,
         last_name=values["last_name"],
@@ -294,9 +305,6 @@ def _read_row(
     too_long = [n for n in FIELDS if len(getattr(row, n)) > MAX_LENGTHS[n]]
     if too_long:
         preview.error(number, _("Valeur trop longue."))
-        return
-    if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
-        preview.error(number, str(ProhibitNullCharactersValidator.message))
         return
     try:
         # "412345" from a spreadsheet that made the licence a number is "0412345" again.

@@ -25,6 +25,7 @@ from .collation import fold
 from .licence import licence_clean
 from .lifecycle import ensure_tournament_open, locked_tournament
 from .models import Player, Position, Registration, Tournament
+from .names import person_clean
 
 # The settings of the registration page (its own form, logged like the others).
 SIGNUP_FIELDS = ("signup_open", "signup_capacity", "signup_closes_at", "signup_licence_required")
@@ -35,8 +36,9 @@ CODE_LENGTH = 8
 
 # Spam: a form sent sooner than this after it was shown was not typed by a person…
 MIN_FORM_SECONDS = 3
-# …and one shown longer ago than this is stale (a replayed page).
-MAX_FORM_SECONDS = 6 * 3600
+# …and one shown longer ago than this is stale: an hour is ample to type four fields, and a
+# stamp is single-use anyway (its nonce is marked used for at least this long).
+MAX_FORM_SECONDS = 3600
 STAMP_SALT = "tournament.signup.stamp"
 # Sign-up attempts per client address and window (seconds), successful or not.
 THROTTLE_ATTEMPTS = 10
@@ -85,36 +87,48 @@ def signup_settings_update(*, tournament: Tournament, data: dict[str, Any], user
 # --- spam ----------------------------------------------------------------------------------
 
 
-def form_stamp() -> str:
-    """A signed note of when the form was shown, sent back with it (the time trap)."""
-    return signing.dumps(time.time(), salt=STAMP_SALT)
+def form_stamp(*, now: float | None = None) -> str:
+    """A signed note of when the form was shown, with a random nonce, sent back with it (the
+    time trap). Each stamp registers at most one sign-up (spam_check marks its nonce used)."""
+    shown = time.time() if now is None else now
+    return signing.dumps({"t": shown, "n": secrets.token_urlsafe(12)}, salt=STAMP_SALT)
+
+
+def _stale() -> ValidationError:
+    return ValidationError(
+        _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
+    )
 
 
 def spam_check(*, honeypot: str, stamp: str, now: float | None = None) -> None:
     """Refuse what a robot sends: the hidden field filled in, or a form sent back too fast,
-    too late or not shown by us at all."""
+    too late, twice, or not shown by us at all.
+
+    A stamp is used up by the first sign-up that passes these checks, through one atomic
+    counter (tournament.throttle.hit): a replayed stamp, even sent in parallel from several
+    processes, is counted twice and refused as expired. Call this outside a transaction that
+    could roll back, so that the nonce stays used."""
     now = time.time() if now is None else now
     if honeypot:
         raise ValidationError(_("Inscription refusée."), code="spam")
     try:
         shown = signing.loads(stamp or "", salt=STAMP_SALT, max_age=MAX_FORM_SECONDS)
-    except signing.SignatureExpired as error:
-        raise ValidationError(
-            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
-        ) from error
-    except signing.BadSignature as error:
-        raise ValidationError(
-            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
-        ) from error
-    if isinstance(shown, int | float) and now - shown > MAX_FORM_SECONDS:
-        raise ValidationError(
-            _("Le formulaire a expiré : rechargez la page et recommencez."), code="stale"
-        )
-    if not isinstance(shown, int | float) or now - shown < MIN_FORM_SECONDS:
+    except signing.BadSignature as error:  # SignatureExpired included
+        raise _stale() from error
+    if not isinstance(shown, dict):  # a stamp of the old format, without a nonce
+        raise _stale()
+    when, nonce = shown.get("t"), shown.get("n")
+    if not isinstance(when, int | float) or not isinstance(nonce, str) or not nonce:
+        raise _stale()
+    if now - when > MAX_FORM_SECONDS:
+        raise _stale()
+    if now - when < MIN_FORM_SECONDS:
         raise ValidationError(
             _("Formulaire envoyé trop vite : vérifiez vos informations et renvoyez-le."),
             code="fast",
         )
+    if throttle.hit(f"stamp:{nonce}", MAX_FORM_SECONDS, now=now) > 1:
+        raise _stale()  # already used: a replay
 
 
 def throttle_hit(address: str | None) -> bool:
@@ -146,10 +160,6 @@ def normalise_code(text: str) -> str:
     return "".join(c for c in (text or "").upper() if c in CODE_ALPHABET)
 
 
-def clean_name(value: str) -> str:
-    return " ".join((value or "").split())
-
-
 class TypedPerson(TypedDict, total=False):
     """Someone as typed in (on the sign-up page, or at the door): a last name at least."""
 
@@ -169,13 +179,21 @@ class Person(TypedDict):
 
 
 def clean_person(typed: TypedPerson) -> Person:
-    """The names as the roster keeps them; the licence as typed, which each way of registering
-    checks its own way."""
+    """The names as the roster keeps them (tournament.names: invisible and control characters
+    refused, naming the field; NFKC; single spaces); the licence as typed, which each way of
+    registering checks its own way."""
+    names = person_clean(
+        {
+            "last_name": typed["last_name"] or "",
+            "first_name": typed.get("first_name") or "",
+            "club": typed.get("club") or "",
+        }
+    )
     return {
-        "last_name": clean_name(typed["last_name"]),
-        "first_name": clean_name(typed.get("first_name", "")),
+        "last_name": names["last_name"],
+        "first_name": names["first_name"],
         "licence": typed.get("licence") or "",
-        "club": clean_name(typed.get("club", "")),
+        "club": names["club"],
     }
 
 
@@ -204,23 +222,24 @@ def duplicate_of(
     return None
 
 
+def _licence_holder(licence: str, *, last_name: str, first_name: str) -> Player | None:
+    """The roster player holding `licence` under another name, if any."""
+    if not licence:
+        return None
+    holder = Player.objects.filter(licence=licence).first()
+    if holder is None or (fold(holder.last_name), fold(holder.first_name)) == (
+        fold(last_name),
+        fold(first_name),
+    ):
+        return None
+    return holder
+
+
 def _roster_player(*, last_name: str, first_name: str, licence: str, club: str) -> Player | None:
-    """The roster player this sign-up names, None for a new one. A licence already on the
-    roster under another name is refused, without saying whose it is (the page is public)."""
+    """The roster player this sign-up names, None for a new one: the holder of its licence
+    (same name: checked before), or else the one roster player of that name and club."""
     if licence:
-        player = Player.objects.filter(licence=licence).first()
-        if player is None:
-            return None
-        if (fold(player.last_name), fold(player.first_name)) != (fold(last_name), fold(first_name)):
-            raise ValidationError(
-                {
-                    "licence": _(
-                        "Cette licence est enregistrée sous un autre nom : vérifiez-la, ou "
-                        "adressez-vous à l'arbitre."
-                    )
-                }
-            )
-        return player
+        return Player.objects.filter(licence=licence).first()
     key = (fold(last_name), fold(first_name), fold(club))
     candidates = [
         p
@@ -260,6 +279,17 @@ def signup_register(
     except ValidationError as error:
         raise ValidationError({"licence": error.messages}) from None
     _check_fields(tournament, last_name=person["last_name"], licence=person["licence"])
+    # What a stranger learns here. A licence the roster holds under another name is not
+    # refused (that would tell anyone which licences the site knows): the sign-up goes through
+    # exactly as with a new licence, registered without it, and the arbiter sees the conflict
+    # on the check-in page (licence_conflicts). The one refusal left is a double sign-up, and
+    # it needs what the person typed to match a registration of this tournament: the same
+    # name and club, or the same licence *and* name. So it only confirms that the person
+    # typed in is already signed up here, someone the visitor named in full, and never
+    # names or hints at anybody else.
+    conflict = ""
+    if _licence_holder(person["licence"], **_names(person)) is not None:
+        conflict, person["licence"] = person["licence"], ""
     if duplicate_of(tournament, **person) is not None:
         raise ValidationError(
             _(
@@ -270,7 +300,7 @@ def signup_register(
         )
     player = _roster_player(**person)
     if player is None:
-        player = Player(**person)
+        player = Player(**{**person, "licence": person["licence"] or None})
         player.full_clean(validate_constraints=False)
         player.save()
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
@@ -288,7 +318,47 @@ def signup_register(
         obj=registration,
         action="create",
         before=None,
-        after={"player": player.full_name, "status": registration.status, "online": True},
+        after={
+            "player": player.full_name,
+            "status": registration.status,
+            "online": True,
+            **({CONFLICT_KEY: conflict} if conflict else {}),
+        },
         user=None,
     )
     return registration
+
+
+def _names(person: Person) -> dict[str, str]:
+    return {"last_name": person["last_name"], "first_name": person["first_name"]}
+
+
+CONFLICT_KEY = "licence_conflict"  # in the sign-up's history: the licence typed, not kept
+
+
+class LicenceConflict(TypedDict):
+    registration: Registration
+    licence: str
+    holder: Player | None
+
+
+def licence_conflicts(tournament: Tournament) -> list[LicenceConflict]:
+    """Sign-ups that typed a licence the roster holds under another name, for the arbiter to
+    check at the door: each registration, the licence typed and its holder (three queries)."""
+    typed: dict[int, str] = {
+        object_id: after[CONFLICT_KEY]
+        for object_id, after in tournament.changes.filter(
+            object_type="registration", action="create", after__has_key=CONFLICT_KEY
+        ).values_list("object_id", "after")
+        if object_id is not None and isinstance(after, dict)
+    }
+    registrations = tournament.registrations.select_related("player").filter(pk__in=typed)
+    holders = {p.licence: p for p in Player.objects.filter(licence__in=set(typed.values()))}
+    return [
+        {
+            "registration": registration,
+            "licence": typed[registration.pk],
+            "holder": holders.get(typed[registration.pk]),
+        }
+        for registration in sorted(registrations, key=lambda r: r.number)
+    ]

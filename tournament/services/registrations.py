@@ -22,6 +22,7 @@ from ..models import (
     Team,
     Tournament,
 )
+from ..names import person_clean
 from .selectors import last_played_position
 from .teams import check_team_room
 
@@ -52,6 +53,8 @@ def player_register(
     """
     ensure_tournament_open(tournament)
     if player is None:
+        typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
+        last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
         try:
             licence = licence_clean(licence)
         except ValidationError as invalid:

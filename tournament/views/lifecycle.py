@@ -73,7 +73,8 @@ position_reopen = _lifecycle_view(
 
 @permission_required(Permission.ADMINISTER)
 def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
-    """The owner names co-arbiters and scorers (existing accounts), or removes them."""
+    """The owner names co-arbiters and scorers (existing accounts, by exact username), or
+    removes them; a superuser may also create the account (tournament.staff)."""
     tournament = request.tournament
     typed = {"username": "", "role": TournamentRole.Role.SCORER}
     status = 200
@@ -91,7 +92,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             error_messages(request, error)
-            status = 400
+            status = 429 if isinstance(error, staff.TooManyNamings) else 400
         else:
             messages.success(request, _("%(name)s ajouté.") % {"name": typed["username"]})
             return redirect("tournament-staff", pk)
@@ -104,6 +105,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
         entries=tournament.roles.select_related("user"),
         roles=TournamentRole.Role.choices,
         typed=typed,
+        creates_accounts=request.user.is_superuser,
     )
 
 

@@ -137,6 +137,7 @@ def _checkin_page(request, tournament, walkin_form=None, status=200) -> HttpResp
         present=sum(1 for row in rows if row.present),
         expected=sum(1 for row in rows if not row.present and not row.withdrawn),
         walkin_form=walkin_form or WalkInForm(),
+        licence_conflicts=signup.licence_conflicts(tournament),
     )
 
 
