@@ -209,7 +209,8 @@ class TableClient(threading.Thread):
         other = {
             "client_id": secrets.token_urlsafe(12),
             "version": payload["version"],
-            "entered_by": self.rng.randrange(SEATS),
+            "entered_by": (rival := self.rng.randrange(SEATS)),
+            "pin": self.sheet.pins[rival],  # the enterer's code: the server checks who entered
             "deal": random_deal(self.rng, payload["deal"]["dealer"]),
         }
         outcomes = self.simultaneous(payload, other)
@@ -256,6 +257,7 @@ class TableClient(threading.Thread):
             "client_id": client_id,
             "version": sheet.version,
             "entered_by": entered_by,
+            "pin": sheet.pins[entered_by],  # the enterer's code: the server checks who entered
             "deal": deal,
         }
         roll = self.rng.random()
@@ -322,7 +324,8 @@ class TableClient(threading.Thread):
         seat = self.rng.choice(confirmers(deal, entered_by))
         if self.rng.random() < 0.03:
             self.stats.wrong_codes += 1
-            wrong = f"{(int(self.sheet.pins[seat]) + 1) % 10_000:04d}"
+            right = self.sheet.pins[seat]
+            wrong = f"{(int(right) + 1) % 10 ** len(right):0{len(right)}d}"
             try:
                 status, _data, _ms = self.http.request(
                     "POST", f"/table/{self.sheet.token}/confirmer/", {"seat": seat, "pin": wrong}
