@@ -99,6 +99,11 @@ def is_assigned_scorer(user, tournament: Tournament) -> bool:
     return _roles(user).get(tournament.pk) == TournamentRole.Role.SCORER
 
 
+# The tournaments anyone may read, as a query (has_public_standings below, for one tournament):
+# the one rule of which tournaments the public sees (scoring.counted builds on it).
+PUBLIC_TOURNAMENTS = Q(is_public=True)
+
+
 @rules.predicate
 def has_public_standings(user, tournament: Tournament) -> bool:
     return tournament.is_public
