@@ -1,7 +1,9 @@
 """Public means public everywhere: a public championship's page, PDF and XLSX and the public
 season statistics count only what the tournaments' own public pages count (published, confirmed,
-validated where the tournament asks), never a private tournament nor another club's."""
+validated where the tournament asks), never a private tournament nor another club's; the merge
+page lists only the tournaments its user may see."""
 
+import datetime
 import io
 
 import pytest
@@ -183,3 +185,34 @@ def test_another_clubs_tournament_is_not_in_a_clubs_public_season_statistics(cli
         "Deuxième soirée du club A",
     ]
     assert statistics_season(client, theirs, p["ANNE"]) == ["Open du club B"]
+
+
+# --- the merge page ----------------------------------------------------------------------------
+
+
+def test_the_merge_page_lists_only_the_tournaments_its_user_may_see(
+    client, arbiter, django_user_model
+):
+    other = django_user_model.objects.create_user("autre-club", password="pw-autre-1")
+    ours = Tournament.objects.create(name="Soirée du club A", date=datetime.date(2025, 9, 1))
+    ours.owner = arbiter
+    ours.save()
+    hidden = Tournament.objects.create(
+        name="Interne du club B", date=datetime.date(2025, 9, 8), owner=other
+    )
+    shown = Tournament.objects.create(
+        name="Open public du club B", date=datetime.date(2025, 9, 15), owner=other, is_public=True
+    )
+    keep = Player.objects.create(last_name="MARTIN", first_name="Paul", club="Club A")
+    twin = Player.objects.create(last_name="MARTIN", first_name="Paul", club="Club B")
+    Registration.objects.create(tournament=ours, player=keep, number=1)
+    Registration.objects.create(tournament=hidden, player=twin, number=1)
+    Registration.objects.create(tournament=shown, player=twin, number=1)
+    client.force_login(arbiter)
+    response = client.get(reverse("player-merge") + f"?garder={keep.pk}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Soirée du club A" in html and "Open public du club B" in html
+    assert "Interne du club B" not in html
+    # Only counted, so that a refused merge can be understood.
+    assert "Open public du club B, 1 tournoi que vous ne voyez pas" in html

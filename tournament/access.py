@@ -167,6 +167,14 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
 
 
+def readable_tournaments(user) -> QuerySet[Tournament]:
+    """The tournaments whose name and results a user may see (Permission.VIEW_PUBLIC as a
+    query): the public ones and those the user works on."""
+    return Tournament.objects.filter(
+        PUBLIC_TOURNAMENTS | Q(pk__in=visible_tournaments(user).values("pk"))
+    )
+
+
 def json_error(field: str | None, error: str, status: int = 400, **extra: Any) -> JsonResponse:
     """The one shape of a JSON answer that refuses (the deal API, the tables' phones, the
     refusals below): the field at fault, or None, and a French message."""
