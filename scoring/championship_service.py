@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import championship as pure
+from scoring.counted import public_tournaments
 from scoring.models import Championship
 from scoring.ranking import PlayerRow, Ranked
 from scoring.standings import standings_for_many
@@ -33,9 +34,11 @@ class ChampionshipStandings:
     """What the championship's pages, PDF and XLSX show."""
 
     championship: Championship
-    tournaments: list[Tournament]  # every tournament of the championship, by date
+    tournaments: list[Tournament]  # every tournament of the championship shown, by date
     finished: list[Tournament]  # the ones that count so far
     ranking: pure.ChampionshipRanking
+    # Private tournaments of a public championship: left out of it, named to its organisers.
+    withheld: list[Tournament] = field(default_factory=list)
 
     @property
     def criteria_labels(self) -> list[str]:
@@ -70,11 +73,18 @@ def championship_standings(championship: Championship) -> ChampionshipStandings:
     no-show, a withdrawal before the first position) is not a tournament played, and does not
     count in the ranks; a player who withdrew during it keeps their place in its final
     standings (their positions played, nothing for the others).
+
+    A championship is a published ranking, whoever reads it (its page, PDF and XLSX are the
+    same): each tournament counts as its own public pages show it (scoring.counted's public
+    view, so an unconfirmed phone deal or, where the tournament asks, an unvalidated sheet
+    counts nowhere), and a public championship holds only public tournaments.
     """
-    tournaments = list(championship.tournaments.order_by("date", "pk"))
+    everything = list(championship.tournaments.order_by("date", "pk"))
+    tournaments = public_tournaments(everything) if championship.is_public else everything
+    withheld = [t for t in everything if t not in tournaments]
     finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]
     players: dict[int, pure.PlayerResults] = {}
-    for tournament_id, standings in standings_for_many(finished).items():
+    for tournament_id, standings in standings_for_many(finished, public=True).items():
         for rank, tied, row in _ranks_of_players_who_played(standings.players):
             registration = standings.registrations[row.key]
             person = registration.player
@@ -99,7 +109,11 @@ def championship_standings(championship: Championship) -> ChampionshipStandings:
         players.values(), [t.pk for t in finished], rules_of(championship)
     )
     return ChampionshipStandings(
-        championship=championship, tournaments=tournaments, finished=finished, ranking=ranking
+        championship=championship,
+        tournaments=tournaments,
+        finished=finished,
+        ranking=ranking,
+        withheld=withheld,
     )
 
 

@@ -2,24 +2,45 @@
 incidents, one player's counted deals, and a fingerprint that moves whenever a public ranking
 could change.
 
-For the public pages, only sheets of positions that are not drafts count, and only validated
-sheets when the organiser chose `public_requires_validation`; a deal entered on a phone that no
-opponent confirmed yet counts nowhere public. The arbiter sees every sheet.
+What the public may see is answered here and nowhere else, and every public read (a tournament's
+public pages, the hall screen, a public championship's page, PDF and XLSX, the public
+statistics) asks it:
+- which tournaments: only public ones (`public_tournaments`, and `PUBLIC_TOURNAMENTS`, the
+  access module's query, re-exported here); a private tournament's results stay on its staff's
+  pages;
+- which sheets: those of positions that are not drafts, and only validated ones when the
+  organiser chose `public_requires_validation` (`visible_sheets_of`);
+- which deals: none entered on a phone that nobody of the other side confirmed yet (pending,
+  which a disputed deal always is too: `counted_deals`, `counted_scores`).
+The arbiter sees every sheet and every deal of the tournaments they work on.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from tournament.access import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
 from tournament.models import Position, Registration, Tournament
 
 # Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
 FREE_SHEETS = 0
+
+
+def public_tournaments(tournaments: Iterable[Tournament]) -> list[Tournament]:
+    """The tournaments among these whose results the public may see (PUBLIC_TOURNAMENTS, the
+    access module's rule, for tournaments already read)."""
+    return [t for t in tournaments if t.is_public]
+
+
+def _published(prefix: str = "") -> Q:
+    """A deal the public sees: none still waiting for the other side's confirmation (a deal
+    entered on a phone, or disputed, which is always waiting too)."""
+    return Q(**{f"{prefix}pending": False})
 
 
 def visible_sheets(tournament: Tournament, *, public: bool) -> QuerySet[ScoreSheet]:
@@ -49,13 +70,18 @@ def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> Q
     )
 
 
+def counted_deals(sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool) -> QuerySet[Deal]:
+    """The deals of these sheets that count: for the public, only confirmed ones."""
+    deals = Deal.objects.filter(sheet__in=sheets)
+    return deals.filter(_published()) if public else deals
+
+
 def counted_scores(
     sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool
 ) -> QuerySet[DealScore]:
-    """The per-player scores that count: deals entered at a table and not yet confirmed by an
-    opponent (or an arbiter) count nowhere public."""
+    """The per-player scores of the deals that count (counted_deals' rule)."""
     scores = DealScore.objects.filter(deal__sheet__in=sheets)
-    return scores.filter(deal__pending=False) if public else scores
+    return scores.filter(_published("deal__")) if public else scores
 
 
 def player_deals(

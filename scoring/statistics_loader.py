@@ -1,7 +1,7 @@
 """Reads the deal rows the statistics count (scoring.statistics) in a fixed number of queries.
 
-What counts is what the rankings count (scoring.standings): for the public, only sheets of
-published or closed positions (validated ones when the organiser asked for it) and never a
+What counts is what the rankings count, scoring.counted's one rule: for the public, only sheets
+of published or closed positions (validated ones when the organiser asked for it) and never a
 deal entered on a phone that nobody confirmed yet; for the arbiter, every sheet.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Hashable, Sequence
 
 from django.db.models import Q, QuerySet
 
-from scoring.counted import FREE_SHEETS
+from scoring.counted import FREE_SHEETS, counted_deals
 from scoring.engine_fields import ENGINE_FIELDS
-from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
+from scoring.models import Incident, ScoreSheet, SheetPlayer
 from scoring.statistics import DealRecord, PenaltyRecord
 from tournament.models import Tournament
 
@@ -53,17 +53,18 @@ def deal_records(
         "sheet_id", "seat", key
     ):
         seats[sheet_id][seat] = player
-    deals = Deal.objects.filter(sheet__in=sheets)
-    if public:
-        deals = deals.filter(pending=False)
     records = []
-    for values in deals.order_by(
-        "sheet__tournament__date",
-        "sheet__tournament_id",
-        "sheet__table__position__number",
-        "sheet_id",
-        "number",
-    ).values_list(*DEAL_FIELDS):
+    for values in (
+        counted_deals(sheets, public=public)
+        .order_by(
+            "sheet__tournament__date",
+            "sheet__tournament_id",
+            "sheet__table__position__number",
+            "sheet_id",
+            "number",
+        )
+        .values_list(*DEAL_FIELDS)
+    ):
         row = dict(zip(DEAL_FIELDS, values, strict=True))
         at_table = seats.get(row["sheet_id"], {})
         position = row["sheet__table__position__number"]

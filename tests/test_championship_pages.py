@@ -187,6 +187,8 @@ def test_anonymous_visitors_see_only_public_championships(client, club):
     assert client.get(public_url).status_code == 404
     assert client.get(reverse("championship-detail", args=[c.pk])).status_code == 302
     Championship.objects.filter(pk=c.pk).update(is_public=True)
+    # A public championship shows only public tournaments (tests/test_public_visibility.py).
+    Tournament.objects.filter(pk__in=[club["mine"].pk, club["second"].pk]).update(is_public=True)
     page = client.get(public_url)
     assert page.status_code == 200
     text = page.content.decode()

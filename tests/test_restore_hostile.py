@@ -317,6 +317,50 @@ def test_the_size_is_capped(document, monkeypatch):
     refused(document, "trop volumineux")
 
 
+# --- the shared roster: a restore adds only the players its registrations use --------------------
+
+
+def roster_rows(first_key: int, count: int) -> list[dict]:
+    """Players no registration of the file uses: a whole club's roster slipped into a backup."""
+    return [
+        {"pk": first_key + index, "last_name": f"INCONNU{index}", "first_name": "Hors",
+         "licence": None, "club": "Autre club"}
+        for index in range(count)
+    ]  # fmt: skip
+
+
+def test_a_restore_adds_only_the_roster_players_its_registrations_use(document):
+    players = rows(document, "tournament.player")
+    used = {row["player"] for row in rows(document, "tournament.registration")}
+    assert {row["pk"] for row in players} == used  # an exported backup holds just those
+    players += roster_rows(max(used) + 1, 200)
+    before = Player.objects.count()
+    restored = tournament_import(json.dumps(document))
+    assert not Player.objects.filter(last_name__startswith="INCONNU").exists()
+    assert Player.objects.count() - before == len(used)
+    assert Registration.objects.filter(tournament=restored).count() == len(used)
+
+
+def test_a_roster_beyond_the_import_cap_is_refused_before_any_check(document):
+    from tournament.import_files import MAX_ROWS
+
+    players = rows(document, "tournament.player")
+    players += roster_rows(10_000, MAX_ROWS)
+    message = refused(document, "joueurs", "5\u00a0000")
+    assert "une restauration en reprend au plus" in message
+
+
+def test_registrations_beyond_the_import_cap_are_refused(document):
+    from tournament.import_files import MAX_ROWS
+
+    registrations = rows(document, "tournament.registration")
+    template = registrations[0]
+    registrations += [
+        {**template, "pk": 10_000 + index, "number": 10_000 + index} for index in range(MAX_ROWS)
+    ]
+    refused(document, "inscriptions", "5\u00a0000")
+
+
 # --- accounts are never taken from the file ----------------------------------------------------
 
 

@@ -99,6 +99,11 @@ def is_assigned_scorer(user, tournament: Tournament) -> bool:
     return _roles(user).get(tournament.pk) == TournamentRole.Role.SCORER
 
 
+# The tournaments anyone may read, as a query (has_public_standings below, for one tournament):
+# the one rule of which tournaments the public sees (scoring.counted builds on it).
+PUBLIC_TOURNAMENTS = Q(is_public=True)
+
+
 @rules.predicate
 def has_public_standings(user, tournament: Tournament) -> bool:
     return tournament.is_public
@@ -160,6 +165,14 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     if user.is_superuser:
         return Tournament.objects.all()
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
+
+
+def readable_tournaments(user) -> QuerySet[Tournament]:
+    """The tournaments whose name and results a user may see (Permission.VIEW_PUBLIC as a
+    query): the public ones and those the user works on."""
+    return Tournament.objects.filter(
+        PUBLIC_TOURNAMENTS | Q(pk__in=visible_tournaments(user).values("pk"))
+    )
 
 
 def json_error(field: str | None, error: str, status: int = 400, **extra: Any) -> JsonResponse:

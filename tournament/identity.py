@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from .audit import change_record
@@ -215,9 +216,20 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     return keep
 
 
-def merge_candidates(player: Player) -> list[tuple[Known, list[str]]]:
+@dataclass(frozen=True)
+class Played:
+    """A roster player's tournaments as one user may see them: the names of those the user may
+    read, and how many others there are (the roster is shared; their names stay private)."""
+
+    names: list[str]
+    hidden: int = 0
+
+
+def merge_candidates(player: Player, *, user) -> list[tuple[Known, Played]]:
     """Roster players who may be `player` (same last name, accents ignored), each with the
-    tournaments they play in; `player` first. Two queries."""
+    tournaments they play in as `user` may see them; `player` first. Two queries."""
+    from .access import readable_tournaments
+
     found = [
         known
         for group in players_by_name([player.last_name]).values()
@@ -226,11 +238,17 @@ def merge_candidates(player: Player) -> list[tuple[Known, list[str]]]:
     ]
     everyone = [Known(player.pk, player.last_name, player.first_name, player.club, player.licence)]
     everyone += sorted(found, key=lambda k: (k.key, fold(k.club), k.pk))
-    played: dict[int, list[str]] = {}
-    for pk, name in (
+    readable = readable_tournaments(user).filter(pk=OuterRef("tournament_id"))
+    names: dict[int, list[str]] = {}
+    hidden: dict[int, int] = {}
+    for pk, name, shown in (
         Registration.objects.filter(player_id__in=[k.pk for k in everyone])
+        .annotate(shown=Exists(readable))
         .order_by("tournament__date", "tournament_id")
-        .values_list("player_id", "tournament__name")
+        .values_list("player_id", "tournament__name", "shown")
     ):
-        played.setdefault(pk, []).append(name)
-    return [(known, played.get(known.pk, [])) for known in everyone]
+        if shown:
+            names.setdefault(pk, []).append(name)
+        else:
+            hidden[pk] = hidden.get(pk, 0) + 1
+    return [(known, Played(names.get(known.pk, []), hidden.get(known.pk, 0))) for known in everyone]

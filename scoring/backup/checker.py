@@ -193,6 +193,7 @@ class Checker:
         self.deals()
         self.section(Incident, self.check_incident)
         self.section(ChangeLog, self.check_change)
+        self.drop_unused_players()
         self.match_players()
         return self.plan
 
@@ -362,6 +363,16 @@ class Checker:
         change.username = username
         change.user_id = None
         self.full_clean(change)
+
+    def drop_unused_players(self) -> None:
+        """Only the players the registrations use join the shared roster: a file carrying a
+        whole roster (another club's, say) adds none of the others."""
+        used = {registration.player_id for _key, registration in self.plan.rows(Registration)}
+        label = "tournament.player"
+        kept = [(key, player) for key, player in self.plan.rows(Player) if key in used]
+        self.plan.keys[label] = [key for key, _player in kept]
+        self.plan.objects[label] = [player for _key, player in kept]
+        self.by_key[label] = dict(kept)
 
     def match_players(self) -> None:
         """Players with a licence already on the roster are that roster player (not copied)."""

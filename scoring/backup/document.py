@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 from django.template.defaultfilters import filesizeformat
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from tournament.import_files import MAX_ROWS
 from tournament.safe_json import JSONTooDeep, loads_bounded
 
 FORMAT = "tarot-desk-backup"
@@ -26,6 +28,10 @@ MAX_PENALTY = 10_000
 MAX_PAPER_BILAN = 1_000_000
 # Longest text accepted for a number, a date or a decimal (a 1e30 or 10,000 digits is refused).
 MAX_SCALAR_TEXT = 40
+# A restore adds roster players as an import of players does, within its cap: rows counted
+# before any is checked. An exported backup holds just the players its registrations use, one a
+# registration, so the registrations are capped alike.
+MAX_PLAYERS = MAX_ROWS
 BATCH_SIZE = 2000
 
 # (model label, lookup from the model to its tournament). Parents come before children.
@@ -124,4 +130,29 @@ def check_document(data: Any) -> Sections:
             )
     if len(sections["tournament.tournament"]) != 1:
         raise BackupError(_("La sauvegarde doit contenir exactement un tournoi."))
+    _check_sizes(sections)
     return sections
+
+
+def _check_sizes(sections: Sections) -> None:
+    """The roster players and registrations within an import's cap, before any row is read."""
+    capped = {
+        "tournament.player": _(
+            "La sauvegarde contient %(count)s joueurs : une restauration en reprend au plus "
+            "%(max)s, comme un import de joueurs."
+        ),
+        "tournament.registration": _(
+            "La sauvegarde contient %(count)s inscriptions : une restauration en reprend au plus "
+            "%(max)s, comme un import de joueurs."
+        ),
+    }
+    for label, message in capped.items():
+        count = len(sections[label])
+        if count > MAX_PLAYERS:
+            raise BackupError(
+                message
+                % {
+                    "count": number_format(count, force_grouping=True),
+                    "max": number_format(MAX_PLAYERS, force_grouping=True),
+                }
+            )

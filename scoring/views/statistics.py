@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import charts
+from scoring.counted import PUBLIC_TOURNAMENTS
 from scoring.models import Deal
 from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.statistics import (
@@ -165,16 +166,15 @@ def public_player_statistics(
 ) -> HttpResponse:
     """A player's game in this tournament and over its season, published deals only.
 
-    The season is the tournaments of the same roster player between September 1st and August
-    31st that the visitor may see: public ones, plus those the visitor works on.
+    The season is the roster player's tournaments between September 1st and August 31st of the
+    same organising club that the public may see (scoring.counted's rule), whoever visits: a
+    public page shows its staff no private tournament, and one club's page no other club's.
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
     player = entry.player
     start, end = season_of(tournament.date)
-    seen = Q(is_public=True) | Q(pk=tournament.pk)
-    if request.user.is_authenticated:
-        seen |= Q(pk__in=visible_tournaments(request.user).values("pk"))
+    seen = (PUBLIC_TOURNAMENTS & Q(club=tournament.club)) | Q(pk=tournament.pk)
     season = tournaments_of_player(player, (start, end), seen=seen)
     entries = registrations_by_tournament(player, season)
     standings = standings_for_many(season, public=True)

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..access import (
+    PUBLIC_TOURNAMENTS,
     Permission,
     may,
     visible_tournaments,
@@ -18,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         # The desk's people open their tournaments' desks; everyone reads public standings.
         "tournaments": mine,
-        "public": Tournament.objects.filter(is_public=True).exclude(pk__in=mine.values("pk")),
+        "public": Tournament.objects.filter(PUBLIC_TOURNAMENTS).exclude(pk__in=mine.values("pk")),
         "can_edit": may(request.user, Permission.CREATE),
     }
     return render(request, "home.html", context)

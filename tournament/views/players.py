@@ -149,7 +149,8 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     if not re.fullmatch(r"[0-9]{1,9}", raw):
         return render(request, "tournament/player_merge.html", {"keep": None})
     keep = get_object_or_404(Player, pk=raw)
-    candidates = identity.merge_candidates(keep)
+    # The roster is shared: each player's tournaments as this user may see them.
+    candidates = identity.merge_candidates(keep, user=request.user)
     error = None
     if request.method == "POST":
         drop_pk = request.POST.get("drop", "")
