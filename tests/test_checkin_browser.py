@@ -3,7 +3,6 @@ the arbiter checks in 16 with the keyboard search at desk size and generates pos
 exactly those 16."""
 
 import pytest
-from django.core.cache import cache
 
 from tests.conftest import browser_login
 from tournament import signup
@@ -34,7 +33,6 @@ NOT_COMING = [("Perrin", "Inès"), ("Vidal", "Rose")]
 
 @pytest.fixture
 def tournament(arbiter):
-    cache.clear()  # the sign-up throttle counts per address, in the cache
     tournament = Tournament.objects.create(
         name="Challenge de Mâcon", date="2026-06-13", positions_count=3, signup_open=True
     )

@@ -11,7 +11,7 @@ from django.core import serializers
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.models import Championship, Incident
+from scoring.models import Championship, Incident, TableCall
 from scoring.services import deal_record, sheet_for_table
 from tournament.access import Permission
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
@@ -47,15 +47,16 @@ SCORER_WRITES = {
     "deal-edit",
     "deal-delete",
     "api-deal-create",
+    "call-take",  # going to a table that called: whoever is on the floor
 }
 # Every named URL the walk must find, in name order (a name is listed once per pattern). A view
 # added or dropped fails here, and so must be placed in the lists above on purpose.
 URL_NAMES = [
-    "api-deal-create", "api-sheet", "championship-create", "championship-detail",
+    "api-deal-create", "api-sheet", "call-take", "championship-create", "championship-detail",
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "cockpit-live",
-    "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit", "deal-preview",
-    "deal-score-recorded", "entry-overview", "entry-overview", "export-deals-csv",
+    "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
+    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview", "export-deals-csv",
     "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "login", "logout", "penalty-settings", "player-import",
@@ -69,8 +70,9 @@ URL_NAMES = [
     "public-tournament", "ranking", "ranking-player", "registration-reinstate",
     "registration-withdraw", "seat-swap", "set_language", "sheet-crosscheck", "sheet-detail",
     "sheet-extra-deal", "sheet-for-table", "sheet-free-create", "sheet-history", "sheet-validate",
-    "signup", "signup-confirmation", "signup-settings", "table-code", "table-confirm",
-    "table-deal-create", "table-entry", "table-finish", "table-link-revoke", "table-links",
+    "signup", "signup-confirmation", "signup-settings", "table-call", "table-code",
+    "table-confirm", "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
+    "table-finish", "table-forget", "table-identify", "table-link-revoke", "table-links",
     "table-preview", "table-sheet", "table-sw", "team-assign", "team-list", "team-member-remove",
     "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
     "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
@@ -126,7 +128,9 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
         name=f"Challenge {name}", owner=owner, scale=[3, 2, 1]
     )
     championship.tournaments.add(tournament)
+    call = TableCall.objects.create(table=table, note="?")
     return {
+        "call": call.pk,
         "tournament": tournament.pk,
         "table": table.pk,
         "sheet": sheet.pk,

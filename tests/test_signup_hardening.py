@@ -4,7 +4,6 @@ characters or pass for someone else, and answers that never say whom the site kn
 import time
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tournament import signup
@@ -14,13 +13,6 @@ from tournament.importing import parse_table
 from tournament.models import Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttle():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

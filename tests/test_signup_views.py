@@ -3,20 +3,12 @@
 import time
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tournament import signup
 from tournament.models import Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttle():
-    cache.clear()  # the throttle counts in the cache: each test starts from zero
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -114,14 +114,8 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-# The cache holds the throttles' counts (tournament.throttle): in the database, so that every
-# server process sees the same counts. Its table is created after each migrate (tournament.apps).
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "tarot_desk_cache",
-    }
-}
+# No cache holds anything that must be shared: every counter and lock of the site is a row of
+# tournament.models.Counter (tournament.throttle), one atomic statement per attempt.
 
 # Login throttling: after 5 failures for one username from one address, wait 15 minutes.
 # The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their
