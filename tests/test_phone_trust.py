@@ -176,7 +176,7 @@ def test_a_new_code_ends_the_phone_binding():
     assert response.status_code == 403 and response.json()["field"] == "entered_by"
 
 
-def test_a_contested_deal_waits_for_its_enterers_correction_then_a_new_confirmation():
+def test_a_contested_deal_waits_for_its_enterers_correction_then_a_new_confirmation(arbiter):
     world = build()
     link, players = world["link"], world["players"]
     tournament = world["tournament"]
@@ -191,6 +191,11 @@ def test_a_contested_deal_waits_for_its_enterers_correction_then_a_new_confirmat
     assert send(defender, "table-contest", link, contest).status_code == 200
     deal = Deal.objects.get()
     assert deal.disputed and deal.pending and deal.dispute_note == "91 ? non : 51"
+    # The desk sees it contested, with the word.
+    client = Client()
+    client.force_login(arbiter)
+    desk = client.get(reverse("sheet-detail", args=[deal.sheet_id])).content.decode()
+    assert "contestée" in desk and "91 ? non : 51" in desk
     assert deal.disputed_by_player == players[2]
     # A contested deal can't be confirmed until corrected; nothing of it is public.
     refused = send(partner_side, "table-confirm", link, {"seat": 1, "pin": players[1].pin})
@@ -225,6 +230,8 @@ def test_a_table_calls_the_arbiter_once_until_taken(arbiter_client):
     assert call.deal_number == 3 and call.note == "renonce ?"
     page = arbiter_client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
     assert "Table 7 appelle l'arbitre" in page and "donne 3" in page
+    desk = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1]))
+    assert "Table 7 appelle l'arbitre" in desk.content.decode()
     taken = arbiter_client.post(reverse("call-take", args=[tournament.pk, call.pk]))
     assert taken.status_code == 302
     call.refresh_from_db()

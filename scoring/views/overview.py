@@ -68,6 +68,8 @@ def entry_overview(request: TournamentRequest, pk: int, number: int | None = Non
         "links": links,
         "can_manage": capabilities(request.user, tournament)["manage"],
         "missing": sum(1 for r in rows if r.state == "missing"),
+        # Tables calling the arbiter from a phone: at the top until someone goes (one query).
+        "calls": table_entry.open_calls(tournament),
     }
     if live:
         # The live overview refreshes its table every few seconds.
