@@ -335,3 +335,24 @@ def test_no_deal_is_confirmed_unless_two_players_of_both_sides_proved_it(actions
         assert (enterer in attack) != (confirmer in attack)  # one of each side
         assert (confirmer, "confirm") in proved  # with their own code, checked
         assert deal.disputed is False
+
+
+def test_a_deal_corrected_after_the_confirmer_read_the_sheet_is_not_confirmed_blind():
+    world = build()
+    link, players = world["link"], world["players"]
+    enterer = phone("n")
+    send(enterer, "table-identify", link, {"seat": 0, "pin": players[0].pin})
+    send(
+        enterer,
+        "table-deal-create",
+        link,
+        {"client_id": "bait-000001", "version": 0, "deal": GARDE_CONTRE},
+    )
+    seen = Deal.objects.get().sheet.version  # what the defender's phone shows
+    # The enterer switches the deal before the defender types their code.
+    switched = {"version": seen, "deal": {**GARDE_CONTRE, "contract": "prise", "points": 91}}
+    assert send(enterer, "table-deal-correct", link, switched, number=1).status_code == 200
+    late = {"seat": 1, "pin": players[1].pin, "version": seen}
+    answer = send(phone("e"), "table-confirm", link, late)
+    assert answer.status_code == 409 and answer.json()["field"] == "version"
+    assert Deal.objects.get().pending

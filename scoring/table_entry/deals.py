@@ -145,9 +145,13 @@ def _player_seat(sheet: ScoreSheet, registration: Registration) -> int:
     return seat
 
 
-def deals_confirm(*, link: TableLink, seat: Any, pin: Any, client: Client) -> list[Deal]:
+def deals_confirm(
+    *, link: TableLink, seat: Any, pin: Any, client: Client, version: Any = None
+) -> list[Deal]:
     """The player at `seat` confirms, with their code, every waiting deal they may confirm: one
-    entered by a player of the other side, and not contested."""
+    entered by a player of the other side, and not contested. With `version` (the sheet the
+    phone showed), a sheet changed meanwhile is refused (StaleSheetError): nobody confirms a
+    deal corrected after they read it."""
     sheet = table_sheet(link)
     if sheet is None:
         raise CodeRefused(_("Aucune donne à confirmer."))
@@ -168,7 +172,10 @@ def deals_confirm(*, link: TableLink, seat: Any, pin: Any, client: Client) -> li
                 "l'autre camp que celui qui l'a saisie."
             )
         )
-    return _confirm(sheet, eligible, registration=registration, user=None)
+    expected = version if isinstance(version, int) and not isinstance(version, bool) else None
+    return _confirm(
+        sheet, eligible, registration=registration, user=None, expected_version=expected
+    )
 
 
 def deal_confirm_by_arbiter(*, deal: Deal, user, expected_version: int) -> Deal:

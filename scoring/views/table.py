@@ -373,7 +373,11 @@ def table_confirm(request: HttpRequest, link: TableLink) -> JsonResponse:
     try:
         payload = _body(request)
         deals = table_entry.deals_confirm(
-            link=link, seat=payload.get("seat"), pin=payload.get("pin"), client=_client(request)
+            link=link,
+            seat=payload.get("seat"),
+            pin=payload.get("pin"),
+            client=_client(request),
+            version=payload.get("version"),
         )
     except REFUSALS as err:
         return _refused(err)

@@ -411,10 +411,12 @@
 
   $("confirm-form").addEventListener("submit", function (event) {
     event.preventDefault();
+    // The sheet this phone shows: if a deal changed since, the server refuses and the player
+    // reads the sheet again before confirming.
     withCode(app.dataset.urlConfirm, function (data) {
       return fill(data.confirmed.length === 1 ? _("Donne %(numbers)s confirmée.")
         : _("Donnes %(numbers)s confirmées."), { numbers: data.confirmed.join(", ") }, true);
-    });
+    }, { version: sheetData().version });
   });
   $("contest-button").addEventListener("click", function () {
     var number = parseInt($("contest-number").value, 10);
