@@ -7,14 +7,44 @@ from collections.abc import Iterator, Sequence
 DESK = {"width": 1366, "height": 768}  # an arbiter's laptop at the desk
 
 
+# Every page reports what the Content-Security-Policy blocked: the browser fires this event and
+# Chromium also logs "Refused to … because it violates the following Content Security Policy".
+_REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`
+    + ` at ${event.sourceFile}:${event.lineNumber} ${event.sample}`);
+});
+"""
+
+
+# Under that policy, give page.wait_for_function an arrow function ("() => …"): Playwright
+# evaluates a bare expression anew at every poll, which the policy refuses (no 'unsafe-eval').
+
+
+def csp_violations(context) -> list[str]:
+    """Watch every page of a browser context; the list fills with each CSP violation."""
+    violations: list[str] = []
+
+    def on_console(message) -> None:
+        text = message.text
+        if text.startswith("CSP violation") or "Content Security Policy" in text:
+            violations.append(f"{message.page.url if message.page else '?'}: {text}")
+
+    context.add_init_script(_REPORT_CSP_VIOLATIONS)
+    context.on("console", on_console)
+    return violations
+
+
 def open_page(browser, viewport: dict[str, int], *, timeout: int = 10_000, **options) -> Iterator:
     """A French page in a fresh browser context of this size, closed afterwards (for fixtures:
-    `yield from open_page(...)`)."""
+    `yield from open_page(...)`). The test fails if a page broke the Content-Security-Policy."""
     context = browser.new_context(locale="fr-FR", viewport=viewport, **options)
+    violations = csp_violations(context)
     page = context.new_page()
     page.set_default_timeout(timeout)
     yield page
     context.close()
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
 def type_row(page, values: Sequence[str]) -> None:

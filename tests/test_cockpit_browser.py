@@ -39,7 +39,7 @@ def test_the_cockpit_lives_and_jumps_to_a_table(page, live_server, one_request_a
         data={"players": 4, "taker": 0, "contract": "garde", "oudlers": 2, "points": 50},
     )
     page.wait_for_function(
-        "document.getElementById('tile-3').classList.contains('state-in_progress')",
+        "() => document.getElementById('tile-3').classList.contains('state-in_progress')",
         timeout=12_000,
     )
     assert page.evaluate("window.__not_reloaded") is True

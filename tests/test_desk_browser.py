@@ -42,7 +42,9 @@ def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
 
     for number, (values, expected) in enumerate(zip(TYPED, RUNNING, strict=True), start=1):
         # The focus returns to the taker once htmx has settled the new row.
-        page.wait_for_function("document.activeElement && document.activeElement.name === 'taker'")
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.name === 'taker'"
+        )
         type_row(page, values)
         page.wait_for_selector(f"#deal-{number}")
         assert bilans(page) == expected
@@ -58,7 +60,7 @@ def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
     # As for a new row, type only once htmx has settled the form: its focus is the signal (the
     # settling moves the focus, and would take it from a field typed into before).
     page.wait_for_function(
-        "document.activeElement && document.activeElement.closest('#deal-form.editing')"
+        "() => document.activeElement && document.activeElement.closest('#deal-form.editing')"
     )
     assert page.input_value("#id_points") == "46"
     page.fill("#id_points", "44")

@@ -72,7 +72,9 @@ def signed_int(text: str) -> int:
 
 
 def wait_for_taker_focus(page) -> None:
-    page.wait_for_function("document.activeElement && document.activeElement.name === 'taker'")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.name === 'taker'"
+    )
 
 
 def assert_ranked_as_computed(rows: list[dict], results: dict) -> None:

@@ -111,7 +111,7 @@ def test_the_hall_screen_cycles_counts_down_and_shows_a_new_position_within_10_s
     tournament, draft = evening()
     page = screen
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/?duree=3")
-    page.wait_for_function("document.body.dataset.kind === 'who'")
+    page.wait_for_function("() => document.body.dataset.kind === 'who'")
     assert page.inner_text("#hall-slide-title") == "Position 1 : qui est où"
     assert page.inner_text("#hall-announcement") == "Buvette ouverte"
     # Nothing of the drafted position 2 shows.
@@ -153,7 +153,7 @@ def test_the_hall_screen_cycles_counts_down_and_shows_a_new_position_within_10_s
     response = arbiter.post(reverse("position-publish", args=[tournament.pk, 2]), {"confirm": "1"})
     assert response.status_code == 302
     page.wait_for_function(
-        "document.getElementById('hall-slide-title').textContent.startsWith('Position 2')",
+        "() => document.getElementById('hall-slide-title').textContent.startsWith('Position 2')",
         timeout=10_000,
     )
     assert time.monotonic() - published_at < 10
@@ -168,7 +168,7 @@ def test_a_revoked_link_stops_the_screen(screen, live_server):
     tournament, _draft = evening()
     page = screen
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/")
-    page.wait_for_function("document.body.dataset.kind === 'who'")
+    page.wait_for_function("() => document.body.dataset.kind === 'who'")
     hall.hall_link_revoke(tournament=tournament)
     page.wait_for_selector("#hall-gone", state="visible", timeout=10_000)
     assert page.locator(".hall-page").count() == 0
@@ -190,7 +190,7 @@ def test_many_players_spread_over_several_pages_without_clipping(screen, live_se
     hall.hall_announcement_set(tournament=tournament, text="Très longue annonce " * 9)
     page = screen
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/")
-    page.wait_for_function("document.body.dataset.kind === 'who'")
+    page.wait_for_function("() => document.body.dataset.kind === 'who'")
     report = page.evaluate(CLIPPED)
     assert report["problems"] == [], "\n".join(report["problems"])
     kinds = page.evaluate(

@@ -23,7 +23,7 @@ def test_public_standings_update_themselves_on_a_phone(phone_page, live_server):
     deal_record(sheet=sheet, data=dict(players=4, taker=2, contract="garde", oudlers=3, points=86))
 
     page.wait_for_function(
-        "document.querySelector('table.ranking tbody tr').innerText.includes('JOUEURF F')",
+        "() => document.querySelector('table.ranking tbody tr').innerText.includes('JOUEURF F')",
         timeout=15_000,
     )
     assert "+511" in first_row.inner_text()
@@ -35,7 +35,7 @@ def test_search_by_name_on_a_phone(phone_page, live_server):
     page = phone_page
     page.goto(f"{live_server.url}/public/{built['tournament'].pk}/")
     page.fill("#q", "joueurh")
-    page.wait_for_function("document.querySelectorAll('table.ranking tbody tr').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('table.ranking tbody tr').length === 1")
     page.click("table.ranking tbody tr a")
     page.wait_for_load_state()
     assert "JOUEURH H" in page.locator("h1").inner_text()

@@ -103,7 +103,7 @@ def enter(page, deal, *, online: bool = True) -> None:
             page.wait_for_selector("#preview.ok")  # the computed row shows before saving
     page.click("#save")
     if not online:
-        page.wait_for_function("document.querySelector('#preview').textContent === ''")
+        page.wait_for_function("() => document.querySelector('#preview').textContent === ''")
 
 
 def public_total(tournament) -> int:
@@ -170,7 +170,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         confirming.click("#finish-button")
         confirming.wait_for_selector("#confirm-message:has-text('Feuille terminée')")
         page.wait_for_function(
-            "document.querySelector('#table-1') && "
+            "() => document.querySelector('#table-1') && "
             "document.querySelector('#table-1').innerText.includes('Complète')",
             timeout=15_000,
         )
@@ -189,7 +189,7 @@ def test_deals_typed_offline_are_stored_exactly_once(
         page.goto(url)
         # The page is kept on the phone (service worker cache) before the Wi-Fi drops.
         page.wait_for_function(
-            "navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
+            "() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
         )
         for _attempt in range(50):
             cached = page.evaluate(

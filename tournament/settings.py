@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -77,6 +78,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "axes",
+    "csp",
     "tournament",
     "scoring",
 ]
@@ -93,6 +95,8 @@ INSTALLED_APPS = [
 # compressed. A page that would echo request text next to such a secret must not be.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # High, so that every answer of the middleware below (CSRF refusal, lockout) carries it too.
+    "csp.middleware.CSPMiddleware",
     "tournament.middleware.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -107,6 +111,23 @@ MIDDLEWARE = [
     # Last, as django-axes requires: it locks out repeated failed logins.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy on every response: scripts and styles only from our own files (no
+# inline <script>, style="…" or on…= handler anywhere, htmx told not to add its <style>), images
+# from us or data: URIs, nothing framing the site, forms posting only to it. A proxy in front
+# must not add a second, different policy: browsers enforce both (README, production notes).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
