@@ -181,6 +181,9 @@ def client_ip_address(request) -> str | None:
 
 
 AXES_CLIENT_IP_CALLABLE = client_ip_address
+# Axes counts a failure only after the password was checked: parallel wrong passwords would all
+# be checked before the first is counted. This handler reserves each check atomically first.
+AXES_HANDLER = "tournament.login_gate.GatedAxesHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
