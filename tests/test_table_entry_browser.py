@@ -291,7 +291,9 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         assert deal.pending and not deal.disputed and float(deal.points) == 45
         assert public_total(tournament) == 0
 
-        # The other side confirms the corrected deal; it counts.
+        # The other side sees the corrected deal (its sheet refreshes by itself), then confirms
+        # it: a confirmation is for the sheet the phone shows.
+        other.wait_for_selector("#row-1.pending:not(.disputed)", timeout=15_000)
         other.select_option("#confirm-seat", "3")
         other.fill("#confirm-pin", players[3].pin)
         other.click("#confirm-button")
