@@ -1,6 +1,16 @@
 """Root URLs: the arbiter's desk, the public pages, the admin and i18n."""
 
 from django.contrib import admin
+from django.http import HttpRequest
+
+
+def _superusers_only(request: HttpRequest) -> bool:
+    """The admin edits every tournament, account and counter: superusers only (Django's own
+    rule lets any staff account in, and a staff flag must not be a back door)."""
+    return bool(request.user.is_active and request.user.is_superuser)
+
+
+admin.site.has_permission = _superusers_only  # type: ignore[method-assign]
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
