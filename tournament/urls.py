@@ -1,7 +1,12 @@
 """Root URLs: the arbiter's desk, the public pages, the admin and i18n."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.http import HttpRequest
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+
+from . import views
 
 
 def _superusers_only(request: HttpRequest) -> bool:
@@ -11,11 +16,6 @@ def _superusers_only(request: HttpRequest) -> bool:
 
 
 admin.site.has_permission = _superusers_only  # type: ignore[method-assign]
-from django.contrib.auth import views as auth_views
-from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
-
-from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
