@@ -1,4 +1,5 @@
-# Tarot Desk: `make run` serves the demo site, `make test` runs lint and the whole suite.
+# Tarot Desk: `make run` serves the demo site, `make club` serves the club's phones on the LAN,
+# `make test` runs lint and the whole suite.
 # Both set up everything they need on a fresh Debian machine (virtualenv, Python packages,
 # Debian packages), so nothing has to be installed by hand.
 
@@ -9,11 +10,12 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: WeasyPrint's Pango, fonts for the PDFs, gettext for translations,
-# Chromium for the browser tests, PostgreSQL for the second run of the suite.
+# Chromium for the browser tests, PostgreSQL for the second run of the suite, poppler (pdftoppm)
+# and zbar (zbarimg) to read the printed QR codes back.
 RUN_DEBS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
-TEST_DEBS := $(RUN_DEBS) chromium postgresql
+TEST_DEBS := $(RUN_DEBS) chromium postgresql poppler-utils zbar-tools
 
-.PHONY: run test lint typecheck deps debs-run debs-test demo clean messages bench load fixtures
+.PHONY: run club test lint typecheck deps debs-run debs-test demo clean messages bench load fixtures
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +41,12 @@ run: deps debs-run
 	$(PY) manage.py load_demo
 	$(PY) manage.py ensure_arbiter
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# A club evening: every interface of the laptop, gunicorn + WhiteNoise, DEBUG off, the LAN
+# addresses and host name allowed, PUBLIC_URL for the printed QR codes (tournament/club.py).
+# SQLite by default, PostgreSQL when DATABASE_URL says so.
+club: deps debs-run
+	$(PY) -m tournament.club --port $(PORT)
 
 lint: deps
 	$(VENV)/bin/ruff check .

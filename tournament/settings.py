@@ -3,6 +3,7 @@
 import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -66,6 +67,24 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# The address every absolute link (QR codes, the hall screen's and sign-up links) is built from:
+# "https://tarot.example.org" on a club server, "http://192.168.1.23:8000" in club mode (`make
+# club` sets it from the laptop's LAN address). Unset: each link follows the request's own host
+# (tournament.public_address).
+PUBLIC_URL = env_str("PUBLIC_URL").strip().rstrip("/")
+if PUBLIC_URL:
+    _public = urlsplit(PUBLIC_URL)
+    if _public.scheme not in ("http", "https") or not _public.netloc or _public.path:
+        raise ImproperlyConfigured(
+            f"PUBLIC_URL={PUBLIC_URL!r} must be a site's root such as https://tarot.example.org "
+            "or http://192.168.1.23:8000 (a scheme, a host, no path)."
+        )
+    if PUBLIC_URL not in CSRF_TRUSTED_ORIGINS:
+        CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
+# A public address in plain http (a club's LAN: no certificate to be had for 192.168.x.y) has
+# no https to redirect to: the secure defaults below would lock every phone out.
+PLAIN_HTTP = PUBLIC_URL.startswith("http://")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -265,11 +284,11 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    # SECURE_COOKIES=false only for plain-http loopback runs (bench/load.py).
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not PLAIN_HTTP)
+    # SECURE_COOKIES=false for plain-http runs: loopback (bench/load.py) or a club's LAN.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not PLAIN_HTTP)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not PLAIN_HTTP)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if PLAIN_HTTP else 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

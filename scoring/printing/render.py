@@ -15,6 +15,7 @@ from django.utils.html import strip_spaces_between_tags
 from django.utils.translation import gettext as _
 
 from tournament.models import Tournament
+from tournament.public_address import absolute_url
 
 
 def render_pdf(template_name: str, context: dict[str, Any], base_url: str | None = None) -> bytes:
@@ -75,7 +76,7 @@ def public_standings_url(request: HttpRequest, tournament: Tournament) -> str:
             path = tournament.get_absolute_url()
         except NoReverseMatch:
             path = reverse("home")
-    return request.build_absolute_uri(path)
+    return absolute_url(request, path)
 
 
 def pdf_filename(*parts: object) -> str:

@@ -23,6 +23,7 @@ from scoring.forms_championship import ChampionshipForm
 from scoring.models import Championship
 from scoring.printing.championship_pdf import championship_pdf
 from tournament.access import Permission, permission_required
+from tournament.public_address import absolute_url
 from tournament.services import player_or_none
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -165,7 +166,7 @@ def _filename(championship: Championship, extension: str) -> str:
 def championship_pdf_view(request: ChampionshipRequest, pk: int) -> HttpResponse:
     championship = request.championship
     qr_url = (
-        request.build_absolute_uri(reverse("public-championship", args=[championship.pk]))
+        absolute_url(request, reverse("public-championship", args=[championship.pk]))
         if championship.is_public
         else None
     )

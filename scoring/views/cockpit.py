@@ -23,6 +23,7 @@ from scoring.cockpit import cockpit_load, current_position, live_fingerprint
 from scoring.models import TableCall
 from tournament import clock, hall
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
+from tournament.public_address import absolute_url
 from tournament.services import played_positions, position_or_404, registration_or_404
 
 if TYPE_CHECKING:
@@ -105,8 +106,8 @@ def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = _cockpit_context(request, tournament)
     if tournament.hall_token:
-        context["hall_url"] = request.build_absolute_uri(
-            reverse("hall-screen", args=[tournament.hall_token])
+        context["hall_url"] = absolute_url(
+            request, reverse("hall-screen", args=[tournament.hall_token])
         )
     response = render(request, "tournament/tournament_detail.html", context)
     patch_cache_control(response, no_store=True)

@@ -20,6 +20,7 @@ from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
 from tournament.access import Permission, TournamentRequest, permission_required
+from tournament.public_address import site_root
 from tournament.services import position_or_404
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
 @permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
-    pdf = blank_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
+    pdf = blank_sheets_pdf(position, base_url=site_root(request))
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
     )
@@ -62,7 +63,7 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @permission_required(Permission.VIEW)
 def position_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
-    pdf = position_sheets_pdf(position, base_url=request.build_absolute_uri("/"))
+    pdf = position_sheets_pdf(position, base_url=site_root(request))
     return pdf_response(pdf, pdf_filename("feuilles", position.tournament.name, f"p{number}"))
 
 
@@ -71,7 +72,7 @@ def one_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = get_object_or_404(
         ScoreSheet.objects.select_related("tournament", "table__position"), pk=pk
     )
-    pdf = sheet_pdf(sheet, base_url=request.build_absolute_uri("/"))
+    pdf = sheet_pdf(sheet, base_url=site_root(request))
     return pdf_response(pdf, pdf_filename("feuille", sheet.tournament.name, sheet))
 
 
@@ -97,7 +98,7 @@ def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -
         tournament,
         _positions(tournament, number),
         qr_url=public_standings_url(request, tournament),
-        base_url=request.build_absolute_uri("/"),
+        base_url=site_root(request),
     )
     return pdf_response(pdf, pdf_filename("plan-des-tables", tournament.name, _suffix(number)))
 
@@ -106,7 +107,7 @@ def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -
 def who_sits_where(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = request.tournament
     pdf = who_sits_where_pdf(
-        tournament, _positions(tournament, number), base_url=request.build_absolute_uri("/")
+        tournament, _positions(tournament, number), base_url=site_root(request)
     )
     return pdf_response(pdf, pdf_filename("qui-est-ou", tournament.name, _suffix(number)))
 
@@ -114,7 +115,7 @@ def who_sits_where(request: TournamentRequest, pk: int, number: int | None = Non
 @permission_required(Permission.VIEW)
 def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    pdf = itinerary_cards_pdf(tournament, base_url=request.build_absolute_uri("/"))
+    pdf = itinerary_cards_pdf(tournament, base_url=site_root(request))
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 
@@ -142,7 +143,7 @@ def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
         kind,
         position=number,
         qr_url=public_standings_url(request, tournament),
-        base_url=request.build_absolute_uri("/"),
+        base_url=site_root(request),
     )
     return pdf_response(
         pdf, pdf_filename("classement", FILE_KINDS[kind], tournament.name, _suffix(number))

@@ -28,6 +28,7 @@ from ..access import (
 from ..collation import fold_words
 from ..forms_signup import CheckInForm, SignupForm, SignupSettingsForm, WalkInForm
 from ..models import Registration, Tournament
+from ..public_address import absolute_url
 from ..services import registration_or_404
 from ..settings import client_ip_address
 from .common import desk_context, desk_page, form_errors, form_post
@@ -112,7 +113,7 @@ def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
         tournament,
         "checkin",
         form=form,
-        public_url=request.build_absolute_uri(reverse("signup", args=[pk])),
+        public_url=absolute_url(request, reverse("signup", args=[pk])),
         refusal=signup.signup_refusal(tournament),
         places_left=signup.places_left(tournament),
     )
