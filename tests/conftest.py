@@ -103,6 +103,33 @@ def browser():
         browser.close()
 
 
+# A club's LAN as a phone sees it: a host name that is not loopback, so the page is not a secure
+# context (no service worker), mapped to the live server on 127.0.0.1.
+LAN_HOST = "club.lan"
+
+
+@pytest.fixture(scope="session")
+def lan_browser(browser):
+    """Chromium resolving LAN_HOST to this machine (a second browser: the rule is per launch)."""
+    browser = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"],
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def lan_server(live_server, settings):
+    """The live server as phones on the club's Wi-Fi reach it: http://club.lan:<port>, that
+    host allowed, and PUBLIC_URL set to it as `make club` does."""
+    url = live_server.url.replace("localhost", LAN_HOST).replace("127.0.0.1", LAN_HOST)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, LAN_HOST]
+    settings.PUBLIC_URL = url
+    return url
+
+
 @pytest.fixture
 def page(browser):
     yield from open_page(browser, {"width": 1280, "height": 900})

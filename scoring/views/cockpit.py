@@ -21,9 +21,11 @@ from django.views.decorators.http import condition, require_POST, require_safe
 from scoring import table_entry
 from scoring.cockpit import cockpit_load, current_position, live_fingerprint
 from scoring.models import TableCall
+from scoring.printing.phone_entry import phones_enabled
+from scoring.printing.render import qr_svg
 from tournament import clock, hall
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
-from tournament.public_address import absolute_url
+from tournament.public_address import absolute_url, unreachable_from_phones
 from tournament.services import played_positions, position_or_404, registration_or_404
 
 if TYPE_CHECKING:
@@ -98,6 +100,21 @@ def _cockpit_context(request: CockpitRequest, tournament: Tournament) -> dict[st
     }
 
 
+def _phone_address(request: CockpitRequest, tournament: Tournament) -> dict[str, object]:
+    """Where phones go, when the tournament has them (deals entered at the tables, public
+    standings): the address and its QR code, or why no phone can reach this one."""
+    if not (phones_enabled(tournament) or tournament.is_public):
+        return {}
+    if phones_enabled(tournament):
+        path = reverse("table-code")
+    else:
+        path = reverse("public-tournament", args=[tournament.pk])
+    url = absolute_url(request, path)
+    if unreachable_from_phones(request):
+        return {"phone_url": url, "phones_unreachable": True}
+    return {"phone_url": url, "phone_qr": qr_svg(url)}
+
+
 @permission_required(Permission.VIEW)
 @require_safe
 def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
@@ -109,6 +126,7 @@ def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
         context["hall_url"] = absolute_url(
             request, reverse("hall-screen", args=[tournament.hall_token])
         )
+    context.update(_phone_address(request, tournament))
     response = render(request, "tournament/tournament_detail.html", context)
     patch_cache_control(response, no_store=True)
     return response

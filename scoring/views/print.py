@@ -15,12 +15,13 @@ from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
 from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
 from scoring.printing.itinerary_cards import itinerary_cards_pdf
+from scoring.printing.phone_entry import phones_enabled
 from scoring.printing.ranking_pdf import KINDS, ranking_pdf
 from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
 from tournament.access import Permission, TournamentRequest, permission_required
-from tournament.public_address import site_root
+from tournament.public_address import site_root, unreachable_from_phones
 from tournament.services import position_or_404
 
 if TYPE_CHECKING:
@@ -54,6 +55,20 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
 @permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
+    tournament = position.tournament
+    if (
+        phones_enabled(tournament)
+        and unreachable_from_phones(request)
+        and request.GET.get("adresse") != "locale"
+    ):
+        # Their QR codes would lead every phone to 127.0.0.1: ask before paper is wasted.
+        context = {
+            "tournament": tournament,
+            "tab": "print",
+            "position": position,
+            "address": site_root(request),
+        }
+        return render(request, "print/loopback_confirm.html", context)
     pdf = blank_sheets_pdf(position, base_url=site_root(request))
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")

@@ -32,6 +32,7 @@ from scoring.sheet_screen import load_sheet_view
 from tournament import throttle
 from tournament.access import json_error
 from tournament.lifecycle import Locked
+from tournament.public_address import absolute_url
 from tournament.seats import sheet_order_key
 
 # Guessing table codes: attempts allowed per client address and window.
@@ -185,6 +186,8 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
 @table_link(page=True)
 def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
     context = _sheet_context(link, _bound(request, link))
+    # The short way back to this page, printed under the bookmark hint: the table's code there.
+    context["code_page"] = absolute_url(request, reverse("table-code"))
     response = render(request, "scoring/table_entry.html", context)
     if not _client(request).device:
         # The phone's own random id: wrong codes lock this phone, not the table's other ones.

@@ -89,6 +89,8 @@
     var badge = $("net-status");
     badge.textContent = online ? _("En ligne") : _("Hors ligne");
     badge.className = "badge " + (online ? "ok" : "err");
+    // Said before the player reloads into the browser's own "no internet" page.
+    $("offline-banner").hidden = online;
   }
 
   function showState() {
@@ -443,6 +445,10 @@
   setStatus(navigator.onLine);
   showState();
   flush();
+
+  // Plain http on a club's LAN has no service worker: a reload without Wi-Fi can't open this
+  // page, so the player keeps it at hand (the deals wait in the phone's storage meanwhile).
+  if (!window.isSecureContext || !("serviceWorker" in navigator)) $("keep-hint").hidden = false;
 
   // Keep this page on the phone: a reload without Wi-Fi still opens it with its waiting deals.
   if ("serviceWorker" in navigator && window.caches) {
