@@ -127,3 +127,34 @@ def test_make_club_serves_a_phone_naming_the_laptop_from_a_fresh_state(tmp_path)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def _settings_in_fresh_process(**variables: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "PUBLIC_URL"}}
+    env.update(variables)
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, "
+        "s.CSRF_TRUSTED_ORIGINS)"
+    )
+    env["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_a_plain_http_public_url_turns_off_the_https_only_defaults():
+    result = _settings_in_fresh_process(
+        DEBUG="false", SECRET_KEY="k" * 60, PUBLIC_URL="http://192.168.1.23:8000"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False False 0 ['http://192.168.1.23:8000']"
+    https = _settings_in_fresh_process(
+        DEBUG="false", SECRET_KEY="k" * 60, PUBLIC_URL="https://tarot.example.org"
+    )
+    assert https.stdout.strip() == "True True 31536000 ['https://tarot.example.org']"
+
+
+def test_a_public_url_with_a_path_is_refused():
+    result = _settings_in_fresh_process(PUBLIC_URL="http://192.168.1.23:8000/tarot")
+    assert result.returncode != 0 and "PUBLIC_URL" in result.stderr
