@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from scoring.models import Deal, ScoreSheet
 from scoring.standings import standings_for
+from tests.browser_helpers import csp_violations
 from tests.test_table_entry_lan_browser import BANNER
 from tournament.models import Player, Position, Registration, Table, Tournament
 
@@ -74,8 +75,10 @@ def fetch_pdf(page, url: str) -> bytes:
     return data
 
 
-def phone(browser):
+def phone(browser, watched: list[list[str]]):
+    """A phone of its own (cookies, storage); what the CSP blocks on it goes to `watched`."""
     context = browser.new_context(locale="fr-FR", **PHONE)
+    watched.append(csp_violations(context))
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
@@ -96,7 +99,7 @@ def enter(page, deal, *, online: bool = True) -> None:
         page.wait_for_selector("#preview.ok")
     page.click("#save")
     if not online:
-        page.wait_for_function("document.querySelector('#preview').textContent === ''")
+        page.wait_for_function("() => document.querySelector('#preview').textContent === ''")
 
 
 @pytest.fixture
@@ -125,6 +128,7 @@ def test_a_club_evening_on_the_lan(
     tournament = club_tournament
     lan = lan_server
     desk_context = lan_browser.new_context(locale="fr-FR", viewport={"width": 1366, "height": 768})
+    watched = [csp_violations(desk_context)]
     desk = desk_context.new_page()
     desk.set_default_timeout(15_000)
     contexts = [desk_context]
@@ -165,7 +169,7 @@ def test_a_club_evening_on_the_lan(
         }
         enterers, confirmers = {}, {}
         for table, url in zip(tables, codes, strict=True):
-            context, page = phone(lan_browser)
+            context, page = phone(lan_browser, watched)
             contexts.append(context)
             page.goto(url)
             page.select_option("#who-seat", "0")
@@ -191,7 +195,7 @@ def test_a_club_evening_on_the_lan(
         assert Deal.objects.filter(sheet__table=tables[1]).count() == 2
 
         for table, url in zip(tables, codes, strict=True):
-            context, page = phone(lan_browser)
+            context, page = phone(lan_browser, watched)
             contexts.append(context)
             page.goto(url)
             pin = seats[table.number][1].registration.pin
@@ -222,13 +226,13 @@ def test_a_club_evening_on_the_lan(
         leader = standings.players[0].row.name
         hall = desk_context.new_page()
         hall.goto(hall_url + "?duree=3")
-        hall.wait_for_function("document.body.dataset.kind === 'standings'", timeout=20_000)
+        hall.wait_for_function("() => document.body.dataset.kind === 'standings'", timeout=20_000)
         assert leader in hall.inner_text("section[data-kind=standings]")
 
         # --- a player checks their rank on their phone ----------------------------------------
         player = seats[2][2].registration
         ranked = next(r for r in standings.players if r.row.name == player.player.full_name)
-        context, page = phone(lan_browser)
+        context, page = phone(lan_browser, watched)
         contexts.append(context)
         page.goto(f"{lan}/public/{tournament.pk}/moi/")
         page.tap("#who")
@@ -237,6 +241,7 @@ def test_a_club_evening_on_the_lan(
         page.wait_for_url("**/joueur/*/")
         assert page.locator("#me-rank").inner_text().rstrip("=") == str(ranked.rank)
         assert page.locator("#me-total").inner_text() == str(ranked.row.total)
+        assert [v for found in watched for v in found] == []  # nothing the CSP blocked
     finally:
         for context in contexts:
             context.close()

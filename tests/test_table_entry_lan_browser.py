@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal
+from tests.browser_helpers import csp_violations
 from tests.test_table_entry_browser import (  # noqa: F401 (table_of_five is a fixture)
     DEALS,
     PHONE,
@@ -42,6 +43,7 @@ def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_t
     link = table_of_five["link"]
     url = lan_server + reverse("table-entry", args=[link.token])
     context = lan_browser.new_context(locale="fr-FR", **PHONE)
+    violations = csp_violations(context)
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
@@ -86,5 +88,6 @@ def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_t
         page.reload()
         page.wait_for_selector("#row-3")
         assert Deal.objects.count() == 3
+        assert violations == []  # nothing the Content-Security-Policy blocked
     finally:
         context.close()
