@@ -17,7 +17,7 @@ from tests.accessibility_helpers import (
     page_templates,
     players_pages,
 )
-from tests.browser_helpers import DESK
+from tests.browser_helpers import DESK, csp_violations
 from tests.conftest import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -104,13 +104,16 @@ def test_every_page_template_has_no_serious_axe_violation(
     base = live_server.url
     problems: dict[str, list[str]] = {}
     covered: set[str] = set()
+    blocked: list[str] = []  # what the Content-Security-Policy refused, on any page
 
     anonymous = browser.new_context(locale="fr-FR", viewport=DESK)
+    blocked += csp_violations(anonymous)
     page = anonymous.new_page()
     for template, path in anonymous_pages(evening):
         context = page
         if template == "hall/screen.html":
             hall = browser.new_context(locale="fr-FR", **HALL)
+            blocked += csp_violations(hall)
             context = hall.new_page()
         audit(context, base + path, template, rendered, problems)
         if template == "hall/screen.html":
@@ -138,6 +141,7 @@ def test_every_page_template_has_no_serious_axe_violation(
     anonymous.close()
 
     phone = browser.new_context(locale="fr-FR", **PHONE)
+    blocked += csp_violations(phone)
     page = phone.new_page()
     for template, path in players_pages(evening):
         audit(page, base + path, template, rendered, problems)
@@ -145,6 +149,7 @@ def test_every_page_template_has_no_serious_axe_violation(
     phone.close()
 
     desk = browser.new_context(locale="fr-FR", viewport=DESK)
+    blocked += csp_violations(desk)
     page = desk.new_page()
     browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
     for template, path in desk_pages(evening):
@@ -165,3 +170,4 @@ def test_every_page_template_has_no_serious_axe_violation(
     assert not missing, f"page templates no address of this test reaches: {sorted(missing)}"
     report = "\n".join(f"{url}\n  " + "\n  ".join(found) for url, found in problems.items())
     assert not problems, report
+    assert not blocked, "Content-Security-Policy violations:\n" + "\n".join(blocked)

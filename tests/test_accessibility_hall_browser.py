@@ -45,7 +45,7 @@ def test_every_slide_shows_names_at_one_large_size_and_the_countdown(screen, liv
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/?duree=3")
     seen = {}
     for kind in ("who", "plan", "standings"):
-        page.wait_for_function(f"document.body.dataset.kind === '{kind}'", timeout=12_000)
+        page.wait_for_function(f"() => document.body.dataset.kind === '{kind}'", timeout=12_000)
         seen[kind] = page.evaluate(SHOWN, NAMES)
     for kind, shown in seen.items():
         assert shown["sizes"], kind

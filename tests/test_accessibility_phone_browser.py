@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.accessibility_helpers import build_evening, players_pages
+from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -82,6 +83,7 @@ def test_players_pages_never_scroll_sideways(browser, live_server, evening):
     problems = []
     for screen, options, font_size in SCREENS:
         context = browser.new_context(locale="fr-FR", **options)
+        blocked = csp_violations(context)
         page = context.new_page()
         width = options["viewport"]["width"]
         for _template, path in players_pages(evening):
@@ -92,14 +94,15 @@ def test_players_pages_never_scroll_sideways(browser, live_server, evening):
             if found["width"] > width or found["problems"]:
                 problems.append(f"{screen} {path}: {found['width']} px, {found['problems']}")
         context.close()
+        problems += blocked
     assert not problems, "\n".join(problems)
 
 
 def test_every_control_of_the_phone_pages_is_a_44_px_target(browser, live_server, evening):
     _screen, options, _font = SCREENS[1]
     context = browser.new_context(locale="fr-FR", **options)
+    problems = csp_violations(context)
     page = context.new_page()
-    problems = []
     for _template, path in players_pages(evening):
         page.goto(live_server.url + path)
         page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
