@@ -13,16 +13,19 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 # Templates that are no page of their own, so the audit reaches them through the pages that use
 # them: partials (`_*.html`, htmx answers included), the layouts other pages extend, and the
-# PDFs' templates under print/ (WeasyPrint renders them to paper; print/index.html is the
-# screen listing them and is audited). The error pages are audited like any page, rendered by
-# the test itself (tests/test_accessibility_browser.py: ERROR_TEMPLATES).
+# PDFs' templates, those extending print/base.html (WeasyPrint renders them to paper; the
+# screens under print/, its index and the loopback question, are audited). The error pages
+# are audited like any page, rendered by the test itself (tests/test_accessibility_browser.py:
+# ERROR_TEMPLATES).
 LAYOUTS = {
     "base.html",
     "error_base.html",
     "error_page.html",
     "tournament/base_signup.html",
     "tournament/base_tournament.html",
+    "print/base.html",
 }
+PDF_LAYOUT = '{% extends "print/base.html" %}'
 
 
 def page_templates() -> set[str]:
@@ -32,7 +35,7 @@ def page_templates() -> set[str]:
         name = path.relative_to(TEMPLATES).as_posix()
         if path.name.startswith("_") or name in LAYOUTS:
             continue
-        if name.startswith("print/") and name != "print/index.html":
+        if PDF_LAYOUT in path.read_text(encoding="utf-8"):
             continue
         found.add(name)
     return found
@@ -190,6 +193,11 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
         ("scoring/ranking_player.html", f"/tournois/{t}/classement/joueur/{e.registration}/"),
         ("statistics/tournament.html", f"/tournois/{t}/statistiques/"),
         ("print/index.html", f"/tournois/{t}/impressions/"),
+        # Phones enter deals and the site answers on loopback: blank sheets ask first.
+        (
+            "print/loopback_confirm.html",
+            f"/tournois/{t}/impressions/positions/1/feuilles-vierges.pdf",
+        ),
         ("championship/list.html", "/championnats/"),
         ("championship/form.html", "/championnats/nouveau/"),
         ("championship/detail.html", f"/championnats/{e.championship}/"),
