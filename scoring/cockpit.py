@@ -21,6 +21,7 @@ from scoring.standings import standings_fingerprint, standings_for
 from scoring.table_entry import CodeAlert, code_alerts, open_calls
 from tournament.clock import ClockState, state_of
 from tournament.models import ChangeLog, Counter, Position, Registration, Tournament
+from tournament.services import position_in_play
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10
@@ -105,12 +106,8 @@ class Cockpit:
         return self.current is not None and self.current.status == Position.Status.PUBLISHED
 
 
-def current_position(positions: list[Position]) -> Position | None:
-    """The latest published position, else the latest closed one (None before publishing)."""
-    played = [p for p in positions if p.status != Position.Status.DRAFT]
-    published = [p for p in played if p.status == Position.Status.PUBLISHED]
-    latest = published or played
-    return latest[-1] if latest else None
+# The position in play: one answer for the cockpit, the player's card, the hall and the desk.
+current_position = position_in_play
 
 
 def upcoming_position(positions: list[Position]) -> Position | None:

@@ -120,23 +120,45 @@ def test_the_player_page_shows_rank_total_and_bilans(client, built):
     assert [(r.position, r.points) for r in response.context["results"]] == [(1, -25), (2, 100)]
 
 
-def test_the_player_page_shows_the_next_table_and_the_current_one(client, built):
+def test_the_card_names_the_position_the_cockpit_says_is_in_play(client, built):
+    """Position 2 still open, position 3 published: the cockpit says position 3 is in play, and
+    so do the card, the hall and the desk; never "en cours : position 2" beside it."""
     seat_at_new_position(built, 3, Position.Status.PUBLISHED, {"A": "N", "B": "E"})
     seat_at_new_position(built, 4, Position.Status.DRAFT, {"A": "S", "B": "W"})
+    tournament = built["tournament"]
     html = client.get(player_url(built, "A")).content.decode()
-    next_table = html[html.index('id="me-next"') : html.index("</p>", html.index('id="me-next"'))]
-    assert "Table 3" in next_table and "Nord" in next_table and "(3)" in next_table
-    assert 'id="me-current"' in html  # position 2 is still open
+    current = html[
+        html.index('id="me-current"') : html.index("</p>", html.index('id="me-current"'))
+    ]
+    assert "En cours : position 3" in current and "Table 3" in current and "Nord" in current
+    assert "position 2" not in html and "Position suivante" not in html
     # The draft position 4 shows nowhere.
     assert "Sud" not in html and "(4)" not in html and "position 4" not in html
+    from scoring.cockpit import cockpit_load
+    from scoring.hall import hall_content
+
+    assert cockpit_load(tournament).current.number == 3
+    assert hall_content(tournament).position.number == 3
+
+
+def test_the_desk_marks_the_position_in_play(arbiter_client, built):
+    seat_at_new_position(built, 3, Position.Status.PUBLISHED, {"A": "N", "B": "E"})
+    tournament = built["tournament"]
+    html = arbiter_client.get(reverse("entry-overview", args=[tournament.pk])).content.decode()
+    start = html.index('class="position-picker"')
+    picker = html[start : html.index("</nav>", start)]
+    marked = picker[: picker.index('id="in-play"')]
+    assert marked.rsplit("<a ", 1)[1].split(">", 1)[1].startswith("Position 3 <span")
 
 
 def test_a_closed_position_is_no_longer_current(client, built):
     Position.objects.filter(tournament=built["tournament"]).update(status=Position.Status.CLOSED)
+    html = client.get(player_url(built, "A")).content.decode()
+    assert 'id="me-current"' not in html
+    assert "Pas de position publiée à jouer" in html
     seat_at_new_position(built, 3, Position.Status.PUBLISHED, {"A": "W"})
     html = client.get(player_url(built, "A")).content.decode()
-    assert 'id="me-next"' in html and "Ouest" in html
-    assert 'id="me-current"' not in html
+    assert 'id="me-current"' in html and "Ouest" in html and "position 3" in html
 
 
 def test_the_player_page_counts_only_published_and_confirmed_deals(client, built):

@@ -63,7 +63,7 @@ def test_a_player_finds_their_next_table_in_two_taps(phone_page, live_server, ev
     page.wait_for_url("**/joueur/*/")
 
     assert taps == 2
-    next_table = page.locator("#me-next")
+    next_table = page.locator("#me-current")
     assert "Table 3" in next_table.inner_text() and "Nord" in next_table.inner_text()
     assert next_table.is_visible()
     # Rank and total: on screen as the page opens, nothing off to the side.
@@ -85,8 +85,8 @@ def test_the_phone_remembers_me_and_opens_on_my_card(phone_page, live_server, ev
     me_link = page.locator("[data-me-link]")
     assert me_link.inner_text() == "Moi : CÔTÉ François"
     me_link.tap()
-    page.locator("#me-card #me-next").wait_for()
-    assert "Table 3" in page.locator("#me-next").inner_text()
+    page.locator("#me-card #me-current").wait_for()
+    assert "Table 3" in page.locator("#me-current").inner_text()
     assert page.locator("#finder").is_hidden()
     assert inside_viewport(page, "#me-rank") and inside_viewport(page, "#me-total")
     assert page.evaluate(NO_SIDEWAYS_SCROLL)

@@ -18,7 +18,7 @@ from scoring.models import ScoreSheet, TableLink
 from scoring.position_overview import position_overview
 from scoring.views.sheet_page import TABLE
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
-from tournament.services import position_or_404, positions_in_order
+from tournament.services import position_in_play, position_or_404, positions_in_order
 
 if TYPE_CHECKING:
     from tournament.models import Position
@@ -64,6 +64,8 @@ def entry_overview(request: TournamentRequest, pk: int, number: int | None = Non
         "tab": "entry",
         "positions": positions,
         "position": position,
+        # The cockpit's position in play, marked in the picker (the desk may work on another).
+        "in_play": position_in_play(positions),
         "rows": rows,
         "links": links,
         "can_manage": capabilities(request.user, tournament)["manage"],

@@ -22,7 +22,7 @@ from scoring.standings import standings_fingerprint
 from scoring.views.reports import player_context, ranking_context
 from tournament.access import TournamentRequest, public_page
 from tournament.collation import matches, person_key
-from tournament.services import played_positions, published_seats, registration_or_404, roster
+from tournament.services import played_positions, registration_or_404, roster, seat_in_play
 
 if TYPE_CHECKING:
     from tournament.models import Registration, Seat, Tournament
@@ -145,13 +145,9 @@ def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
 
 
 def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
-    """Where the player sits in the published positions still open: the last one published is
-    the next (or only) table to go to; an earlier one still open is the one being played."""
-    seats = published_seats(entry)
-    return {
-        "next": seats[-1] if seats else None,
-        "current": seats[-2] if len(seats) > 1 else None,
-    }
+    """Where the player sits in the position in play, the cockpit's own answer
+    (`tournament.services.position_in_play`): the card never names another position."""
+    return {"current": seat_in_play(entry)}
 
 
 @public_page()

@@ -7,7 +7,7 @@ attributes) or querysets a caller may narrow further."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Any
 
@@ -86,15 +86,26 @@ def played_positions(tournament: Tournament) -> QuerySet[Position]:
     return positions_in_order(tournament).exclude(status=Position.Status.DRAFT)
 
 
-def published_seats(registration: Registration) -> list[Seat]:
-    """Where the player sits in the positions published and not closed yet, by position number
-    (with each seat's table and position)."""
-    return list(
-        Seat.objects.filter(
-            registration=registration, table__position__status=Position.Status.PUBLISHED
-        )
+def position_in_play(positions: Sequence[Position]) -> Position | None:
+    """The one answer to "which position is in play", for the cockpit, the player's card, the
+    hall screen and the desk: the latest published position, else the latest closed one (the
+    last played), None before the first publication. `positions` are in number order."""
+    played = [p for p in positions if p.status != Position.Status.DRAFT]
+    published = [p for p in played if p.status == Position.Status.PUBLISHED]
+    latest = published or played
+    return latest[-1] if latest else None
+
+
+def seat_in_play(registration: Registration) -> Seat | None:
+    """Where the player sits in the position in play while it is being played (published),
+    with its table and position; None when that position is closed or the player not seated."""
+    position = position_in_play(list(played_positions(registration.tournament)))
+    if position is None or position.status != Position.Status.PUBLISHED:
+        return None
+    return (
+        Seat.objects.filter(registration=registration, table__position=position)
         .select_related("table__position")
-        .order_by("table__position__number")
+        .first()
     )
 
 
