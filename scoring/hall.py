@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.cockpit import current_position
+from scoring.provisional import mark_provisional
 from scoring.ranking import Ranked
 from scoring.standings import standings_for
 from tournament import services
@@ -20,6 +21,7 @@ class HallContent:
     tables: list[Table]  # with seat_list
     standings: list[Ranked]
     teams: list[Ranked]
+    provisional: str = ""  # "Classement provisoire — position 2 en cours (7/12 tables)"
 
     @property
     def in_play(self) -> bool:
@@ -40,7 +42,7 @@ def hall_content(tournament: Tournament) -> HallContent:
     if position is not None:
         who = services.who_sits_where(position)
         tables = services.position_plan(position)
-    standings = standings_for(tournament, public=True)
+    standings = mark_provisional(standings_for(tournament, public=True))
     played = any(r.row.deals for r in standings.players)
     # Who has sat at a published table; a registration alone (a late arrival seated only in a
     # draft) is nothing to show yet.
@@ -57,4 +59,5 @@ def hall_content(tournament: Tournament) -> HallContent:
         tables=tables,
         standings=[r for r in standings.players if r.row.key in seated] if played else [],
         teams=standings.teams if played and tournament.team_size else [],
+        provisional=standings.provisional,
     )

@@ -63,6 +63,19 @@ class Standings:
     factors: dict[int, Fraction] = field(default_factory=dict)
     # By registration id, which is the ranking rows' key.
     registrations: dict[Hashable, Registration] = field(default_factory=dict)
+    # Counted positions still being played (scoring.provisional.mark_provisional fills it).
+    partial: list[Any] = field(default_factory=list)
+
+    @property
+    def partial_numbers(self) -> set[int]:
+        return {p.number for p in self.partial}
+
+    @property
+    def provisional(self) -> str:
+        """ "Classement provisoire — position 2 en cours (7/12 tables)", or "" when final."""
+        from scoring.provisional import provisional_text
+
+        return provisional_text(self.partial)
 
     def by_position(self, number: int) -> list[ranking.Ranked]:
         """The ranking of one position: each player's bilan there, penalties of that position."""

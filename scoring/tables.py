@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import django_tables2 as tables
@@ -183,20 +183,32 @@ def group_records(ranked: Iterable[Ranked], *, names: bool = True) -> list[dict[
     return records
 
 
-def _position_label(number: int) -> str | Promise:
-    return _("Libres") if number == 0 else _("P%(number)s") % {"number": number}
+def _position_label(number: int, partial: bool = False) -> str | Promise:
+    if number == 0:
+        return _("Libres")
+    if partial:
+        return _("P%(number)s (en cours)") % {"number": number}
+    return _("P%(number)s") % {"number": number}
 
 
 def ranking_table(
     records: list[dict[str, Any]],
     *,
     positions: Sequence[int] = (),
+    partial: Collection[int] = (),
     show_team: bool = False,
     show_club: bool = True,
 ) -> RankingTable:
-    """A RankingTable with one column per position and the optional columns dropped."""
+    """A RankingTable with one column per position (a partial one's heading says it is still
+    being played) and the optional columns dropped."""
     extra = [
-        (f"p{number}", SignedColumn(f"p{number}", verbose_name=_position_label(number)))
+        (
+            f"p{number}",
+            SignedColumn(
+                f"p{number}",
+                verbose_name=_position_label(number, number in partial),
+            ),
+        )
         for number in positions
     ]
     exclude = []

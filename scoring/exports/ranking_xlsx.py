@@ -19,8 +19,19 @@ def build(standings: Standings) -> bytes:
     normalised = standings.normalised
     has_teams = standings.has_teams
 
+    partial = standings.partial_numbers
+    provisional = standings.provisional
+
     def position_label(number: int) -> str:
-        return _("Libres") if number == FREE_SHEETS else _("P%(number)s") % {"number": number}
+        if number == FREE_SHEETS:
+            return _("Libres")
+        if number in partial:
+            return _("P%(number)s (en cours)") % {"number": number}
+        return _("P%(number)s") % {"number": number}
+
+    def subject_of(subject: str) -> str:
+        # Partial results never look final: every sheet's title says so.
+        return f"{subject} — {provisional}" if provisional else subject
 
     # The tournament number and the licence beside each name: homonyms are never ambiguous.
     header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Club")]
@@ -38,8 +49,8 @@ def build(standings: Standings) -> bytes:
         values += [points.get(n, 0) for n in standings.positions]
         values += [row.deal_points, row.penalty, row.total]
         rows.append(values)
-    titled_sheet(workbook, _("Individuel"), title_line(tournament, _("Classement individuel"),
-           normalised=normalised), header, rows)  # fmt: skip
+    title = title_line(tournament, subject_of(_("Classement individuel")), normalised=normalised)
+    titled_sheet(workbook, _("Individuel"), title, header, rows)
 
     for number in standings.positions:
         header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Table"), _("Bilan")]
@@ -62,10 +73,17 @@ def build(standings: Standings) -> bytes:
             values += [item.row.penalty, item.row.total]
             rows.append(values)
         label = _("Position %(number)s") % {"number": number}
+        subject = label
         if number == FREE_SHEETS:
-            label = _("Feuilles libres")
+            label = subject = _("Feuilles libres")
+        elif number in partial:
+            subject = _("Position %(number)s — résultats partiels") % {"number": number}
         titled_sheet(
-            workbook, label, title_line(tournament, label, normalised=normalised), header, rows
+            workbook,
+            label,
+            title_line(tournament, subject_of(subject), normalised=normalised),
+            header,
+            rows,
         )
 
     for ranked, label in ((standings.teams, _("Équipes")), (standings.clubs, _("Clubs"))):
@@ -87,7 +105,11 @@ def build(standings: Standings) -> bytes:
             _("Classement par équipes") if ranked is standings.teams else _("Classement par clubs")
         )
         titled_sheet(
-            workbook, label, title_line(tournament, subject, normalised=normalised), header, rows
+            workbook,
+            label,
+            title_line(tournament, subject_of(subject), normalised=normalised),
+            header,
+            rows,
         )
 
     buffer = io.BytesIO()

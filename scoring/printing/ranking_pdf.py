@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from scoring.printing.render import qr_svg, render_pdf
+from scoring.provisional import mark_provisional
 from scoring.standings import Standings, standings_for
 from tournament.models import Tournament
 
@@ -82,7 +83,7 @@ def ranking_pdf(
     """The arbiter's ranking (every sheet entered counts, published or not)."""
     if kind not in KINDS:
         raise ValueError(f"unknown ranking kind: {kind!r}")
-    standings = standings_for(tournament)
+    standings = mark_provisional(standings_for(tournament))
     columns, lines = ranking_lines(standings, kind, position)
     title = ranking_title(kind, position)
     return render_pdf(

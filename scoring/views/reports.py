@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 
 from scoring import tables
 from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
+from scoring.provisional import mark_provisional
 from scoring.standings import player_deals, standings_for
 from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, permission_required
@@ -34,7 +35,7 @@ def ranking_context(
 
     With `per_page`, the table shows one page of that many rows (the `page` parameter).
     """
-    standings = standings_for(tournament, public=public)
+    standings = mark_provisional(standings_for(tournament, public=public))
     view = request.GET.get("vue", "individuel")
     if view not in VIEWS:
         view = "individuel"
@@ -63,6 +64,7 @@ def ranking_context(
         table = tables.ranking_table(
             tables.player_records(ranked, url, positions),
             positions=positions,
+            partial=standings.partial_numbers,
             show_team=standings.has_teams,
             show_club=any(r.row.club for r in standings.players),
         )
@@ -113,7 +115,7 @@ def player_context(tournament: Tournament, entry: Registration, public: bool) ->
 @require_safe
 def export_ranking_xlsx(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    content = ranking_xlsx.build(standings_for(tournament))
+    content = ranking_xlsx.build(mark_provisional(standings_for(tournament)))
     return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
 
 
