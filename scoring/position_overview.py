@@ -26,6 +26,7 @@ class TableRow:
     zero_sum: bool
     flags: list[str]
     pending: int = 0
+    paper_failed: bool = False  # paper bilans typed that differ from the deals'
     link: TableLink | None = None  # the table's phone link, when players enter deals
 
     @property
@@ -44,7 +45,7 @@ def position_overview(position: Position) -> list[TableRow]:
     sheets = {
         s.table_id: s
         for s in ScoreSheet.objects.filter(table__position=position).only(
-            "pk", "table_id", "paper_bilans", "version", "tournament_id"
+            "pk", "table_id", "paper_bilans", "version", "tournament_id", "status"
         )
     }
     sheet_ids = [s.pk for s in sheets.values()]
@@ -115,6 +116,7 @@ def position_overview(position: Position) -> list[TableRow]:
                 zero_sum=zero_sum and sum(bilans) == 0,
                 flags=flags,
                 pending=waiting_deals,
+                paper_failed=paper_failed,
             )
         )
     return rows

@@ -27,6 +27,11 @@ urlpatterns = [
     path("donnes/<id:pk>/supprimer/", deals.deal_delete, name="deal-delete"),
     path("donnes/<id:pk>/confirmer/", deals.deal_confirm, name="deal-confirm"),
     path(
+        "tournois/<id:pk>/saisie/position/<id:number>/validation/",
+        overview.position_validate,
+        name="position-validate",
+    ),
+    path(
         "tournois/<id:pk>/saisie/position/<id:number>/codes/",
         overview.table_links_create,
         name="table-links",

@@ -45,8 +45,10 @@ from scoring.services.sheets import (
     sheet_validate,
     start_label,
 )
+from scoring.services.validation import BulkValidation, position_validate_ready
 
 __all__ = [
+    "BulkValidation",
     "CARD_FIELDS",
     "ENTRY_FIELDS",
     "ENGINE_FIELDS",
@@ -66,6 +68,7 @@ __all__ = [
     "incident_record",
     "lost_by_margin_scores",
     "next_dealer",
+    "position_validate_ready",
     "penalties_for",
     "penalty_defaults_set",
     "sheet_allow_extra_deal",

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring import table_entry
+from scoring import services, table_entry
 from scoring.entry_progress import position_being_entered, sheets_to_enter
 from scoring.models import ScoreSheet, TableLink
 from scoring.position_overview import position_overview
@@ -85,6 +85,17 @@ def entry_overview(request: TournamentRequest, pk: int, number: int | None = Non
         context["this_to_enter"] = to_enter.get(position.pk)
         context["next_published"] = next((p for p in published if p.number > position.number), None)
     return render(request, "scoring/entry_overview.html", context)
+
+
+@permission_required(Permission.MANAGE)
+@require_POST
+def position_validate(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
+    """Validate the position's complete and verified sheets in one action; say what is left."""
+    position = position_or_404(pk, number)
+    result = services.position_validate_ready(position=position, user=request.user)
+    level = messages.success if not result.left else messages.warning
+    level(request, result.summary)
+    return redirect("entry-overview", pk, number)
 
 
 @permission_required(Permission.MANAGE)
