@@ -296,6 +296,7 @@ def position_rows(rows: Iterable[PlayerRow], number: int) -> list[PlayerRow]:
                 club=row.club,
                 team=row.team,
                 team_key=row.team_key,
+                licence=row.licence,
                 results={number: result},
                 penalty=result.penalty,
                 penalties_charged=result.penalty_charged,

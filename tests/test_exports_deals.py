@@ -159,7 +159,8 @@ def by_deal(records):
 def test_the_deal_log_says_who_entered_and_who_confirmed_phone_deals(phones):
     _ws, records = xlsx_records(deals_xlsx.build(phones["tournament"]))
     header = list(records[0].keys())
-    assert header[-2:] == [ENTERED, CONFIRMED]  # last: the other columns keep their places
+    # After the others (which keep their places), before an incident's own columns.
+    assert header[-6:-4] == [ENTERED, CONFIRMED]
     deals = by_deal(records)
     arbiter = phones["arbiter"].username
     assert (deals[(1, 1, 3)][ENTERED], deals[(1, 1, 3)][CONFIRMED]) == (
@@ -186,7 +187,7 @@ def test_the_csv_has_the_same_two_columns(phones):
     text = deals_csv.build(phones["tournament"])
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     header, body = rows[0], rows[1:]
-    assert header[-2:] == [ENTERED, CONFIRMED]
+    assert header[-6:-4] == [ENTERED, CONFIRMED]
     records = {
         (int(r["Position"]), int(r["Table"]), int(r["Donne"])): r
         for r in (dict(zip(header, row, strict=True)) for row in body)

@@ -59,7 +59,7 @@ def count_from_log(rows: list[dict], names: dict[str, int]) -> dict:
     poignees = defaultdict(Counter)
     petit_made, petit_lost = Counter(), Counter()
     for row in rows:
-        if row["Annulée"]:
+        if row["Annulée"] or row["Incident"]:  # an incident's own row is no deal
             continue
         dead = who(row["Mort"], names)
         taker = who(row["Preneur"], names)

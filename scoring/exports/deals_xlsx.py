@@ -27,8 +27,10 @@ def build(tournament: Tournament) -> bytes:
     # Widths are set before any row is written (write-only mode): names and headings decide.
     longest_name = max((len(player.label) for player in names.values()), default=10)
     widths = fit_widths([header], len(header))
-    # Dealer, taker, partner, mort, then each seat's name (seats are name, n°, licence, score).
-    name_columns = {4, 5, 6, 7} | {21 + 4 * seat for seat in range(deal_log.MAX_SEATS)}
+    # Dealer, taker, partner, mort, then each seat's name (seats are place, name, n°, licence,
+    # score), and an incident's culprit.
+    name_columns = {4, 5, 6, 7} | {22 + 5 * seat for seat in range(deal_log.MAX_SEATS)}
+    name_columns.add(header.index(_("Joueur fautif")))
     for index in range(len(widths)):
         if index in name_columns:
             widths[index] = max(widths[index], longest_name + 2)
