@@ -84,6 +84,9 @@ def test_an_impossible_figure_is_refused_with_a_message_naming_the_field(
     # Not a multiple of 3 at a table of 4.
     html = typed(arbiter_client, sheet, {"contract": "G", "taker": "E", "figure": "317"})
     assert "multiple de 3" in html.content.decode()
+    # The message names its field once ("Chiffre du preneur : Chiffre du preneur : …" was read).
+    errors = html.content.decode().split('id="error-figure"')[1].split("</ul>")[0]
+    assert errors.count("Chiffre du preneur") == 1
     # Nothing typed: the field asks for it.
     html = typed(arbiter_client, sheet, {"contract": "G", "taker": "E", "figure": ""})
     assert "Indiquez le chiffre du preneur" in html.content.decode()

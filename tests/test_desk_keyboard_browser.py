@@ -1,7 +1,8 @@
 """In Chromium at a club laptop's size: the desk's keyboard edges an arbiter meets on an evening.
 
-After a refusal the cursor is on the faulty field; "T" then the habitual Enter records one
-"tous passent" and nothing else; Page Down / Page Up go to the next / previous table's sheet;
+After a refusal the message holds the cursor and Enter takes it to the faulty field (keys
+typed blind go nowhere); "T" then the habitual Enter records one "tous passent" and nothing
+else; Page Down / Page Up go to the next / previous table's sheet;
 the dealer's name is read in full and an error never moves the entry row's fields.
 """
 
@@ -61,6 +62,9 @@ def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_
         keyboard.press("Tab")
     keyboard.press("Enter")
     page.wait_for_selector("#error-points")
+    # The message holds the focus (keys typed blind don't go into the field); Enter goes there.
+    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    keyboard.press("Enter")
     wait_focus(page, "points")
     assert page.input_value("#id_points") == "95"
     assert "Points : 95 n'est pas entre 0 et 91." in page.inner_text("#error-points")
@@ -78,6 +82,8 @@ def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_
         keyboard.press("Tab")
     keyboard.press("Enter")
     page.wait_for_selector("#error-contract")
+    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    keyboard.press("Enter")
     wait_focus(page, "contract")
     assert Deal.objects.filter(sheet=sheet).count() == 1
 
@@ -180,3 +186,40 @@ def test_the_overview_says_which_position_a_typed_table_number_opens(
     page.keyboard.press("Backspace")
     page.keyboard.press("Enter")
     page.wait_for_selector("h2:has-text('Position 1, table 2')")
+
+
+def test_keys_typed_blind_after_a_refusal_never_reach_the_faulty_field(
+    desk_page, live_server, one_request_at_a_time, arbiter, sheet
+):
+    page = desk_page
+    open_sheet(page, live_server, sheet)
+    keyboard = page.keyboard
+    for value in ("E", "G", "2", "95"):
+        keyboard.type(value)
+        keyboard.press("Tab")
+    keyboard.press("Enter")
+    page.wait_for_selector("#error-points")
+    # Flagged: the row is marked, the message says the deal was refused, a sound was played.
+    assert "refused" in page.get_attribute("#deal-form", "class")
+    assert "Donne refusée." in page.inner_text("#refused-hint")
+    page.wait_for_function("document.getElementById('entry-errors').dataset.sounds === '1'")
+    # The next deal's first keys, typed blind: nothing goes into the refused field, no second
+    # error appears, and the refusal is signalled again.
+    keyboard.type("S")
+    keyboard.type("P")
+    assert page.input_value("#id_points") == "95"
+    assert page.evaluate("document.activeElement.id") == "entry-errors"
+    assert page.get_attribute("#entry-errors", "data-sounds") == "3"
+    assert page.locator("#error-points li").count() == 1
+    # The sound can be switched off, and stays off on the next page.
+    page.uncheck("#refusal-sound")
+    page.reload()
+    page.wait_for_selector("#error-points", state="detached")
+    assert not page.is_checked("#refusal-sound")
+    for value in ("E", "G", "2", "95"):
+        keyboard.type(value)
+        keyboard.press("Tab")
+    keyboard.press("Enter")
+    page.wait_for_selector("#error-points")
+    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    assert page.evaluate("localStorage.getItem('tarot-desk-refusal-sound')") == "off"

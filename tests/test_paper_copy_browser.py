@@ -157,7 +157,7 @@ def test_an_official_fft_sheet_copied_by_figures_has_no_false_mismatch(
         assert page.locator("#paper td.mismatch").count() == 0
         assert "Vérifiée" in page.inner_text("#sheet-state")
 
-        # An impossible figure: refused, the cursor on the figure, nothing saved.
+        # An impossible figure: refused, the message named once, nothing saved.
         page.click("#deal-5 a.edit-deal")
         page.wait_for_selector("#deal-form.editing")
         wait_focus(page, "taker")  # the correction opens on its taker, as every row
@@ -168,6 +168,10 @@ def test_an_official_fft_sheet_copied_by_figures_has_no_false_mismatch(
         page.wait_for_selector("#error-figure")
         assert "Chiffre du preneur" in page.inner_text("#error-figure")
         assert re.search(r"multiple de 3", page.inner_text("#error-figure"))
+        assert page.inner_text("#error-figure").count("Chiffre du preneur") == 1
+        # The message holds the cursor; Enter takes it to the figure.
+        page.wait_for_function("document.activeElement.id === 'entry-errors'")
+        page.keyboard.press("Enter")
         wait_focus(page, "figure")
     finally:
         next(pages, None)  # closes the context, failing on a CSP violation

@@ -1,7 +1,8 @@
 // The desk's keyboard. "T" in the taker field fills the row as "tous passent" and Enter saves
 // it, like every other row; Enter on an untouched new row does nothing (the habitual second
-// Enter after a save). After a refusal the focus goes to the first faulty field, after a save
-// to the taker. Escape leaves a correction; Page Down / Page Up open the next / previous
+// Enter after a save). After a refusal the row is flagged, a sound plays (unless switched off)
+// and the focus waits on the message: keys typed blind are not typed, Enter goes to the first
+// faulty field. After a save the focus goes to the taker. Escape leaves a correction; Page Down / Page Up open the next / previous
 // table's sheet; on the overview a table number opens its sheet.
 (function () {
   "use strict";
@@ -19,14 +20,65 @@
     );
   }
 
-  function focusEntry() {
-    var form = entryForm();
-    if (!form) return;
-    var faulty = form.querySelector(".has-error input:not([type=hidden]), .has-error select");
-    var target = faulty || form.querySelector("[autofocus]");
+  function faultyField(form) {
+    return form.querySelector(".has-error input:not([type=hidden]), .has-error select");
+  }
+
+  function focusField(target) {
     if (target) {
       target.focus();
       if (target.select) target.select();
+    }
+  }
+
+  // A refused deal has its own sound (two low notes), which the arbiter may switch off; the
+  // choice is kept on this computer.
+  var SOUND_KEY = "tarot-desk-refusal-sound";
+
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) !== "off";
+    } catch (e) {
+      return true;
+    }
+  }
+
+  function refusalSound() {
+    var errors = document.getElementById("entry-errors");
+    if (errors) errors.dataset.sounds = String(Number(errors.dataset.sounds || 0) + 1);
+    if (!soundOn()) return;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      var audio = refusalSound.audio || (refusalSound.audio = new Context());
+      [0, 0.18].forEach(function (start, index) {
+        var tone = audio.createOscillator();
+        var gain = audio.createGain();
+        tone.type = "square";
+        tone.frequency.value = index ? 196 : 262;
+        gain.gain.value = 0.08;
+        tone.connect(gain).connect(audio.destination);
+        tone.start(audio.currentTime + start);
+        tone.stop(audio.currentTime + start + 0.15);
+      });
+    } catch (e) {
+      /* no sound device: the flagged row and the message remain */
+    }
+  }
+
+  function focusEntry() {
+    var form = entryForm();
+    if (!form) return;
+    var toggle = document.getElementById("refusal-sound");
+    if (toggle) toggle.checked = soundOn();
+    var errors = document.getElementById("entry-errors");
+    if (form.classList.contains("refused") && errors && faultyField(form)) {
+      // Refused: the focus waits on the message, so that keys typed blind for the next deal
+      // are not typed into the faulty field; Enter goes back to it.
+      errors.focus();
+      refusalSound();
+    } else {
+      focusField(faultyField(form) || form.querySelector("[autofocus]"));
     }
     markPassed(form);
   }
@@ -67,8 +119,31 @@
     return document.getElementById(which === "next" ? "next-table" : "previous-table");
   }
 
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "refusal-sound") return;
+    try {
+      window.localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
+    } catch (e) {
+      /* private mode: the switch lasts as long as the page */
+    }
+  });
+
   document.addEventListener("keydown", function (event) {
     var form = entryForm();
+    if (form && event.target.id === "entry-errors") {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        focusField(faultyField(form));
+      } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        // Typed blind after a refusal: nothing goes into a field; the row says it again.
+        event.preventDefault();
+        event.target.classList.remove("again");
+        void event.target.offsetWidth;
+        event.target.classList.add("again");
+        refusalSound();
+      }
+      return;
+    }
     if (event.key === "Escape") {
       var cancel = document.getElementById("cancel-edit");
       if (cancel) {
