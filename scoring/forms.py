@@ -15,7 +15,7 @@ from scoring.engine import TOTAL_POINTS, DealError
 from scoring.models import Incident
 from scoring.notation import NotationError, SeatInfo
 from scoring.services import CARD_FIELDS, deal_figure
-from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration
+from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration, Table
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -309,10 +309,41 @@ class IncidentForm(forms.ModelForm):
             "note": forms.Textarea(attrs={"rows": 2}),
         }
 
-    def __init__(self, *args: Any, registrations: QuerySet[Registration], **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        registrations: QuerySet[Registration],
+        tables: QuerySet[Table] | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         cast(forms.ModelChoiceField, self.fields["registration"]).queryset = registrations
         self.fields["registration"].required = True
+        if tables is not None:
+            # From the Incidents tab: the position and table, among this tournament's only.
+            self.fields["table"] = TableChoiceField(
+                queryset=tables,
+                required=False,
+                label=_("Position et table"),
+                empty_label=_("Aucune (incident du tournoi)"),
+            )
+            self.order_fields(["table", "kind", "deal_number", "registration"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        table, registration = data.get("table"), data.get("registration")
+        if table is not None and registration is not None:
+            if not any(seat.registration_id == registration.pk for seat in table.seats.all()):
+                self.add_error("registration", _("Ce joueur n'est pas assis à cette table."))
+        return data
+
+
+class TableChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return str(
+            _("Position %(position)s — table %(table)s")
+            % {"position": obj.position.number, "table": obj.number}
+        )
 
 
 # What the FFT rules (004, 000) say of each fault's sanction, shown beside its default amount.

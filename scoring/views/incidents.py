@@ -20,7 +20,7 @@ from scoring.penalties import penalty_defaults
 from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.lifecycle import Locked
-from tournament.services import positions_in_order, roster
+from tournament.services import played_tables, positions_in_order, roster
 from tournament.views.common import form_post
 
 
@@ -37,9 +37,15 @@ def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
         )
         registrations = registrations.filter(pk__in=sheet.players.values("registration_id"))
     initial = {"deal_number": int_or_none(request.GET.get("deal"))}
-    form = IncidentForm(request.POST or None, registrations=registrations, initial=initial)
+    # Without a sheet (the Incidents tab), the form asks the position and table.
+    tables = played_tables(tournament) if sheet is None else None
+    form = IncidentForm(
+        request.POST or None, registrations=registrations, tables=tables, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if data.get("table") is not None:
+            sheet = services.sheet_for_table(table=data["table"])
         try:
             incident = services.incident_record(
                 tournament=tournament,

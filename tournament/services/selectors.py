@@ -86,6 +86,17 @@ def played_positions(tournament: Tournament) -> QuerySet[Position]:
     return positions_in_order(tournament).exclude(status=Position.Status.DRAFT)
 
 
+def played_tables(tournament: Tournament) -> QuerySet[Table]:
+    """The tables of the published and closed positions, with their position and seats."""
+    return (
+        Table.objects.filter(position__tournament=tournament)
+        .exclude(position__status=Position.Status.DRAFT)
+        .select_related("position")
+        .prefetch_related("seats")
+        .order_by("position__number", "number")
+    )
+
+
 def position_in_play(positions: Sequence[Position]) -> Position | None:
     """The one answer to "which position is in play", for the cockpit, the player's card, the
     hall screen and the desk: the latest published position, else the latest closed one (the
