@@ -35,9 +35,15 @@ class DealDetail:
     @property
     def text(self) -> str:
         """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
-        parts = [f"{self.taker} + {self.partner}" if self.partner else self.taker]
+        lead = f"{self.taker} + {self.partner}" if self.partner else self.taker
         if self.alone:
-            parts[0] += " " + self.alone_text
+            lead += " " + self.alone_text
+        return self.text_led_by(lead)
+
+    def text_led_by(self, lead: str) -> str:
+        """The line with `lead` in place of the taker's key (the phone names the contract and
+        the taker: "Garde · DURAND Paul · 2 bout(s) · 45 pts")."""
+        parts = [lead]
         if self.figure_only:
             parts.append(gettext("saisie au chiffre (feuille FFT)"))
         else:

@@ -83,6 +83,11 @@ class DealForm(forms.Form):
         dealer.choices = [(seat, seats.labels[seat]) for seat in seats.in_order()]
         if not seats.called_king:
             del self.fields["partner"]
+        if "X" in seats.directions:
+            # At a table of 5 the fifth seat's key is 5: the hint says so.
+            self.fields["taker"].help_text = _(
+                "N, S, E, O, 5 ; T = tous passent ; A = donne annulée"
+            )
         self.deal_data: dict[str, Any] | None = None
 
     def row(self, data: dict[str, Any]) -> notation.Row:

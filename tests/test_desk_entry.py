@@ -36,7 +36,7 @@ def test_the_004_example_typed_through_the_form_gives_the_printed_bilans(arbiter
 def _cells(row_html):
     import re
 
-    return re.findall(r'data-seat="\d">(-?\d+)<', row_html)
+    return re.findall(r'data-seat="\d">([+-]?\d+)<', row_html)
 
 
 def test_dealers_turn_to_the_right_of_the_previous_one(arbiter_client, sheet):

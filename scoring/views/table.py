@@ -172,8 +172,18 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
     entered it, whether it is contested, and the inputs its enterer corrects from."""
     deal = line.deal
     enterer = seat_of.get(deal.entered_by_player_id)
+    description = line.description
+    if line.detail is not None and deal.taker is not None and deal.taker < len(names):
+        # A seat letter means little on a phone: the contract and the taker's name lead.
+        lead = f"{deal.get_contract_display()} · {names[deal.taker]}"
+        if deal.partner is not None and deal.partner < len(names):
+            lead += f" + {names[deal.partner]}"
+        elif line.detail.alone:
+            lead += " " + line.detail.alone_text
+        description = line.detail.text_led_by(lead)
     return {
         "line": line,
+        "description": description,
         "scores": [deal.scores[seat] for seat in order],
         "enterer": names[enterer] if enterer is not None else "",
         "mine": deal.pending and enterer is not None and enterer == bound_seat,
