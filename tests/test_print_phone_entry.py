@@ -189,11 +189,15 @@ def test_itinerary_cards_give_each_player_their_personal_code_on_phones(arbiter_
         assert re.search(rf"{name} N° {registration.number}\b[^:]*?: {pin}\b", text), name
 
 
-def test_itinerary_cards_of_a_paper_tournament_have_no_code(arbiter_client, paper):
+def test_itinerary_cards_of_a_paper_tournament_still_carry_the_code(arbiter_client, paper):
+    """Phone entry may be switched on after the cards are printed: they must not be useless."""
     text = cards_text(arbiter_client, paper)
-    assert "Code personnel" not in text
+    assert text.count("Code personnel (si la saisie se fait sur téléphone)") == len(
+        paper.registrations
+    )
     for registration in Registration.objects.filter(tournament=paper.tournament):
-        assert f": {registration.pin}" not in text
+        name = re.escape(registration.player.full_name)
+        assert re.search(rf"{name} N° {registration.number}\b[^:]*?: {registration.pin}\b", text)
 
 
 # Completed sheets ----------------------------------------------------------------------------

@@ -130,7 +130,9 @@ def who_sits_where(request: TournamentRequest, pk: int, number: int | None = Non
 @permission_required(Permission.VIEW)
 def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    pdf = itinerary_cards_pdf(tournament, base_url=site_root(request))
+    # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
+    drafts = request.GET.get("brouillons") != "non"
+    pdf = itinerary_cards_pdf(tournament, drafts=drafts, base_url=site_root(request))
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 
