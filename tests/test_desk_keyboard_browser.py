@@ -63,7 +63,7 @@ def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_
     keyboard.press("Enter")
     page.wait_for_selector("#error-points")
     # The message holds the focus (keys typed blind don't go into the field); Enter goes there.
-    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    page.wait_for_function("() => document.activeElement.id === 'entry-errors'")
     keyboard.press("Enter")
     wait_focus(page, "points")
     assert page.input_value("#id_points") == "95"
@@ -82,7 +82,7 @@ def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_
         keyboard.press("Tab")
     keyboard.press("Enter")
     page.wait_for_selector("#error-contract")
-    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    page.wait_for_function("() => document.activeElement.id === 'entry-errors'")
     keyboard.press("Enter")
     wait_focus(page, "contract")
     assert Deal.objects.filter(sheet=sheet).count() == 1
@@ -202,7 +202,7 @@ def test_keys_typed_blind_after_a_refusal_never_reach_the_faulty_field(
     # Flagged: the row is marked, the message says the deal was refused, a sound was played.
     assert "refused" in page.get_attribute("#deal-form", "class")
     assert "Donne refusée." in page.inner_text("#refused-hint")
-    page.wait_for_function("document.getElementById('entry-errors').dataset.sounds === '1'")
+    page.wait_for_function("() => document.getElementById('entry-errors').dataset.sounds === '1'")
     # The next deal's first keys, typed blind: nothing goes into the refused field, no second
     # error appears, and the refusal is signalled again.
     keyboard.type("S")
@@ -221,5 +221,5 @@ def test_keys_typed_blind_after_a_refusal_never_reach_the_faulty_field(
         keyboard.press("Tab")
     keyboard.press("Enter")
     page.wait_for_selector("#error-points")
-    page.wait_for_function("document.activeElement.id === 'entry-errors'")
+    page.wait_for_function("() => document.activeElement.id === 'entry-errors'")
     assert page.evaluate("localStorage.getItem('tarot-desk-refusal-sound')") == "off"

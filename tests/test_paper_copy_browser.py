@@ -170,7 +170,7 @@ def test_an_official_fft_sheet_copied_by_figures_has_no_false_mismatch(
         assert re.search(r"multiple de 3", page.inner_text("#error-figure"))
         assert page.inner_text("#error-figure").count("Chiffre du preneur") == 1
         # The message holds the cursor; Enter takes it to the figure.
-        page.wait_for_function("document.activeElement.id === 'entry-errors'")
+        page.wait_for_function("() => document.activeElement.id === 'entry-errors'")
         page.keyboard.press("Enter")
         wait_focus(page, "figure")
     finally:
