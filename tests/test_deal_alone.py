@@ -193,6 +193,7 @@ def test_the_phone_page_sends_the_reason_and_older_queued_deals_still_go(client)
     def send(client_id, deal):
         sheet.refresh_from_db()
         body = {"client_id": client_id, "version": sheet.version, "entered_by": 0, "deal": deal}
+        body["pin"] = sheet.players.get(seat=0).registration.pin  # the enterer proves who they are
         return client.post(
             reverse("table-deal-create", args=[link.token]),
             json.dumps(body),
@@ -212,7 +213,9 @@ def test_the_phone_page_sends_the_reason_and_older_queued_deals_still_go(client)
         "",
     ]
     rows = client.get(reverse("table-sheet", args=[link.token])).content.decode()
-    assert "E seul (roi au chien)" in rows and "E seul (appelé soi-même)" in rows
+    # The row names the contract and the taker (seat E is JOUEUR2 here).
+    assert "Prise · JOUEUR2 seul (roi au chien)" in rows
+    assert "Prise · JOUEUR2 seul (appelé soi-même)" in rows
 
 
 # --- the printed sheet, the history, the deal log ---------------------------------------------

@@ -751,8 +751,9 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
         "public-championship", "public-championship-player", "public-me", "public-player",
         "public-player-statistics", "public-players", "public-standings-partial",
-        "public-tournament", "set_language", "table-code", "table-confirm",
-        "table-deal-create", "table-entry", "table-finish", "table-preview", "table-sheet",
+        "public-tournament", "set_language", "table-call", "table-code", "table-confirm",
+        "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
+        "table-finish", "table-forget", "table-identify", "table-preview", "table-sheet",
         "table-sw", "tournament-create", "tournament-list", "tournament-restore",
     ]  # fmt: skip
     resolve = Resolver(world)
