@@ -114,3 +114,41 @@ def test_scorer_cannot_swap(client, scorer):
     assert client.post(reverse("position-generate", args=[tournament.pk])).status_code == 403
     assert services.tournament_plan(tournament) == plan
     assert tournament.positions.get().status == "draft"
+
+
+def test_the_preview_shows_every_fairness_measure_and_says_what_gets_worse(arbiter_client):
+    """Issue 23: a swap that puts a player at the table of 5 once more reads, before anything
+    changes, every measure of the positions page and the player's name in words."""
+    tournament = make_tournament(players=13, positions=3)
+    arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 3})
+    plan = services.tournament_plan(tournament)
+    odd = {}
+    for position in plan[:2]:
+        for table in position:
+            for p in table:
+                odd[p] = odd.get(p, 0) + (len(table) == 5)
+    last = plan[2]
+    five = next(t for t in last if len(t) == 5)
+    # A player at a table of 4 now, who already sat at the table of 5 before.
+    mover = next(p for t in last if len(t) == 4 for p in t if odd.get(p, 0) >= 1)
+    # Someone at the table of 5 now, who is not the mover's tablemate anywhere that matters.
+    other = five[0]
+    first = tournament.registrations.get(pk=mover)
+    second = tournament.registrations.get(pk=other)
+    preview = services.seat_swap_preview(
+        position=tournament.positions.get(number=3), first=first, second=second
+    )
+    keys = [m.key for m in preview.measures]
+    assert keys == ["repeats", "thrice", "odd", "directions", "teammates"]
+    nth = odd[mover] + 1
+    expected = f"{first.player.full_name} serait à la table de 5 pour la {nth}e fois"
+    assert expected in preview.warnings
+    response = arbiter_client.get(
+        reverse("seat-swap", args=[tournament.pk, 3]),
+        {"first": first.pk, "second": second.pk},
+        headers={"HX-Request": "true"},
+    )
+    text = response.text
+    assert expected in text
+    assert "Écart des tables de 3 ou 5" in text and "Écart des directions" in text
+    assert "Paires qui se rencontrent 3 fois ou plus" in text
