@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tournament.seating.bounds import co_meeting_bound
 from tournament.seating.plan import (
     DIRECTIONS,
     Plan,
@@ -114,6 +115,11 @@ class PlanFigures:
     direction_spread: int
     direction_spread_floor: int
 
+    @property
+    def repeats_optimal(self) -> bool:
+        """No plan of this field has fewer repeats: the plan meets its lower bound (a proof)."""
+        return self.repeats <= self.repeats_floor
+
 
 def odd_table_counts(plan: Plan, players: Iterable[int] | None = None) -> dict[int, int]:
     """For each player (all seated ones by default), positions played at a table of 3 or 5."""
@@ -137,7 +143,8 @@ def plan_figures(plan: Plan, players: Iterable[PlayerLike] | None = None) -> Pla
 
     `players` are those still playing (with their teams); by default everyone seated in the
     last position, without teams. Spreads cover them (a withdrawn player's seats can no longer
-    change); repeats cover everybody who sat.
+    change); repeats cover everybody who sat. The repeats' floor is also the generator's
+    (`Plan.repeats_floor`, the exact solver's proof for a small field) when the plan has one.
     """
     if players is None:
         last = plan.positions[-1] if plan.positions else ()
@@ -158,7 +165,7 @@ def plan_figures(plan: Plan, players: Iterable[PlayerLike] | None = None) -> Pla
     spreads = [max(c[d] for d in "NESW") - min(c[d] for d in "NESW") for c in directions]
     return PlanFigures(
         repeats=repeated_meetings(plan),
-        repeats_floor=_plan_repeats_floor(plan, roster),
+        repeats_floor=max(_plan_repeats_floor(plan, roster), plan.repeats_floor or 0),
         odd_spread=max(odd.values(), default=0) - min(odd.values(), default=0),
         odd_spread_floor=max(fairest, default=0) - min(fairest, default=0),
         direction_spread=max(spreads, default=0),
@@ -190,7 +197,8 @@ def _plan_repeats_floor(plan: Plan, roster: list[SeatingPlayer]) -> int:
     Pair meetings beyond the pairs that could meet, and player by player meetings beyond the
     opponents they could meet (pairs present together at least once, teammates excepted), the
     extra meetings of tables of 5 (or missing ones of tables of 3) handed out as mildly as
-    possible.
+    possible; when every player sat in every position, the pairs that few tables force to meet
+    again from one position to another (`bounds.co_meeting_bound`).
     """
     team = {p.id: p.team for p in roster}
     present: dict[int, set[int]] = {}  # player -> positions seated
@@ -215,7 +223,12 @@ def _plan_repeats_floor(plan: Plan, roster: list[SeatingPlayer]) -> int:
     slack = sorted((opponents[p] - 3 * len(present[p]) for p in players), reverse=True)
     handed = sorted(extra.values(), reverse=True)
     each = sum(max(0, e - s) for e, s in zip(handed, slack, strict=True))
-    return max(0, slots - pairs, -(-each // 2))
+    co_meetings = 0
+    if all(len(seated) == len(plan.positions) for seated in present.values()):
+        # Everybody sat in every position: few tables repeat pairs between positions (`bounds`).
+        sizes = [[len(table) for table in position] for position in plan.positions]
+        co_meetings = co_meeting_bound(sizes, pairs)
+    return max(0, slots - pairs, -(-each // 2), co_meetings)
 
 
 def direction_spread_floor(plan: Plan, players: Iterable[int] | None = None) -> int:

@@ -80,10 +80,13 @@ class Plan:
 
     `notes` (for the arbiter, see `seating.notes`) say what the plan could not reach and why:
     repeated meetings with their lower bound, an odd-table spread that played positions impose.
+    `repeats_floor` is the best lower bound on repeats the generator knows for the whole plan
+    (the counts of `bounds`, or the exact solver's proof); None for a plan not generated.
     """
 
     positions: tuple[Position, ...]
     notes: tuple[PlanNote, ...] = field(default=(), compare=False)
+    repeats_floor: int | None = field(default=None, compare=False)
 
     def to_lists(self) -> list[list[list[int]]]:
         return [[list(table) for table in position] for position in self.positions]
