@@ -16,7 +16,12 @@ from tournament.seating.plan import (
     check_teams_fit,
     table_sizes,
 )
-from tournament.seating.search import best_groupings
+from tournament.seating.search import (
+    EXACT_BUDGET,
+    best_groupings,
+    refine_exactly,
+    refine_on_repeats,
+)
 from tournament.seating.state import State
 
 
@@ -27,6 +32,7 @@ def generate(
     fixed: Sequence[Sequence[Sequence[int]]] = (),
     seed: int = 0,
     previous: Plan | None = None,
+    exact_budget: float = EXACT_BUDGET,
 ) -> Plan:
     """Seat `players` for positions len(fixed)+1 .. `positions` (the total count).
 
@@ -35,6 +41,10 @@ def generate(
     already played, kept exactly. `previous`, when given, is the plan being replaced: its
     unplayed positions are the starting point, so that one withdrawal moves few players. The
     same arguments always give the same plan.
+
+    A small field's first plan is then annealed on repeats alone and goes to the exact solver
+    (`exact`) for at most `exact_budget` deterministic seconds (about as many CPU seconds; 0:
+    no solver).
     """
     roster = check_players(players)
     policy = check_policy(policy)
@@ -49,5 +59,9 @@ def generate(
     rng = random.Random(seed)
     done = len(fixed_positions)
     outcome = best_groupings(state, roster, sizes, done, new_count, previous, rng)
+    if not done and previous is None:
+        outcome = refine_on_repeats(state, roster, sizes, outcome, rng)
+        outcome = refine_exactly(state, roster, sizes, outcome, exact_budget, seed)
     seated = assign_directions(state.ids, fixed_positions, outcome.grouping, rng)
-    return Plan(fixed_positions + seated, plan_notes(state, outcome, sizes))
+    notes = plan_notes(state, outcome, sizes)
+    return Plan(fixed_positions + seated, notes, repeats_floor=outcome.repeats_floor)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from functools import cache
 
 from tournament.seating.state import (
-    INC,
     Grouping,
     State,
     conflicts_of,
@@ -25,7 +24,7 @@ from tournament.seating.state import (
     table_index,
 )
 
-# Annealing temperatures, in the units of INC (a second meeting costs 16), and cycles.
+# Annealing temperatures, in the units of the prices (a second meeting costs 16), and cycles.
 _HOT, _COLD = 8.0, 2.0
 _CYCLE = 50_000  # steps from _HOT to _COLD; a run stops after _PATIENCE cycles without progress
 _PATIENCE = 2
@@ -80,7 +79,7 @@ def tabu_search(state: State, grouping: Grouping, rng: random.Random, floor: int
                 for y in tb:
                     if not same_kind and not keeps_fair(odd, ta, tb, x, y):
                         continue
-                    delta = swap_delta(meets, ta, tb, x, y)
+                    delta = swap_delta(meets, ta, tb, x, y, state.inc)
                     if (x_tabu or tabu[r][y] > it) and cost + delta >= best_cost:
                         continue
                     key = (delta, rng.random())
@@ -167,7 +166,7 @@ def anneal(
             if four[a] != four[b] and (odd[y] >= odd[x] if four[b] else odd[x] >= odd[y]):
                 delta = _exchange(state, grouping, where, fours, r, x, y, temperature, rand)
             else:
-                delta = swap_delta(meets, tables[a], tb, x, y)
+                delta = swap_delta(meets, tables[a], tb, x, y, state.inc)
                 if delta > 0 and rand() >= exp(-delta / temperature):
                     continue
                 move(state, tables, tab_of, x, a, y, b)
@@ -220,7 +219,7 @@ def _repartition(
     ta, tb = tables[a], tables[b]
     people = ta + tb
     k, m = len(ta), len(people)
-    meets, inc = state.meets, INC
+    meets, inc = state.meets, state.inc
     cost = [0] * (m * m)
     for i in range(m):
         row = meets[people[i]]
@@ -281,9 +280,9 @@ def _exchange(
     c, d = where[s][x], where[s][y]
     # The second swap is priced on the counts as they are after the first: make the first, and
     # undo it if the pair is refused.
-    delta = swap_delta(meets, tables_r[a], tables_r[b], x, y)
+    delta = swap_delta(meets, tables_r[a], tables_r[b], x, y, state.inc)
     move(state, tables_r, where[r], x, a, y, b)
-    delta += swap_delta(meets, tables_s[c], tables_s[d], x, y)
+    delta += swap_delta(meets, tables_s[c], tables_s[d], x, y, state.inc)
     if delta > 0 and rand() >= math.exp(-delta / temperature):
         move(state, tables_r, where[r], y, a, x, b)  # undo
         return None

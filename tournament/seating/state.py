@@ -22,6 +22,15 @@ INC = (
 )
 CUM = tuple(itertools.accumulate(INC, initial=0))  # total cost of a pair met c times
 REPEAT = INC[1]
+# E itself, for small fields whose fewest repeats need a pair to meet a third time (8 players
+# x 3 positions: 8 with four pairs met three times, 12 without): every meeting beyond the
+# first costs REPEAT, plus PILING per meeting the pair already had beyond the first, so that
+# among plans of one E those spreading repeats over more pairs cost less. A pair met m times
+# costs REPEAT (m - 1) + PILING C(m - 1, 2). `search.refine_on_repeats` anneals with it.
+PILING = 4
+LINEAR_INC = (
+    (0,) + tuple(REPEAT + PILING * k for k in range(MATE - 1)) + (10**12,) * (MAX_POSITIONS + 1)
+)
 
 
 Grouping = list[list[list[int]]]  # who sits with whom: new positions -> tables -> player indices
@@ -32,7 +41,8 @@ class State:
     """Players as indices 0..n-1 (present players first) with meeting and odd-table counts.
 
     Teammates' meeting counts start at MATE, so one more meeting prices them at INC[MATE]:
-    the hard rule costs nothing extra in the inner loops.
+    the hard rule costs nothing extra in the inner loops. `inc` is the price list (INC, or
+    LINEAR_INC to minimise E itself).
     """
 
     ids: list[int]
@@ -40,9 +50,15 @@ class State:
     meets: list[list[int]]
     odd: list[int]  # times each player sat at a table of 3 or 5
     mates: list[int]  # how many teammates each player has
+    inc: tuple[int, ...] = INC
 
     @classmethod
-    def build(cls, roster: list[SeatingPlayer], fixed: tuple[Position, ...]) -> State:
+    def build(
+        cls,
+        roster: list[SeatingPlayer],
+        fixed: tuple[Position, ...],
+        inc: tuple[int, ...] = INC,
+    ) -> State:
         ids = [p.id for p in roster]
         known = set(ids)
         for position in fixed:
@@ -70,7 +86,7 @@ class State:
                 if len(table) != 4:
                     for a in seated:
                         odd[a] += 1
-        return cls(ids, len(roster), meets, odd, mates)
+        return cls(ids, len(roster), meets, odd, mates, inc)
 
     def add_position(self, tables: list[list[int]], sign: int) -> None:
         meets, odd = self.meets, self.odd
@@ -83,14 +99,15 @@ class State:
                     odd[a] += sign
 
     def join_cost(self, x: int, table: list[int]) -> int:
-        row = self.meets[x]
-        return sum(INC[row[c]] for c in table)
+        row, inc = self.meets[x], self.inc
+        return sum(inc[row[c]] for c in table)
 
     def cost(self) -> int:
         """Total convex cost of the meeting counts (teammates priced per meeting)."""
-        cum = CUM.__getitem__
+        prices = CUM if self.inc is INC else tuple(itertools.accumulate(self.inc, initial=0))
+        cum = prices.__getitem__
         total = sum(sum(map(cum, row[a + 1 :])) for a, row in enumerate(self.meets))
-        return total - sum(self.mates) // 2 * CUM[MATE]
+        return total - sum(self.mates) // 2 * prices[MATE]
 
     def repeats(self) -> int:
         """E over the counts: meetings beyond the first (teammates' head start left out)."""
@@ -104,13 +121,19 @@ class State:
         return max(counts) - min(counts)
 
 
-def swap_delta(meets: list[list[int]], ta: list[int], tb: list[int], x: int, y: int) -> int:
+def swap_delta(
+    meets: list[list[int]],
+    ta: list[int],
+    tb: list[int],
+    x: int,
+    y: int,
+    inc: tuple[int, ...] = INC,
+) -> int:
     """Cost change when x (at table ta) and y (at table tb) trade places.
 
     The one place a swap is priced: the tabu search, the annealing (single swaps and the paired
     swaps of `_exchange`), the fair sharing of odd seats and the spacing of them over time.
     """
-    inc = INC
     row_x, row_y = meets[x], meets[y]
     delta = 0
     for c in ta:
