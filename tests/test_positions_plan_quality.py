@@ -74,3 +74,11 @@ def _meetings(plan: list) -> Counter:
             ordered = sorted(table)
             counts.update((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
     return counts
+
+
+def test_a_plan_at_its_bound_reads_optimal_proven(arbiter_client):
+    tournament = make_tournament(players=8, positions=3)  # 8 repeats at least, 8 reached
+    arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 1})
+    page = arbiter_client.get(reverse("position-list", args=[tournament.pk])).text
+    assert figures_on(page)["Rencontres répétées"] == (8, 8)
+    assert "optimal (prouvé)" in page

@@ -76,3 +76,8 @@ def test_json_keeps_its_shape_and_puts_the_notes_beside_it():
     assert list(data) == ["positions"]
     assert all(isinstance(p, int) for pos in data["positions"] for t in pos for p in t)
     assert "Rencontres répétées : 24 (au moins 24 inévitables" in err.getvalue()
+
+
+def test_text_says_optimal_when_the_plan_meets_its_bound():
+    text = run("--players", "8", "--positions", "3")
+    assert "Rencontres répétées (E) : 8 (au moins 8, optimal prouvé)" in text

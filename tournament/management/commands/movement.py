@@ -71,7 +71,10 @@ def chart_text(plan: Plan) -> str:
         lines.append(f"  Joueur {player:>3} : table {start_table} {SHEET_LETTERS[direction]}")
     lines.append("")
     figures = plan_figures(plan)
-    lines.append(f"Rencontres répétées (E) : {figures.repeats} (au moins {figures.repeats_floor})")
+    proven = ", optimal prouvé" if figures.repeats_optimal else ""
+    lines.append(
+        f"Rencontres répétées (E) : {figures.repeats} (au moins {figures.repeats_floor}{proven})"
+    )
     lines.append(
         f"Écart des tables de 3 ou 5 : {figures.odd_spread} (au mieux {figures.odd_spread_floor})"
     )
