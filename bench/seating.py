@@ -4,10 +4,11 @@ Run with `.venv/bin/python bench/seating.py` (or `make bench`). E is the number 
 meetings: over all pairs, times met minus one. "classic" is the fixed movement chart of tables of
 4 numbered 1..T where, each position, North stays, South moves +1 table, East +2 and West -2
 (modulo T). "bound" is the lower bound of `plan_figures` (pair-meetings beyond the pairs
-available, or per player beyond the opponents available). "odd" is the odd-table spread (most
-minus fewest positions at a table of 3 or 5), "dir" the direction spread (widest gap between a
-player's most and least frequent of N, E, S, W), each with the best the arithmetic allows after
-the slash.
+available, per player beyond the opponents available, pairs that few tables force to meet again,
+or the exact solver's proof). "odd" is the odd-table spread (most minus fewest positions at a
+table of 3 or 5), "dir" the direction spread (widest gap between a player's most and least
+frequent of N, E, S, W), each with the best the arithmetic allows after the slash. The last table
+is issue 25's: small fields against their bound.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ CASES = [
 # Results must not depend on luck: these cases run with seeds 1..5.
 SEEDED = [(34, 7, "five"), (20, 6, "five"), (24, 8, "five")]
 
+# Issue 25's table: (players, positions, E found by a constraint solver in 60 s, or None).
+ISSUE_25 = [
+    (8, 3, 8),
+    (12, 4, 13),
+    (12, 5, 24),
+    (13, 3, None),
+    (16, 6, 28),
+    (20, 7, 20),
+    (24, 8, None),
+    (36, 12, None),
+    (40, 14, None),
+]
+
 
 def classic_chart(players: int, positions: int) -> list:
     """North stays, South +1 table, East +2, West -2; player 4(t-1)+1.. starts at table t."""
@@ -135,6 +149,29 @@ def seeded_row(players: int, positions: int, policy: str) -> list[str]:
     return cells + [f"{slowest:.3f}"]
 
 
+def issue_row(players: int, positions: int, solver: int | None) -> list[str]:
+    """Ours against the bound (counting, co-meetings or the exact solver's proof)."""
+    field = numbered_field(players)
+    started, cpu = time.perf_counter(), time.process_time()
+    plan = generate(field, positions, seed=1)
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    figures = plan_figures(plan, field)
+    counting = -(-players * max(0, 3 * positions - players + 1) // 2)
+    ratio = f"{figures.repeats / figures.repeats_floor:.2f}" if figures.repeats_floor else "-"
+    return [
+        f"{players}x{positions}",
+        str(figures.repeats),
+        str(figures.repeats_floor),
+        "yes" if figures.repeats_optimal else "",
+        ratio,
+        str(counting),
+        "-" if solver is None else str(solver),
+        str(max(meeting_counts(plan).values())),
+        f"{cpu:.3f}",
+        f"{elapsed:.3f}",
+    ]
+
+
 def print_table(rows: list[list[str]]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
@@ -151,6 +188,16 @@ def main() -> None:
     )
     header = ["case", "tables"] + [f"seed {seed} E/odd/dir" for seed in range(1, 6)]
     print_table([header + ["max cpu s"]] + [seeded_row(*case) for case in SEEDED])
+    print("\nIssue 25: small fields, tables of 4, seed 1.\n")
+    header = ["case", "E ours", "bound", "optimal", "ratio", "counting", "solver 60 s"]
+    header += ["max met", "cpu s", "wall s"]
+    print_table([header] + [issue_row(*case) for case in ISSUE_25])
+    print(
+        "\nbound: the best lower bound known (counting, co-meetings of positions, or the exact "
+        "solver's proof for 16 players or fewer); optimal: E at the bound. counting: "
+        "ceil(n max(0, 3R - n + 1) / 2). solver 60 s: what a constraint solver found in 60 s "
+        "(issue 25's table)."
+    )
 
 
 if __name__ == "__main__":
