@@ -132,15 +132,16 @@ def seat_swap_preview(
         ),
         key=lambda c: (c[0].number, c[1].number),
     )
-    measures, warnings = _fairness(plan, after, regs, (first, second), changed)
+    counts = (counts_before, counts_after)
+    measures, warnings = _fairness(plan, after, counts, regs, (first, second), changed)
     return SwapPreview(
         position=position,
         first=first,
         second=second,
         first_seat=first_seat,
         second_seat=second_seat,
-        repeats_before=seating.repeated_meetings(plan),
-        repeats_after=seating.repeated_meetings(after),
+        repeats_before=measures[0].before,
+        repeats_after=measures[0].after,
         changed_meetings=changed,
         measures=measures,
         warnings=warnings,
@@ -151,14 +152,15 @@ def _ordinal(n: int) -> str:
     return _("%(n)sre") % {"n": n} if n == 1 else _("%(n)se") % {"n": n}
 
 
-def _fairness(plan, after, regs, moved, changed) -> tuple[tuple[Measure, ...], tuple[str, ...]]:
+def _fairness(
+    plan, after, counts, regs, moved, changed
+) -> tuple[tuple[Measure, ...], tuple[str, ...]]:
     """The positions page's figures before and after (repeats, pairs meeting three times or
     more, odd-table and direction spreads, teammates together), and in words what a moved
     player or a pair would suffer that gets worse."""
     plans = (seating.Plan(_frozen(plan)), seating.Plan(_frozen(after)))
     playing = [p for table in plan[-1] for p in table] if plan else []
     ids = [p for p in playing if p in regs] or list(regs)
-    counts = [seating.meeting_counts(x) for x in (plan, after)]
     team = {pk: r.team_id for pk, r in regs.items()}
 
     def together(x) -> int:
