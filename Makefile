@@ -1,6 +1,6 @@
 # Tarot Desk: `make run` serves the demo site, `make club` serves the club's phones on the LAN,
-# `make test` runs lint, types and the whole suite on SQLite then on PostgreSQL (a server it
-# starts, and stops at the end).
+# `make test` runs lint, types and the whole suite on SQLite, then every test a database engine
+# can change again on PostgreSQL (a server it starts, and stops at the end).
 # Both set up everything they need on a fresh Debian machine (virtualenv, Python packages,
 # Debian packages), so nothing has to be installed by hand.
 
@@ -63,9 +63,9 @@ test: deps debs-test lint typecheck
 	$(PY) manage.py compilemessages -v 0 --ignore=.venv
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
-	@echo "== the same suite on PostgreSQL (a throw-away server on loopback, stopped at the end) =="
+	@echo "== the database tests again on PostgreSQL (this checkout's own throw-away server on loopback, stopped at the end) =="
 	@url=$$(scripts/pg-test-server) || exit 1; status=0; \
-	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 $(PYTEST_ARGS) || status=$$?; \
+	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 --database-only $(PYTEST_ARGS) || status=$$?; \
 	scripts/pg-test-server-stop; exit $$status
 
 messages: deps

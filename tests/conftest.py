@@ -23,6 +23,46 @@ hypothesis_settings.register_profile("repeatable", derandomize=True, database=No
 hypothesis_settings.register_profile("explore", max_examples=200)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+# What a second database engine can change: tests with Django's test database (the `db` fixture
+# and its kin) and those marked `database` (servers of their own on DATABASE_URL). The rest (pure
+# rules, file checks) and the browser tests (the page, not the engine, is under test there) run
+# once, on SQLite: `pytest --database-only` is `make test`'s PostgreSQL pass.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="only the tests a database engine can change (not browser, not pure)",
+    )
+
+
+def touches_the_database(item) -> bool:
+    if item.get_closest_marker("browser"):
+        return False
+    return bool(
+        item.get_closest_marker("database")
+        or item.get_closest_marker("django_db")
+        or DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-only"):
+        return
+    kept = [item for item in items if touches_the_database(item)]
+    dropped = [item for item in items if not touches_the_database(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
 
 def _staff_of_new_tournaments(user, role: str | None):
     """Make `user` the owner (role None) or a scorer of every tournament the test creates.

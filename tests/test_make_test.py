@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -62,3 +63,53 @@ def test_stop_stops_only_what_start_started():
         (tmp_path / "pg" / "started-by-tests").touch()
         subprocess.run(stop, env=env, check=False)
         shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_two_checkouts_get_their_own_postgresql_port(tmp_path):
+    """Two clones on one machine: each derives its own port (so its own server, data folder and
+    test databases) from its path, the same on every call; PG_TEST_PORT still wins."""
+    ports = []
+    for clone in ("one", "two"):
+        scripts = tmp_path / clone / "scripts"
+        scripts.mkdir(parents=True)
+        shutil.copy(ROOT / "scripts" / "pg-test-port", scripts)
+        env = {k: v for k, v in os.environ.items() if k != "PG_TEST_PORT"}
+        said = [
+            subprocess.run(
+                [str(scripts / "pg-test-port")], env=env, check=True, capture_output=True, text=True
+            ).stdout.strip()
+            for _ in range(2)
+        ]
+        assert said[0] == said[1] and 54330 <= int(said[0]) < 55330
+        ports.append(said[0])
+    assert ports[0] != ports[1]
+    chosen = subprocess.run(
+        [str(ROOT / "scripts" / "pg-test-port")],
+        env={**os.environ, "PG_TEST_PORT": "54999"},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert chosen == "54999"
+
+
+def test_the_postgresql_pass_keeps_the_database_tests_only():
+    """`--database-only` keeps a test with the database and a `database`-marked server test,
+    and drops a pure test and a browser test."""
+    files = [
+        "tests/test_notation.py",  # pure
+        "tests/test_browser_smoke.py",  # browser
+        "tests/test_make_test.py",  # no database
+        "tests/test_throttle.py",  # database
+        "tests/test_parallel_limits.py",  # own servers on DATABASE_URL
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", "--database-only", "-p", "no:cacheprovider"]
+        + files,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    kept = {line.split("::")[0] for line in out.splitlines() if "::" in line}
+    assert kept == {"tests/test_throttle.py", "tests/test_parallel_limits.py"}, out

@@ -50,7 +50,7 @@ SIGNUP_THROTTLED = "Trop de tentatives depuis cette connexion"
 CODE_UNKNOWN = "Code inconnu"
 CODE_THROTTLED = "Trop d'essais"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 
 @pytest.fixture(scope="module")
