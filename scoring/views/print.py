@@ -21,7 +21,12 @@ from scoring.printing.render import pdf_filename, public_standings_url
 from scoring.printing.reprints import cards_printed
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
-from tournament.access import Permission, TournamentRequest, permission_required
+from tournament.access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
 from tournament.public_address import site_root, unreachable_from_phones
 from tournament.services import position_or_404
 
@@ -138,8 +143,10 @@ def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     numbers = {int(n) for n in wanted.split(",") if n.strip().isdigit()} if wanted else None
     cards = itinerary_cards(tournament, drafts=drafts, numbers=numbers)
     pdf = itinerary_cards_pdf(tournament, cards=cards, base_url=site_root(request))
-    # Printed: what each card says is kept, for the cockpit to tell which to reprint.
-    cards_printed(tournament=tournament, cards=cards, user=request.user)
+    # Printed by an arbiter: what each card says is kept, for the cockpit to tell which to
+    # reprint (a scorer's print changes nothing).
+    if capabilities(request.user, tournament)["manage"]:
+        cards_printed(tournament=tournament, cards=cards, user=request.user)
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 
