@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.position_overview import TableRow, position_overview
+from scoring.printing.reprints import Reprint, cards_to_reprint
 from scoring.ranking import Ranked
 from scoring.sheet_screen import State
 from scoring.standings import standings_fingerprint, standings_for
@@ -96,6 +97,12 @@ class Cockpit:
     # again: shown first, until an arbiter acts.
     calls: list[TableCall] = field(default_factory=list)
     code_alerts: list[CodeAlert] = field(default_factory=list)
+    # Itinerary cards out of date since printed (a new code, a seat changed): to reprint.
+    reprints: list[Reprint] = field(default_factory=list)
+
+    @property
+    def reprint_numbers(self) -> str:
+        return ",".join(str(r.registration.number) for r in self.reprints)
 
     @property
     def missing(self) -> int:
@@ -153,6 +160,7 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
         teams=people["teams"],
         calls=open_calls(tournament),
         code_alerts=code_alerts(tournament),
+        reprints=cards_to_reprint(tournament),
     )
     cockpit.counts = [
         (state, str(STATE_LABELS[state]), STATE_TONES[state], n)

@@ -27,6 +27,7 @@ class Stop:
     seat: str
     playing: bool = True
     draft: bool = False  # the position is a draft: its table may still change
+    direction: str = ""  # the seat's letter (N, E, S, W, X): what the card said, any language
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,18 @@ class Card:
     team: str
     stops: list[Stop]
     pin: str = ""  # the personal code confirming deals on phones
+    registration_id: int = 0
 
 
-def itinerary_cards(tournament: Tournament, *, drafts: bool = True) -> list[Card]:
-    """Active players alphabetically, in three queries whatever the tournament's size."""
-    registrations = list(
-        Registration.objects.filter(tournament=tournament, status=Registration.Status.ACTIVE)
-        .select_related("player", "team")
-        .order_by("number")
-    )
+def itinerary_cards(
+    tournament: Tournament, *, drafts: bool = True, numbers: set[int] | None = None
+) -> list[Card]:
+    """Active players alphabetically (only those `numbers`, when given), in three queries
+    whatever the tournament's size."""
+    found = Registration.objects.filter(tournament=tournament, status=Registration.Status.ACTIVE)
+    if numbers is not None:
+        found = found.filter(number__in=numbers)
+    registrations = list(found.select_related("player", "team").order_by("number"))
     seats: dict[tuple[int, int], Seat] = {
         (seat.registration_id, seat.table.position.number): seat
         for seat in Seat.objects.filter(table__position__tournament=tournament).select_related(
@@ -64,7 +68,13 @@ def itinerary_cards(tournament: Tournament, *, drafts: bool = True) -> list[Card
                 stops.append(Stop(number, None, "", True, draft=True))
             elif seat is not None:
                 stops.append(
-                    Stop(number, seat.table.number, seat.get_direction_display(), draft=draft)
+                    Stop(
+                        number,
+                        seat.table.number,
+                        seat.get_direction_display(),
+                        draft=draft,
+                        direction=seat.direction,
+                    )
                 )
             else:
                 stops.append(Stop(number, None, "", registration.plays_position(number)))
@@ -75,6 +85,7 @@ def itinerary_cards(tournament: Tournament, *, drafts: bool = True) -> list[Card
                 team=registration.team.name if registration.team else "",
                 stops=stops,
                 pin=registration.pin,
+                registration_id=registration.pk,
             )
         )
     cards.sort(key=lambda card: (normalise(card.name), card.number))
@@ -82,13 +93,17 @@ def itinerary_cards(tournament: Tournament, *, drafts: bool = True) -> list[Card
 
 
 def itinerary_cards_pdf(
-    tournament: Tournament, *, drafts: bool = True, base_url: str | None = None
+    tournament: Tournament,
+    *,
+    drafts: bool = True,
+    base_url: str | None = None,
+    cards: list[Card] | None = None,
 ) -> bytes:
     return render_pdf(
         TEMPLATE,
         {
             "tournament": tournament,
-            "cards": itinerary_cards(tournament, drafts=drafts),
+            "cards": itinerary_cards(tournament, drafts=drafts) if cards is None else cards,
             "phones": phones_enabled(tournament),
             "document_title": _("Cartes d'itinéraire"),
         },

@@ -14,13 +14,19 @@ from django.shortcuts import get_object_or_404, render
 from scoring.models import ScoreSheet
 from scoring.printing.blank_sheets import blank_sheets_pdf
 from scoring.printing.completed_sheets import position_sheets_pdf, sheet_pdf
-from scoring.printing.itinerary_cards import itinerary_cards_pdf
+from scoring.printing.itinerary_cards import itinerary_cards, itinerary_cards_pdf
 from scoring.printing.phone_entry import phones_enabled
 from scoring.printing.ranking_pdf import KINDS, ranking_pdf
 from scoring.printing.render import pdf_filename, public_standings_url
+from scoring.printing.reprints import cards_printed
 from scoring.printing.table_plan import table_plan_pdf
 from scoring.printing.who_sits_where import who_sits_where_pdf
-from tournament.access import Permission, TournamentRequest, permission_required
+from tournament.access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
 from tournament.public_address import site_root, unreachable_from_phones
 from tournament.services import position_or_404
 
@@ -132,7 +138,15 @@ def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
     drafts = request.GET.get("brouillons") != "non"
-    pdf = itinerary_cards_pdf(tournament, drafts=drafts, base_url=site_root(request))
+    # ?numeros=3,7: those players' cards only (the cockpit's cards to reprint).
+    wanted = request.GET.get("numeros")
+    numbers = {int(n) for n in wanted.split(",") if n.strip().isdigit()} if wanted else None
+    cards = itinerary_cards(tournament, drafts=drafts, numbers=numbers)
+    pdf = itinerary_cards_pdf(tournament, cards=cards, base_url=site_root(request))
+    # Printed by an arbiter: what each card says is kept, for the cockpit to tell which to
+    # reprint (a scorer's print changes nothing).
+    if capabilities(request.user, tournament)["manage"]:
+        cards_printed(tournament=tournament, cards=cards, user=request.user)
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 
 

@@ -23,6 +23,9 @@ class Position(models.Model):
         _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
     seed = models.PositiveIntegerField(_("graine"), default=0)
+    # The whole plan's fairness measures as the generator left them (services.fairness): the
+    # positions page says when hand changes made one worse.
+    generated_figures = models.JSONField(_("équité à la génération"), null=True, blank=True)
     published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
     # The position's clock: running while clock_ends_at is set, paused while
     # clock_paused_left (seconds) is set, not started when both are empty.

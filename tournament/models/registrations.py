@@ -67,6 +67,9 @@ class Registration(models.Model):
     )
     # Confirms the opponents' deals at the table (printed on the itinerary card).
     pin = models.CharField(_("code de confirmation"), max_length=8, default=new_pin)
+    # What the player's last printed itinerary card says: {"pin": code, "seats": {position:
+    # "table direction"}}; None before it is printed. The cockpit lists the cards to reprint.
+    card_printed = models.JSONField(_("carte d'itinéraire imprimée"), null=True, blank=True)
     # Online sign-up: when, and the code the player shows at the door (None otherwise).
     signed_up_at = models.DateTimeField(_("inscrit en ligne le"), null=True, blank=True)
     signup_code = models.CharField(

@@ -10,9 +10,11 @@ written when one is raised. Reads that write nothing live in `selectors`.
 - imports: checking then applying a file of players
 - positions: generating and publishing positions
 - swaps: exchanging two seats
+- fairness: a plan's fairness measures, before → after a change, against the generator's
 - selectors: the read helpers
 """
 
+from .fairness import PlanChange, plan_drift, replan_change
 from .imports import import_apply, import_check
 from .positions import (
     EarlierPositionsUnfinished,
@@ -57,6 +59,9 @@ from .tournaments import TOURNAMENT_FIELDS, tournament_create, tournament_update
 
 __all__ = [
     "EarlierPositionsUnfinished",
+    "PlanChange",
+    "plan_drift",
+    "replan_change",
     "TOURNAMENT_FIELDS",
     "import_apply",
     "import_check",

@@ -21,6 +21,7 @@ from ..models import (
     Table,
     Tournament,
 )
+from .fairness import Roster, plan_measures, tournament_roster
 from .selectors import active_registrations, last_played_position, position_is_stale, tables_of
 
 
@@ -73,6 +74,11 @@ def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]
         for index, rid in enumerate(seated)
     )
     return stored
+
+
+def generated_figures(tournament: Tournament, plan) -> dict[str, int]:
+    """The fairness measures of a plan just generated (services.fairness)."""
+    return plan_measures(plan, Roster.of(plan, tournament_roster(tournament)))
 
 
 @transaction.atomic
@@ -131,18 +137,27 @@ def position_generate(
     except seating.SeatingError as error:
         # Translated here, in the arbiter's language: the pure module only marks its templates.
         raise ValidationError(_(error.template) % error.params) from error
+    return _plan_store(tournament, existing, plan, start=start, seed=seed, user=user)
 
-    # E over the whole tournament, kept in the history to compare plans.
+
+def _plan_store(
+    tournament: Tournament, existing: dict[int, Position], plan, *, start: int, seed: int, user
+) -> list[Position]:
+    """Positions `start` and after seated as `plan` says, drafts, each change in the history."""
+    # E over the whole tournament, kept in the history to compare plans; every measure kept
+    # on the positions generated, for the positions page to compare hand changes with.
     repeats = seating.repeated_meetings(plan)
+    figures = generated_figures(tournament, plan.positions)
     positions = []
-    for number in range(start, last + 1):
+    for number in range(start, tournament.positions_count + 1):
         position = existing.get(number)
         before = tables_of(position) if position is not None else None
         if position is None:
             position = Position.objects.create(tournament=tournament, number=number)
         position.seed = seed
         position.status = Position.Status.DRAFT
-        position.save(update_fields=["seed", "status"])
+        position.generated_figures = figures
+        position.save(update_fields=["seed", "status", "generated_figures"])
         after = [list(table) for table in plan.positions[number - 1]]
         position_tables_store(position=position, tables=after)
         change_record(

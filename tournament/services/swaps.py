@@ -13,31 +13,15 @@ from .. import seating
 from ..audit import change_record
 from ..lifecycle import ensure_position_open, locked_position
 from ..models import (
-    DIRECTION_LABELS,
     Position,
     Registration,
     Seat,
     Table,
 )
+from .fairness import Measure, plan_change
 from .selectors import tournament_plan
 
-
-@dataclass(frozen=True)
-class Measure:
-    """One fairness figure of the whole plan, before and after a change (smaller is better)."""
-
-    key: str
-    label: str
-    before: int
-    after: int
-
-    @property
-    def worse(self) -> bool:
-        return self.after > self.before
-
-    @property
-    def better(self) -> bool:
-        return self.after < self.before
+__all__ = ["Measure", "SwapPreview", "seat_swap", "seat_swap_preview"]
 
 
 @dataclass(frozen=True)
@@ -132,8 +116,10 @@ def seat_swap_preview(
         ),
         key=lambda c: (c[0].number, c[1].number),
     )
-    counts = (counts_before, counts_after)
-    measures, warnings = _fairness(plan, after, counts, regs, (first, second), changed)
+    change = plan_change(
+        plan, after, regs, moved=(first, second), counts=(counts_before, counts_after)
+    )
+    measures, warnings = change.measures, change.warnings
     return SwapPreview(
         position=position,
         first=first,
@@ -146,86 +132,6 @@ def seat_swap_preview(
         measures=measures,
         warnings=warnings,
     )
-
-
-def _ordinal(n: int) -> str:
-    return _("%(n)sre") % {"n": n} if n == 1 else _("%(n)se") % {"n": n}
-
-
-def _fairness(
-    plan, after, counts, regs, moved, changed
-) -> tuple[tuple[Measure, ...], tuple[str, ...]]:
-    """The positions page's figures before and after (repeats, pairs meeting three times or
-    more, odd-table and direction spreads, teammates together), and in words what a moved
-    player or a pair would suffer that gets worse."""
-    plans = (seating.Plan(_frozen(plan)), seating.Plan(_frozen(after)))
-    playing = [p for table in plan[-1] for p in table] if plan else []
-    ids = [p for p in playing if p in regs] or list(regs)
-    team = {pk: r.team_id for pk, r in regs.items()}
-
-    def together(x) -> int:
-        return sum(
-            1
-            for position in x
-            for table in position
-            for i, a in enumerate(table)
-            for b in table[i + 1 :]
-            if team.get(a) is not None and team.get(a) == team.get(b)
-        )
-
-    figures = [
-        (
-            "repeats",
-            _("Rencontres répétées (E)"),
-            [seating.repeated_meetings(x) for x in (plan, after)],
-        ),
-        (
-            "thrice",
-            _("Paires qui se rencontrent 3 fois ou plus"),
-            [sum(1 for n in c.values() if n >= 3) for c in counts],
-        ),
-        ("odd", _("Écart des tables de 3 ou 5"), [seating.odd_spread(x, ids) for x in plans]),
-        ("directions", _("Écart des directions"), [seating.direction_spread(x) for x in plans]),
-        ("teammates", _("Coéquipiers à une même table"), [together(x) for x in (plan, after)]),
-    ]
-    measures = tuple(Measure(key, str(label), b, a) for key, label, (b, a) in figures)
-    worse = {m.key for m in measures if m.worse}
-    warnings: list[str] = []
-    odd = [seating.odd_table_counts(x, ids) for x in plans]
-    directions = [seating.direction_counts(x) for x in plans]
-    for registration in moved:
-        pk = registration.pk
-        name = registration.player.full_name
-        if odd[1].get(pk, 0) > odd[0].get(pk, 0) and ("odd" in worse or odd[1][pk] >= 2):
-            size = next(
-                (len(t) for position in after for t in position if pk in t and len(t) != 4), 5
-            )
-            warnings.append(
-                _("%(name)s serait à la table de %(size)s pour la %(nth)s fois")
-                % {"name": name, "size": size, "nth": _ordinal(odd[1][pk])}
-            )
-        if "directions" in worse:
-            for direction, n in directions[1].get(pk, {}).items():
-                if n > directions[0].get(pk, {}).get(direction, 0) and n >= 2:
-                    warnings.append(
-                        _("%(name)s serait en %(direction)s pour la %(nth)s fois")
-                        % {
-                            "name": name,
-                            "direction": DIRECTION_LABELS.get(direction, direction),
-                            "nth": _ordinal(n),
-                        }
-                    )
-    for a, b, before, now in changed:
-        if now >= 3 and now > before:
-            warnings.append(
-                _("%(a)s et %(b)s se rencontreraient pour la %(nth)s fois")
-                % {"a": a.player.full_name, "b": b.player.full_name, "nth": _ordinal(now)}
-            )
-    return measures, tuple(warnings)
-
-
-def _frozen(plan) -> tuple:
-    return tuple(tuple(tuple(table) for table in position) for position in plan)
 
 
 @transaction.atomic

@@ -27,6 +27,28 @@ from .common import (
     post_outcome,
 )
 
+# The session key of a re-plan's before → after, shown once by the next positions page.
+PLAN_CHANGE = "plan-change-%s"
+
+
+def _replanned(request: TournamentRequest, tournament, run):
+    """`run` (a re-plan) keeping what it did to every fairness measure for the next page."""
+    before = services.tournament_plan(tournament)
+
+    def replan():
+        result = run()
+        change = services.replan_change(tournament, before)
+        if change is not None:
+            request.session[PLAN_CHANGE % tournament.pk] = change.as_data()
+        return result
+
+    return replan
+
+
+def _plan_change(request: TournamentRequest, tournament) -> services.PlanChange | None:
+    data = request.session.pop(PLAN_CHANGE % tournament.pk, None)
+    return services.PlanChange.from_data(data) if data else None
+
 
 def _seated(position: Position):
     return (
@@ -47,6 +69,8 @@ def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
         positions=services.positions_overview(tournament),
         played=services.last_played_position(tournament),
         quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
+        drift=services.plan_drift(tournament),  # worse than the generator left it
+        plan_change=_plan_change(request, tournament),
     )
 
 
@@ -63,6 +87,7 @@ def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpRes
         played=services.last_played_position(position.tournament),
         tables=services.position_plan(position),
         swap_form=SwapForm(registrations=_seated(position)),
+        plan_change=_plan_change(request, position.tournament),
     )
 
 
@@ -89,7 +114,11 @@ def position_generate(request: TournamentRequest, pk: int) -> HttpResponse:
     seed = form.cleaned_data["seed"] if form.is_valid() else None
     return post_outcome(
         request,
-        lambda: services.position_generate(tournament=tournament, seed=seed, user=request.user),
+        _replanned(
+            request,
+            tournament,
+            lambda: services.position_generate(tournament=tournament, seed=seed, user=request.user),
+        ),
         lambda positions: (
             _("Positions %(first)s à %(last)s planifiées en brouillon (graine %(seed)s).")
             % {
@@ -109,7 +138,11 @@ def position_regenerate(request: TournamentRequest, pk: int, number: int) -> Htt
     position = services.position_or_404(pk, number)
     return post_outcome(
         request,
-        lambda: services.position_regenerate(position=position, user=request.user),
+        _replanned(
+            request,
+            position.tournament,
+            lambda: services.position_regenerate(position=position, user=request.user),
+        ),
         lambda _done: _("Position %(number)s régénérée.") % {"number": number},
         "position-detail",
         pk,
