@@ -1,5 +1,5 @@
 """Season championships against the database: define them, and rank them from the final
-standings of their finished tournaments (scoring.championship does the ranking).
+standings of their finished tournaments (scoring.core.championship does the ranking).
 
 The ranking is computed on read: the championship's tournaments and the standings of the
 finished ones cost the same six queries whatever their number (`standings.standings_for_many`),
@@ -19,10 +19,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring import championship as pure
+from scoring.core import championship as pure
+from scoring.core.ranking import PlayerRow, Ranked
 from scoring.counted import public_tournaments
 from scoring.models import Championship
-from scoring.ranking import PlayerRow, Ranked
 from scoring.standings import standings_for_many
 from tournament.access import managed_tournaments
 from tournament.audit import change_record

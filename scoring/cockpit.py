@@ -13,9 +13,9 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.core.ranking import Ranked
 from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.position_overview import TableRow, position_overview
-from scoring.ranking import Ranked
 from scoring.sheet_screen import State
 from scoring.standings import standings_fingerprint, standings_for
 from scoring.table_entry import CodeAlert, code_alerts, open_calls

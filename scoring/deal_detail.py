@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.core.notation import SeatInfo
 from scoring.history import ALONE_LABELS, POIGNEE_LABELS, SIDE_LABELS
 from scoring.models import Deal
-from scoring.notation import SeatInfo
 
 
 @dataclass(frozen=True)

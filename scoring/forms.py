@@ -10,10 +10,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import notation
-from scoring.engine import TOTAL_POINTS, DealError
+from scoring.core import notation
+from scoring.core.engine import TOTAL_POINTS, DealError
+from scoring.core.notation import NotationError, SeatInfo
 from scoring.models import Incident
-from scoring.notation import NotationError, SeatInfo
 from scoring.services import CARD_FIELDS, deal_figure
 from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration, Table
 
@@ -152,7 +152,7 @@ class FigureDealForm(DealForm):
     """A row typed from the official FFT sheet, which carries only the contract and the figures.
 
     The arbiter types the contract, the taker (and the partner at 5) and the taker's figure; the
-    other figures follow and the engine says whether a real deal gives it (scoring.figures).
+    other figures follow and the engine says whether a real deal gives it (scoring.core.figures).
     """
 
     mode = "figures"

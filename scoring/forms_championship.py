@@ -7,7 +7,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.championship import TIE_BREAK_CHOICES, parse_scale
+from scoring.core.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
 from tournament.access import managed_tournaments
 from tournament.forms import BoundedMultipleChoiceField, tie_breaks_field

@@ -16,8 +16,8 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.utils import timezone
 
+from scoring.core.random_deals import random_table_deals
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
-from scoring.random_deals import random_table_deals
 from tournament import seating
 from tournament.models import (
     DIRECTIONS,

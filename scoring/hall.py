@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.cockpit import current_position
+from scoring.core.ranking import Ranked
 from scoring.provisional import mark_provisional
-from scoring.ranking import Ranked
 from scoring.standings import standings_for
 from tournament import services
 from tournament.models import Position, Seat, Table, Tournament

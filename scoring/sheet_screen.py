@@ -16,14 +16,14 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.core.engine import CONTRACT_LABELS
+from scoring.core.notation import DIRECTION_CODES, SeatInfo
+from scoring.core.penalties import penalty_adjustments
+from scoring.core.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from scoring.deal_detail import DealDetail, deal_detail
-from scoring.engine import CONTRACT_LABELS
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from scoring.notation import DIRECTION_CODES, SeatInfo
-from scoring.penalties import penalty_adjustments
 from scoring.services import next_dealer, penalties_for
 from scoring.services.barring import barred_deal, barred_message
-from scoring.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
 from tournament.models import (
     DIRECTION_LABELS,
     DIRECTIONS,
@@ -73,7 +73,7 @@ class Line:
     label: str
     dealer: str
     dead: str
-    cells: list  # scoring.sheet.Cell per display column
+    cells: list  # scoring.core.sheet.Cell per display column
     barred: list[str]
     incidents: list[Incident]
     # Why the recorded taker could not bid on this deal (incident recorded after the deal).

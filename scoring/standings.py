@@ -1,7 +1,7 @@
-"""Loads tournaments' scores with a fixed number of queries and ranks them (scoring.ranking).
+"""Loads tournaments' scores with a fixed number of queries and ranks them (scoring.core.ranking).
 
 What counts is scoring.counted's rule. Penalty points come from the incidents of the counted
-sheets (and incidents attached to no sheet), through `scoring.penalties`. `standings_for_many`
+sheets (and incidents attached to no sheet), through `scoring.core.penalties`. `standings_for_many`
 reads five queries whatever the number of tournaments, then assembles each tournament's
 standings from the rows read, in named steps and without a query.
 """
@@ -16,7 +16,8 @@ from typing import Any, cast
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from scoring import ranking
+from scoring.core import ranking
+from scoring.core.penalties import Penalty, penalty_adjustments
 from scoring.counted import (
     FREE_SHEETS,
     counted_scores,
@@ -25,7 +26,6 @@ from scoring.counted import (
     visible_sheets_of,
 )
 from scoring.models import Incident, ScoreSheet, SheetPlayer
-from scoring.penalties import Penalty, penalty_adjustments
 from tournament.models import Registration, Tournament
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Reads the deal rows the statistics count (scoring.statistics) in a fixed number of queries.
+"""Reads the deal rows the statistics count (scoring.core.statistics) in a fixed number of queries.
 
 What counts is what the rankings count, scoring.counted's one rule: for the public, only sheets
 of published or closed positions (validated ones when the organiser asked for it) and never a
@@ -12,10 +12,10 @@ from collections.abc import Hashable, Sequence
 
 from django.db.models import Q, QuerySet
 
+from scoring.core.engine_fields import ENGINE_FIELDS
+from scoring.core.statistics import DealRecord, PenaltyRecord
 from scoring.counted import FREE_SHEETS, counted_deals
-from scoring.engine_fields import ENGINE_FIELDS
 from scoring.models import Incident, ScoreSheet, SheetPlayer
-from scoring.statistics import DealRecord, PenaltyRecord
 from tournament.models import Tournament
 
 # How a deal's players are keyed: by registration (one tournament) or by roster player.

@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from scoring.ranking import Ranked
+from scoring.core.ranking import Ranked
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 

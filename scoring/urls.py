@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import deals, incidents, overview, sheets
+from scoring.views import deals, incidents, overview, sheets
 
 urlpatterns = [
     path("tournois/<id:pk>/saisie/", overview.entry_overview, name="entry-overview"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api
+from scoring import api
 
 urlpatterns = [
     path("api/feuilles/<id:pk>/", api.sheet_state, name="api-sheet"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import backup as views_backup
+from scoring.views import backup as views_backup
 
 urlpatterns = [
     path(

@@ -3,8 +3,8 @@ screen (a secret link, no login)."""
 
 from django.urls import path
 
-from .views import cockpit as views_cockpit
-from .views import hall as views_hall
+from scoring.views import cockpit as views_cockpit
+from scoring.views import hall as views_hall
 
 urlpatterns = [
     path("tournois/<id:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),

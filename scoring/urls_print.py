@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import print as views_print
+from scoring.views import print as views_print
 
 urlpatterns = [
     path("tournois/<id:pk>/impressions/", views_print.print_index, name="print-index"),

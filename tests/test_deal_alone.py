@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.backup import BackupError, tournament_export, tournament_import
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.exports import deals_xlsx
 from scoring.forms import DealForm
 from scoring.history import sheet_history

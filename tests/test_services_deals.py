@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.models import DealScore
 from scoring.services import (
     StaleSheetError,

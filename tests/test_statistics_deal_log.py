@@ -8,11 +8,11 @@ import openpyxl
 import pytest
 from django.utils import translation
 
+from scoring.core.statistics import DEFENDER, PARTNER, TAKER, statistics_by_player
 from scoring.exports import deals_xlsx
 from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Deal, Incident, ScoreSheet
 from scoring.standings import visible_sheets_of
-from scoring.statistics import DEFENDER, PARTNER, TAKER, statistics_by_player
 from scoring.statistics_loader import deal_records, penalty_records
 from tournament.models import Player, Registration, Tournament
 

@@ -30,7 +30,7 @@ from scoring.backup.fields import (
     validation_message,
 )
 from scoring.backup.plan import M, Plan, related_label
-from scoring.engine import is_int
+from scoring.core.engine import is_int
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.models import (
     ChangeLog,

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop
 
 from scoring.backup.document import MAX_ADJUSTED_SCORE, shown
 from scoring.backup.fields import RowError, model_field_error
-from scoring.engine import is_int
+from scoring.core.engine import is_int
 
 if TYPE_CHECKING:
     from scoring.models import Deal
@@ -40,7 +40,7 @@ def check_deal(deal: Deal, *, seats: int, table: Table | None) -> None:
 
 def _check_seats(deal: Deal, seats: int, table: Table | None) -> None:
     """Dealer, mort and a lone taker's reason where the table allows them."""
-    from scoring.rules import RULE_SETS
+    from scoring.core.rules import RULE_SETS
 
     if deal.rule_set not in RULE_SETS:
         raise RowError(_("règlement %(value)s inconnu.") % {"value": shown(deal.rule_set)})
@@ -77,8 +77,8 @@ def _check_seats(deal: Deal, seats: int, table: Table | None) -> None:
 
 def _computed(deal: Deal) -> list[int]:
     """The engine's scores of the deal, as the desk form and the API score it."""
-    from scoring.engine import DealError
-    from scoring.figures import FIGURE
+    from scoring.core.engine import DealError
+    from scoring.core.figures import FIGURE
     from scoring.services import compute_scores, deal_figure
 
     if not isinstance(deal.poignees, list) or not all(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.backup.document import MAX_SCALAR_TEXT, shown
-from scoring.engine import is_int
+from scoring.core.engine import is_int
 
 if TYPE_CHECKING:
     ModelField = models.Field[Any, Any]

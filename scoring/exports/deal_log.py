@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.engine_fields import ENGINE_FIELDS
+from scoring.core.engine_fields import ENGINE_FIELDS
 from scoring.models import Deal, Incident, SheetPlayer
 from scoring.printing.phone_entry import arbiter_label, player_label
 from scoring.standings import FREE_SHEETS

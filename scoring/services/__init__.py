@@ -7,7 +7,7 @@ transaction, checks the sheet's version and leaves a ChangeLog record with the s
 after. Import from here: `from scoring.services import deal_record`.
 """
 
-from scoring.engine_fields import ENGINE_FIELDS
+from scoring.core.engine_fields import ENGINE_FIELDS
 from scoring.services.barring import incident_barred_taker
 from scoring.services.deal_input import (
     CARD_FIELDS,

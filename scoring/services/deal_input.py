@@ -10,12 +10,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from scoring.engine import Deal as EngineDeal
-from scoring.engine import DealError, is_int, score_deal
-from scoring.engine_fields import ENGINE_FIELDS
-from scoring.figures import FIGURE, figure_scores
+from scoring.core.engine import Deal as EngineDeal
+from scoring.core.engine import DealError, is_int, score_deal
+from scoring.core.engine_fields import ENGINE_FIELDS
+from scoring.core.figures import FIGURE, figure_scores
+from scoring.core.rules import RULE_SETS
 from scoring.models import Deal, ScoreSheet
-from scoring.rules import RULE_SETS
 from scoring.services.sheets import sheet_players_count
 from tournament.i18n import gettext_noop as _
 from tournament.models import Table

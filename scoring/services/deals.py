@@ -14,11 +14,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from scoring.engine import Deal as EngineDeal
-from scoring.engine import DealError, split_value
-from scoring.figures import FIGURE
+from scoring.core.engine import Deal as EngineDeal
+from scoring.core.engine import DealError, split_value
+from scoring.core.figures import FIGURE
+from scoring.core.rules import RULE_SETS
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
-from scoring.rules import RULE_SETS
 from scoring.services.barring import refuse_barred_taker
 from scoring.services.deal_input import compute_scores, deal_input_check
 from scoring.services.sheets import bump_version, sheet_players_count

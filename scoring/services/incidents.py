@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine_fields import ENGINE_FIELDS
+from scoring.core.engine_fields import ENGINE_FIELDS
+from scoring.core.penalties import Penalty, default_penalty
 from scoring.models import Deal, Incident, ScoreSheet
-from scoring.penalties import Penalty, default_penalty
 from scoring.services.deal_input import ENTRY_FIELDS
 from scoring.services.deals import deal_snapshot, deal_update
 from scoring.services.sheets import bump_version, ensure_sheet_writable

@@ -8,8 +8,8 @@
 - `calls`: a table calls the arbiter.
 """
 
-from .calls import CallRefused, arbiter_call, call_take, open_calls
-from .codes import (
+from scoring.table_entry.calls import CallRefused, arbiter_call, call_take, open_calls
+from scoring.table_entry.codes import (
     BINDING_COOKIE,
     DEVICE_COOKIE,
     Client,
@@ -22,7 +22,7 @@ from .codes import (
     code_unlock,
     seated,
 )
-from .deals import (
+from scoring.table_entry.deals import (
     check_client_id,
     deal_confirm_by_arbiter,
     deal_contest,
@@ -33,7 +33,7 @@ from .deals import (
     replayed_deal,
     sheet_finish_at_table,
 )
-from .links import (
+from scoring.table_entry.links import (
     TableClosed,
     check_open,
     link_for,

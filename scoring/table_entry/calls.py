@@ -10,11 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import TableCall, TableLink
+from scoring.table_entry.deals import clean_note
 from tournament import throttle
 from tournament.audit import change_record
 from tournament.models import ChangeLog, Tournament
-
-from .deals import clean_note
 
 CALLS_PER_HOUR = 20  # per table: a stuck button or a prankster can't flood the desk
 

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
 from scoring.services import (
     StaleSheetError,
@@ -28,12 +28,11 @@ from scoring.services import (
     sheet_field_update,
     sheet_for_table,
 )
+from scoring.table_entry.codes import Client, CodeRefused, code_check
+from scoring.table_entry.links import table_sheet
 from tournament.audit import change_record
 from tournament.lifecycle import Locked
 from tournament.models import ChangeLog, Registration, Table
-
-from .codes import Client, CodeRefused, code_check
-from .links import table_sheet
 
 CLIENT_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 NOTE_LENGTH = 200

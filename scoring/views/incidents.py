@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from scoring import services
-from scoring.engine import DealError
+from scoring.core.engine import DealError
+from scoring.core.penalties import penalty_defaults
 from scoring.forms import IncidentForm, PenaltyDefaultsForm
 from scoring.models import Incident, ScoreSheet
-from scoring.penalties import penalty_defaults
 from scoring.views.sheet_page import int_or_none
 from tournament.access import Permission, TournamentRequest, capabilities, permission_required
 from tournament.lifecycle import Locked

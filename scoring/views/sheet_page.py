@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from scoring import services
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.forms import CrossCheckForm, DealForm, FigureDealForm, deal_initial
 from scoring.models import Deal, ScoreSheet
 from scoring.services import StaleSheetError

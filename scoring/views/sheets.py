@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scoring import history, services
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.forms import CrossCheckForm, FreeSheetForm
 from scoring.models import ScoreSheet
 from scoring.services import StaleSheetError

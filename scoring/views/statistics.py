@@ -1,6 +1,6 @@
 """Statistics pages: a player's game over one tournament and over the season (public), and the
-arbiter's per-player and per-club table of a tournament. Counting is scoring.statistics, the
-rows come from scoring.statistics_loader, the charts from scoring.charts."""
+arbiter's per-player and per-club table of a tournament. Counting is scoring.core.statistics, the
+rows come from scoring.statistics_loader, the charts from scoring.core.charts."""
 
 from __future__ import annotations
 
@@ -15,11 +15,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from scoring import charts
-from scoring.counted import PUBLIC_TOURNAMENTS
-from scoring.models import Deal
-from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
-from scoring.statistics import (
+from scoring.core import charts
+from scoring.core.statistics import (
     DEFENDER,
     PARTNER,
     TAKER,
@@ -30,6 +27,9 @@ from scoring.statistics import (
     totals,
     totals_by,
 )
+from scoring.counted import PUBLIC_TOURNAMENTS
+from scoring.models import Deal
+from scoring.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.statistics_loader import (
     BY_PLAYER,
     deal_records,

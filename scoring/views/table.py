@@ -24,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import table_entry
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.http import json_object
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.services import StaleSheetError, compute_scores, deal_input_check, sheet_is_full

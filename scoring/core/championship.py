@@ -36,7 +36,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from scoring.ranking import Criterion, Ranked, chosen_criteria, rank
+from scoring.core.ranking import Criterion, Ranked, chosen_criteria, rank
 from tournament.i18n import gettext_noop as _
 
 

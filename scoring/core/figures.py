@@ -4,7 +4,7 @@ The official sheet carries only the contract and each player's figure. Typed fro
 the contract, the taker (and the partner at 5) and the taker's figure; the other figures follow
 from the split (each defender −V, the partner +V, the mort 0), and the figure is accepted only
 when some real deal of that contract gives it. The values are computed with the engine's own
-rules (scoring.engine), so every figure score_deal produces is accepted. Pure Python.
+rules (scoring.core.engine), so every figure score_deal produces is accepted. Pure Python.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NotRequired, TypedDict, Unpack
 
-from scoring.engine import (
+from scoring.core.engine import (
     ATTACK,
     CHELEM_POINTS,
     CONTRACT_LABELS,
@@ -33,7 +33,7 @@ from scoring.engine import (
     split_value,
     validate_deal,
 )
-from scoring.rules import FFT, RULE_SETS, RuleSet
+from scoring.core.rules import FFT, RULE_SETS, RuleSet
 from tournament.i18n import gettext_noop as _
 
 FIGURE = "figure"

@@ -3,7 +3,7 @@
 `parse(row, seats)` reads what the arbiter typed (`E`, `G`, `2`, `d36`, `E1 N2`, `A`, `AR`…) into
 the engine's deal fields, or raises NotationError listing every field it cannot read, each
 with a French message template and its params (translated by the Django layer when shown, as
-scoring.engine.DealError). `format(fields, seats)` writes deal fields back with the same keys,
+scoring.core.engine.DealError). `format(fields, seats)` writes deal fields back with the same keys,
 so that `parse(format(fields, seats), seats) == fields`. Pure: no Django.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from scoring.engine import POIGNEE_SIZES, TOTAL_POINTS
+from scoring.core.engine import POIGNEE_SIZES, TOTAL_POINTS
 from tournament.i18n import gettext_noop
 
 CONTRACT_KEYS = {

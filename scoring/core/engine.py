@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from scoring.rules import FFT, RuleSet
+from scoring.core.rules import FFT, RuleSet
 from tournament.i18n import TranslatableError
 from tournament.i18n import gettext_noop as _
 

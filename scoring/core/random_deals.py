@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from scoring.engine import Deal, DealError, score_deal
-from scoring.rules import FFT, RuleSet
+from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.rules import FFT, RuleSet
 
 _T = TypeVar("_T")
 

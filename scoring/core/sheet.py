@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.engine import CONTRACT_LABELS, Deal, DealResult, passed_scores, score_deal
-from scoring.rules import FFT, RuleSet
+from scoring.core.engine import CONTRACT_LABELS, Deal, DealResult, passed_scores, score_deal
+from scoring.core.rules import FFT, RuleSet
 from tournament.i18n import gettext_noop as _
 
 PASSED_LABEL = _("Tous passent")

@@ -23,8 +23,8 @@ import datetime
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from scoring.engine import ATTACK, CONTRACTS, DEFENSE, POIGNEE_SIZES
-from scoring.rules import FFT, RULE_SETS
+from scoring.core.engine import ATTACK, CONTRACTS, DEFENSE, POIGNEE_SIZES
+from scoring.core.rules import FFT, RULE_SETS
 
 TAKER = "taker"
 PARTNER = "partner"
