@@ -11,8 +11,8 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # The championship permissions (django-rules) exist before any request asks them.
-        from scoring import access_championship  # noqa: F401
-        from scoring.entry_progress import sheets_to_enter
+        from scoring.season import access as access_championship  # noqa: F401
+        from scoring.sheets.entry_progress import sheets_to_enter
         from tournament import hooks
         from tournament.models import Position
 
@@ -22,6 +22,6 @@ class ScoringConfig(AppConfig):
 
 
 def _links_for_position(sender, *, position, **kwargs) -> None:
-    from scoring.table_entry import links_for_position
+    from scoring.sheets.table_entry import links_for_position
 
     links_for_position(position)

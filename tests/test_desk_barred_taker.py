@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.core.engine import DealError
-from scoring.services import deal_record
+from scoring.sheets.services import deal_record
 from tests.desk_helpers import (
     DEALS_004,
     deal_post,

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scoring.core.penalties import RULE_PENALTY_DEFAULTS, default_penalty
 from scoring.models import Incident
-from scoring.services import incident_record
+from scoring.sheets.services import incident_record
 from tests.desk_helpers import incident_post, make_tournament
 
 

@@ -9,8 +9,8 @@ from django.core.management import call_command
 from scoring.core.engine import Deal as EngineDeal
 from scoring.core.engine import score_deal
 from scoring.core.random_deals import random_table_deals
+from scoring.live.standings import standings_for
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
-from scoring.standings import standings_for
 from tournament.models import Position, Registration, Seat, Table, Tournament
 
 

@@ -2,7 +2,7 @@
 asks of scoring through tournament.hooks is answered once the apps are ready."""
 
 from scoring.core import ranking, rules
-from scoring.entry_progress import sheets_to_enter
+from scoring.sheets.entry_progress import sheets_to_enter
 from tournament import hooks, vocabulary
 from tournament.models import Position
 

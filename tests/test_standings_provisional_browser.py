@@ -4,7 +4,7 @@ from the first glance, without sideways scrolling."""
 import pytest
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import make_tournament
 from tests.test_standings_provisional import DEAL, PROVISIONAL

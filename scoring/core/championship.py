@@ -1,6 +1,6 @@
 """Pure ranking of a season championship over several tournaments: results in, ranked rows out.
 
-Nothing here touches Django or the database; `scoring.championship_service` loads each finished
+Nothing here touches Django or the database; `scoring.season.championships` loads each finished
 tournament's final standings and calls `championship_rank`.
 
 Points a tournament gives

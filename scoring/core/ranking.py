@@ -1,6 +1,6 @@
 """Pure ranking of players, teams and clubs: criteria as data, shared ranks on full ties.
 
-Nothing here touches Django or the database; `scoring.standings` loads the rows and calls it.
+Nothing here touches Django or the database; `scoring.live.standings` loads the rows and calls it.
 
 Ranking
     Total points (deal points plus the signed penalty adjustment), highest first. Rows whose
