@@ -18,12 +18,12 @@ from django.utils.translation import gettext
 from scoring.core.engine import CONTRACT_LABELS
 from scoring.core.notation import DIRECTION_CODES, SeatInfo
 from scoring.core.penalties import penalty_adjustments
-from scoring.core.sheet import PassedRow, ScoresRow, SheetColumn, build_sheet
+from scoring.core.sheet import PassedRow, Row, ScoresRow, SheetColumn, SheetLine, build_sheet
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from scoring.sheets.deal_detail import DealDetail, deal_detail
 from scoring.sheets.services import next_dealer, penalties_for
 from scoring.sheets.services.barring import barred_deal, barred_message
-from scoring.sheets.summary import State, sheet_flags, sheet_state
+from scoring.sheets.summary import DealFacts, SheetSummary, State, sheet_summary
 from tournament.models import (
     DIRECTION_LABELS,
     DIRECTIONS,
@@ -170,7 +170,8 @@ def barred_seats(
 
 
 def load_sheet_view(sheet: ScoreSheet) -> SheetView:
-    """The whole sheet for display (sheet must come with tournament and table__position)."""
+    """The whole sheet for display (sheet must come with tournament and table__position): its
+    rows and totals here, its state and flags from the one sheet summary."""
     players = list(SheetPlayer.objects.filter(sheet=sheet).select_related("registration__player"))
     deals = list(
         Deal.objects.filter(sheet=sheet)
@@ -183,8 +184,59 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         .order_by("created_at", "pk")
     )
     seats = seat_info(players, sheet.table)
-    count = len(players)
-    columns = sorted(
+    columns = _columns(players, seats)
+    built = build_sheet([SheetColumn(c.name, c.seat, c.start) for c in columns], _rows(deals))
+    summary = _summary(sheet, len(players), deals, len(incidents))
+    penalty_by_reg = penalty_adjustments(
+        penalties_for(incidents, {sheet.pk: [p.registration_id for p in players]})
+    )
+    penalties = [penalty_by_reg.get(c.registration_id, 0) for c in columns]
+    bilans = list(built.bilans)
+    seat_of = {c.registration_id: c.seat for c in columns}
+    tournament = sheet.tournament
+    return SheetView(
+        sheet=sheet,
+        columns=columns,
+        seats=seats,
+        lines=_lines(deals, built.lines, seats, incidents, seat_of),
+        plus_totals=list(built.plus_totals),
+        minus_totals=list(built.minus_totals),
+        bilans=bilans,
+        penalties=penalties,
+        final=[b + p for b, p in zip(bilans, penalties, strict=True)],
+        paper=[summary.paper[c.seat] for c in columns] if summary.paper is not None else None,
+        paper_diffs=[summary.paper_diffs[c.seat] for c in columns],
+        expected_deals=summary.expected,
+        played_deals=summary.played,
+        next_dealer=next_dealer(deals[-1].dealer if deals else None, len(players)),
+        barred_next=barred_seats(incidents, len(deals) + 1, seat_of),
+        incidents=incidents,
+        zero_sum=summary.zero_sum,
+        state=summary.state,
+        flags=summary.flags,
+        figures=tournament.sheet_style == tournament.SheetStyle.FIGURES,
+    )
+
+
+def _summary(
+    sheet: ScoreSheet, players: int, deals: Sequence[Deal], incidents: int
+) -> SheetSummary:
+    return sheet_summary(
+        players=players,
+        expected=expected_deals(sheet, players),
+        deals=(
+            DealFacts(d.scores, cancelled=d.cancelled, pending=d.pending, adjusted=d.adjusted)
+            for d in deals
+        ),
+        paper_bilans=sheet.paper_bilans,
+        incidents=incidents,
+        both_entries=sheet.tournament.entry_mode == "both",
+    )
+
+
+def _columns(players: Sequence[SheetPlayer], seats: SeatInfo) -> list[Column]:
+    """The sheet's columns in the FFT sheet's order (N, S, E, O, 5e)."""
+    return sorted(
         (
             Column(
                 seat=p.seat,
@@ -198,8 +250,10 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         ),
         key=lambda c: (sheet_order_key(c.direction), c.seat),
     )
-    seat_of = {c.registration_id: c.seat for c in columns}
-    rows = [
+
+
+def _rows(deals: Sequence[Deal]) -> list[Row]:
+    return [
         PassedRow(dealer=deal.dealer)
         if deal.passed
         else ScoresRow(
@@ -210,7 +264,16 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
         )
         for deal in deals
     ]
-    built = build_sheet([SheetColumn(c.name, c.seat, c.start) for c in columns], rows)
+
+
+def _lines(
+    deals: Sequence[Deal],
+    built: Sequence[SheetLine],
+    seats: SeatInfo,
+    incidents: Sequence[Incident],
+    seat_of: dict[int, int],
+) -> list[Line]:
+    """The sheet's rows: figures, the deal in words, who may not bid, the incidents of each."""
     by_deal: dict[int, list[Incident]] = defaultdict(list)
     for incident in incidents:
         if incident.deal_number is not None:
@@ -218,7 +281,7 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
     barred_by_number = {
         deal.number: barred_seats(incidents, deal.number, seat_of) for deal in deals
     }
-    lines = [
+    return [
         Line(
             number=deal.number,
             deal=deal,
@@ -233,58 +296,8 @@ def load_sheet_view(sheet: ScoreSheet) -> SheetView:
                 barred_by_number[deal.number].get(deal.taker, "") if deal.taker is not None else ""
             ),
         )
-        for deal, line in zip(deals, built.lines, strict=True)
+        for deal, line in zip(deals, built, strict=True)
     ]
-    penalty_by_reg = penalty_adjustments(
-        penalties_for(incidents, {sheet.pk: [p.registration_id for p in players]})
-    )
-    penalties = [penalty_by_reg.get(c.registration_id, 0) for c in columns]
-    bilans = list(built.bilans)
-    paper = _paper_in_columns(sheet.paper_bilans, columns)
-    paper_diffs = [
-        p is not None and p != b for p, b in zip(paper or [None] * count, bilans, strict=True)
-    ]
-    played = sum(1 for deal in deals if not deal.cancelled)
-    expected = expected_deals(sheet, count)
-    last_dealer = deals[-1].dealer if deals else None
-    following = next_dealer(last_dealer, count)
-    view = SheetView(
-        sheet=sheet,
-        columns=columns,
-        seats=seats,
-        lines=lines,
-        plus_totals=list(built.plus_totals),
-        minus_totals=list(built.minus_totals),
-        bilans=bilans,
-        penalties=penalties,
-        final=[b + p for b, p in zip(bilans, penalties, strict=True)],
-        paper=paper,
-        paper_diffs=paper_diffs,
-        expected_deals=expected,
-        played_deals=played,
-        next_dealer=following,
-        barred_next=barred_seats(incidents, len(deals) + 1, seat_of),
-        incidents=incidents,
-        zero_sum=sum(bilans) == 0 and all(sum(d.scores) == 0 for d in deals),
-    )
-    view.figures = sheet.tournament.sheet_style == sheet.tournament.SheetStyle.FIGURES
-    paper_ok = paper is not None and all(p is not None for p in paper) and not any(paper_diffs)
-    view.state = sheet_state(
-        played,
-        expected,
-        paper_ok,
-        pending=sum(1 for d in deals if d.pending),
-        disagree=view.crosscheck_failed and sheet.tournament.entry_mode == "both",
-    )
-    view.flags = sheet_flags(view.crosscheck_failed, any(d.adjusted for d in deals), len(incidents))
-    return view
-
-
-def _paper_in_columns(paper_bilans: Any, columns: Sequence[Column]) -> list[int | None] | None:
-    if not paper_bilans:
-        return None
-    by_seat = list(paper_bilans)
-    return [by_seat[c.seat] if c.seat < len(by_seat) else None for c in columns]
 
 
 def _deal_label(deal: Deal) -> str:
