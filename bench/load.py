@@ -63,7 +63,7 @@ def django_setup(out: str, clients: int, preauth: bool) -> None:
     with open(os.devnull, "w") as quiet:
         call_command("ensure_arbiter", username=USERNAME, password=PASSWORD, stdout=quiet)
 
-    from scoring.services import sheet_create_free
+    from scoring.sheets.services import sheet_create_free
     from tournament.models import Player, Registration, Tournament
 
     tournament = Tournament.objects.create(name="Banc d'essai en charge", date="2026-11-21")

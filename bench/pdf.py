@@ -27,7 +27,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from scoring.printing.blank_sheets import blank_sheets_pdf  # noqa: E402
+from scoring.documents.printing.blank_sheets import blank_sheets_pdf  # noqa: E402
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament  # noqa: E402
 
 SIZES = (10, 25, 50)

@@ -36,10 +36,10 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from scoring.exports import deals_xlsx  # noqa: E402
-from scoring.generate import GenerateOptions, tournament_generate  # noqa: E402
+from scoring.documents.exports import deals_xlsx  # noqa: E402
+from scoring.live.views import public as views_public  # noqa: E402
 from scoring.models import Deal  # noqa: E402
-from scoring.views import public as views_public  # noqa: E402
+from scoring.sheets.generate import GenerateOptions, tournament_generate  # noqa: E402
 
 SIZES = (200, 800)
 RUNS = 5

@@ -72,7 +72,7 @@ def django_setup(out: str, tables: int, positions: int, deals: int, seed: int) -
 
     call_command("migrate", verbosity=0)
 
-    from scoring.table_entry import links_for_position
+    from scoring.sheets.table_entry import links_for_position
     from tournament import models
 
     rng = random.Random(seed)
@@ -122,7 +122,7 @@ def django_setup(out: str, tables: int, positions: int, deals: int, seed: int) -
 def django_read(out: str, tournament: int) -> None:
     """Write the tournament's phone deals and what the checks need to `out`."""
     from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
-    from scoring.table_entry import may_confirm
+    from scoring.sheets.table_entry import may_confirm
 
     token_of = dict(
         TableLink.objects.filter(table__position__tournament_id=tournament).values_list(

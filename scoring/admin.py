@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 
 
 class SheetPlayerInline(admin.TabularInline):

@@ -10,12 +10,11 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Marque")
 
     def ready(self) -> None:
+        # The championship permissions (django-rules) exist before any request asks them.
+        from scoring.season import access as access_championship  # noqa: F401
+        from scoring.sheets.entry_progress import sheets_to_enter
         from tournament import hooks
         from tournament.models import Position
-
-        # The championship permissions (django-rules) exist before any request asks them.
-        from . import access_championship  # noqa: F401
-        from .entry_progress import sheets_to_enter
 
         # What tournament's writes need from the results, plugged in from above.
         hooks.provide_sheets_to_enter(sheets_to_enter)
@@ -23,6 +22,6 @@ class ScoringConfig(AppConfig):
 
 
 def _links_for_position(sender, *, position, **kwargs) -> None:
-    from .table_entry import links_for_position
+    from scoring.sheets.table_entry import links_for_position
 
     links_for_position(position)

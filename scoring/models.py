@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scoring import choices
-from scoring.engine_fields import ENGINE_FIELDS
+from scoring.core.engine_fields import ENGINE_FIELDS
 from tournament.models import Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
 
@@ -267,7 +267,7 @@ class Incident(models.Model):
 class Championship(Stamped):
     """A club's season "challenge": points earned in several finished tournaments add up.
 
-    The ranking itself is pure code (`scoring.championship`), computed on read from the
+    The ranking itself is pure code (`scoring.core.championship`), computed on read from the
     tournaments' final standings.
     """
 

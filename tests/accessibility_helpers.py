@@ -87,8 +87,8 @@ def build_evening(staged, arbiter) -> Evening:
     phones and paper, open to sign-ups, with a hall screen, position 2 drafted, one pré-inscrit,
     and a public championship of two finished evenings."""
     from scoring.models import Deal, ScoreSheet
-    from scoring.services import deal_delete
-    from scoring.table_entry import links_for_position
+    from scoring.sheets.services import deal_delete
+    from scoring.sheets.table_entry import links_for_position
     from tests.championship_helpers import championship, evening, people
     from tournament import checkin, clock, hall, signup
     from tournament.models import Tournament

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime
 
-from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Championship, Deal, DealScore, ScoreSheet, SheetPlayer
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.models import DIRECTIONS, Player, Position, Registration, Seat, Table, Tournament
 
 

@@ -36,7 +36,7 @@ def make_tournament(tables: int = 1, size: int = 4, game: str = "four", names=No
 
 def free_sheet(names, *, tournament: str = "Exemple FFT", date: str = "2008-08-15") -> ScoreSheet:
     """A free sheet (no table) of new players, in the order given, in a new tournament."""
-    from scoring.services import sheet_create_free
+    from scoring.sheets.services import sheet_create_free
 
     event = Tournament.objects.create(name=tournament, date=date)
     registrations = [

@@ -61,7 +61,7 @@ def seed(out: str) -> None:
 
     call_command("migrate", verbosity=0)
 
-    from scoring.table_entry import links_for_position
+    from scoring.sheets.table_entry import links_for_position
     from tournament import models
 
     signup = models.Tournament.objects.create(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.models import Incident, ScoreSheet
-from scoring.services import deal_adjust, deal_record, sheet_for_table
+from scoring.sheets.services import deal_adjust, deal_record, sheet_for_table
 from tests.examples_004 import BILANS_BY_NAME, engine_deals
 from tournament.models import Player, Position, Registration, Seat, Table, Team, Tournament
 

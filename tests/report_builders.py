@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 
 from scoring.models import Deal, Incident, ScoreSheet
-from scoring.services import deal_adjust, deal_record, incident_record, sheet_for_table
+from scoring.sheets.services import deal_adjust, deal_record, incident_record, sheet_for_table
 from tournament.models import DIRECTIONS, Player, Position, Registration, Seat, Table, Tournament
 
 NAMES = "ABCDEFGHI"

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from scoring.services import sheet_create_free
+from scoring.sheets.services import sheet_create_free
 from tournament import lifecycle, services
 from tournament.audit import change_record
 from tournament.lifecycle import Locked
@@ -117,7 +117,7 @@ def test_the_history_keeps_the_table_it_had_in_scoring():
 def test_a_backup_written_while_the_history_lived_in_scoring_restores_its_history(
     tournament, arbiter
 ):
-    from scoring.backup import tournament_export, tournament_import
+    from scoring.documents.backup import tournament_export, tournament_import
 
     services.player_register(tournament=tournament, last_name="Martin", user=arbiter)
     document = tournament_export(tournament)

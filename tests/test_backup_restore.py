@@ -13,18 +13,18 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.db.models import Sum
 
-from scoring.backup import (
+from scoring.documents.backup import (
     BackupError,
     tournament_export,
     tournament_export_json,
     tournament_import,
 )
-from scoring.backup import restore as backup_restore
-from scoring.exports import deals_xlsx, ranking_xlsx
-from scoring.generate import GenerateOptions, tournament_generate
+from scoring.documents.backup import restore as backup_restore
+from scoring.documents.exports import deals_xlsx, ranking_xlsx
+from scoring.live.standings import standings_for
 from scoring.models import Deal, DealScore, Incident, ScoreSheet
-from scoring.services import deal_adjust, deal_record, sheet_for_table
-from scoring.standings import standings_for
+from scoring.sheets.generate import GenerateOptions, tournament_generate
+from scoring.sheets.services import deal_adjust, deal_record, sheet_for_table
 from tests import report_builders
 from tournament.models import (
     ChangeLog,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.championship import (
+from scoring.core.championship import (
     Method,
     PlayerResults,
     Rules,

@@ -3,8 +3,8 @@ withdrawals, players who missed evenings, and the ranking following finish and r
 
 import pytest
 
-from scoring.championship_service import championship_standings, lines
-from scoring.standings import standings_for, standings_for_many
+from scoring.live.standings import standings_for, standings_for_many
+from scoring.season.championships import championship_standings, lines
 from tests.championship_helpers import championship, evening, people
 from tournament import lifecycle
 

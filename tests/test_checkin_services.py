@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from scoring.standings import standings_for
+from scoring.live.standings import standings_for
 from tests.positions_helpers import make_tournament
 from tournament import checkin, services, signup
 from tournament.models import ChangeLog, Registration, Seat, Tournament

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet
-from scoring.standings import standings_for
 from tests.browser_helpers import csp_violations
 from tests.test_table_entry_lan_browser import BANNER
 from tournament.models import Player, Position, Registration, Table, Tournament

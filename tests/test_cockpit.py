@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Deal, Incident
-from scoring.services import sheet_validate
+from scoring.sheets.services import sheet_validate
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament import clock
 from tournament.models import Position, Seat, Table
@@ -260,7 +260,7 @@ def test_the_cockpit_costs_the_same_queries_for_2_and_12_tables(
 
 
 def test_the_position_length_is_a_setting_kept_by_backups(arbiter_client, arbiter):
-    from scoring import backup
+    from scoring.documents import backup
     from tests.test_registration_tournament import SETTINGS
     from tournament.models import Tournament
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import make_tournament
 from tournament import clock

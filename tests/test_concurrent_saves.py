@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
-from scoring.services import StaleSheetError, deal_record, sheet_for_table
+from scoring.sheets.services import StaleSheetError, deal_record, sheet_for_table
 from tests.desk_helpers import make_tournament
 from tournament.lifecycle import Locked, position_close
 

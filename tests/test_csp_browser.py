@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.services import sheet_for_table
-from scoring.table_entry import links_for_position
+from scoring.sheets.services import sheet_for_table
+from scoring.sheets.table_entry import links_for_position
 from tests.browser_helpers import DESK, csp_violations, type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament

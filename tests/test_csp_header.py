@@ -9,7 +9,7 @@ from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
 from scoring.models import ScoreSheet
-from scoring.table_entry import links_for_position
+from scoring.sheets.table_entry import links_for_position
 from tournament import hall
 from tournament.models import Tournament
 

@@ -11,15 +11,15 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.backup import BackupError, tournament_export, tournament_import
-from scoring.engine import DealError
-from scoring.exports import deals_xlsx
-from scoring.forms import DealForm
-from scoring.history import sheet_history
+from scoring.core.engine import DealError
+from scoring.documents.backup import BackupError, tournament_export, tournament_import
+from scoring.documents.exports import deals_xlsx
 from scoring.models import Deal
-from scoring.services import ENGINE_FIELDS, deal_record, sheet_for_table
-from scoring.sheet_screen import seat_info
-from scoring.table_entry import links_for_position
+from scoring.sheets.forms import DealForm
+from scoring.sheets.history import sheet_history
+from scoring.sheets.screen import seat_info
+from scoring.sheets.services import ENGINE_FIELDS, deal_record, sheet_for_table
+from scoring.sheets.table_entry import links_for_position
 from tests.desk_helpers import deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
 from tournament.models import Player, Tournament

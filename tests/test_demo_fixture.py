@@ -4,8 +4,8 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Sum
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, DealScore, Incident, ScoreSheet
-from scoring.standings import standings_for
 from tournament.models import Position, Registration, Table, Tournament
 
 pytestmark = pytest.mark.django_db

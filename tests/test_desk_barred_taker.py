@@ -11,8 +11,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from scoring.engine import DealError
-from scoring.services import deal_record
+from scoring.core.engine import DealError
+from scoring.sheets.services import deal_record
 from tests.desk_helpers import (
     DEALS_004,
     deal_post,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.services import sheet_for_table
+from scoring.sheets.services import sheet_for_table
 from tests.browser_helpers import report_incident, type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament

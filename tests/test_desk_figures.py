@@ -13,10 +13,10 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.backup import BackupError, tournament_export_json, tournament_import
+from scoring.documents.backup import BackupError, tournament_export_json, tournament_import
 from scoring.models import Deal, DealScore
-from scoring.services import deal_record, sheet_for_table
-from scoring.sheet_screen import load_sheet_view
+from scoring.sheets.screen import load_sheet_view
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament
 from tests.examples_004 import BILANS, BILANS_BY_NAME, FIGURES
 from tests.print_helpers import fetch_pdf

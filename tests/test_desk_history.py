@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.history import sheet_history
+from scoring.sheets.history import sheet_history
 from tests.desk_helpers import DEALS_004, deal_post, incident_post, make_tournament, table_sheet
 
 pytestmark = pytest.mark.django_db

@@ -4,9 +4,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.core.penalties import Penalty, penalty_adjustments
+from scoring.live.standings import standings_for
 from scoring.models import Incident
-from scoring.penalties import Penalty, penalty_adjustments
-from scoring.standings import standings_for
 from tests.desk_helpers import (
     DEALS_004,
     deal_post,

@@ -9,7 +9,7 @@ the dealer's name is read in full and an error never moves the entry row's field
 import pytest
 
 from scoring.models import Deal, ScoreSheet
-from scoring.services import sheet_for_table
+from scoring.sheets.services import sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
 

@@ -11,9 +11,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from scoring.core.penalties import RULE_PENALTY_DEFAULTS, default_penalty
 from scoring.models import Incident
-from scoring.penalties import RULE_PENALTY_DEFAULTS, default_penalty
-from scoring.services import incident_record
+from scoring.sheets.services import incident_record
 from tests.desk_helpers import incident_post, make_tournament
 
 

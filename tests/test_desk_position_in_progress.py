@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.entry_progress import ToEnter, sheets_to_enter
+from scoring.sheets.entry_progress import ToEnter, sheets_to_enter
 from tests.desk_helpers import DEALS_004, deal_post, make_tournament, table_sheet
 from tournament.models import ChangeLog, Position, Seat, Table
 

@@ -5,8 +5,8 @@ from types import MappingProxyType
 
 import pytest
 
-from scoring.engine import Deal, DealError, score_deal
-from scoring.rules import BOOKLET, FFT, RULE_SETS, get_rules
+from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.rules import BOOKLET, FFT, RULE_SETS, get_rules
 
 
 def four(**fields) -> Deal:

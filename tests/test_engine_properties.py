@@ -6,9 +6,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import CHELEM_POINTS, CONTRACTS, SIDES, Deal, DealError, score_deal
-from scoring.rules import FFT, RULE_SETS
-from scoring.sheet import DealRow, PassedRow, SheetColumn, build_sheet
+from scoring.core.engine import CHELEM_POINTS, CONTRACTS, SIDES, Deal, DealError, score_deal
+from scoring.core.rules import FFT, RULE_SETS
+from scoring.core.sheet import DealRow, PassedRow, SheetColumn, build_sheet
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

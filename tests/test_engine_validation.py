@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.engine import Deal, DealError, score_deal
-from scoring.rules import BOOKLET
+from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.rules import BOOKLET
 
 BASE = dict(players=4, taker=0, contract="garde", oudlers=2, points=49)
 FIVE = dict(players=5, taker=0, partner=1, contract="garde", oudlers=2, points=49.5)

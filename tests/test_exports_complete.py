@@ -8,9 +8,9 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from scoring.exports import deals_xlsx
+from scoring.documents.exports import deals_xlsx
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, incident_record, sheet_for_table
+from scoring.sheets.services import deal_record, incident_record, sheet_for_table
 from tests.desk_helpers import make_tournament
 from tournament.models import Registration
 

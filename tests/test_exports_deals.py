@@ -10,13 +10,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.exports import deal_log, deals_csv, deals_xlsx
+from scoring.documents.exports import deal_log, deals_csv, deals_xlsx
 from scoring.models import Deal, DealScore, ScoreSheet
-from scoring.services import deal_adjust
-from scoring.table_entry import (
-    Client as PhoneClient,
-)
-from scoring.table_entry import (
+from scoring.sheets.services import deal_adjust
+from scoring.sheets.table_entry import Client as PhoneClient
+from scoring.sheets.table_entry import (
     deal_confirm_by_arbiter,
     deals_confirm,
     links_for_position,

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal
-from scoring.services import deal_adjust
+from scoring.sheets.services import deal_adjust
 from tests.report_builders import build_tournament
 from tournament.models import Team
 
@@ -154,7 +154,7 @@ def test_deal_log_csv_neutralises_text_but_not_numbers(arbiter_client, hostile):
 
 
 def test_csv_field_helper():
-    from scoring.exports.common import safe_csv_value
+    from scoring.documents.exports.common import safe_csv_value
 
     assert safe_csv_value(-120) == -120
     assert safe_csv_value(12.5) == 12.5
@@ -168,7 +168,7 @@ def test_csv_field_helper():
 def test_xlsx_cell_helper_never_yields_a_formula():
     from openpyxl import Workbook
 
-    from scoring.exports.common import safe_cell_value
+    from scoring.documents.exports.common import safe_cell_value
 
     worksheet = Workbook(write_only=True).create_sheet()
     for value in (-120, 3.5, None, "JOUEURA A"):
@@ -183,7 +183,7 @@ def test_control_characters_in_names_never_break_the_workbooks():
 
     from openpyxl import Workbook, load_workbook
 
-    from scoring.exports.common import append_row
+    from scoring.documents.exports.common import append_row
 
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet()

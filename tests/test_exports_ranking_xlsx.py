@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.exports import ranking_xlsx
-from scoring.standings import standings_for
+from scoring.documents.exports import ranking_xlsx
+from scoring.live.standings import standings_for
 from tests.report_builders import BY_POSITION, TOTALS, add_penalty, build_tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from scoring.table_entry import code_unlock
+from scoring.sheets.table_entry import code_unlock
 from tests.conftest import browser_login
 from tests.test_exports_complete import played, rows_of  # noqa: F401 (a fixture)
 from tests.test_positions_fairness import five_every_time

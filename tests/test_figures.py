@@ -5,9 +5,9 @@ from itertools import product
 import pytest
 from hypothesis import given
 
-from scoring.engine import CONTRACTS, Deal, DealError, score_deal
-from scoring.figures import contract_values, figure_scores
-from scoring.rules import BOOKLET, FFT
+from scoring.core.engine import CONTRACTS, Deal, DealError, score_deal
+from scoring.core.figures import contract_values, figure_scores
+from scoring.core.rules import BOOKLET, FFT
 from tests.examples_004 import BILANS, FIGURES, ROWS, engine_deals, in_seat_order
 from tests.test_engine_properties import SETTINGS, rule_sets, valid_deals
 

@@ -37,9 +37,9 @@ from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.models import Championship, Deal, Incident, ScoreSheet
-from scoring.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
+from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.test_roles_every_url import URL_NAMES, tournament_with_a_sheet, url_for, walk
 from tournament import lifecycle
 from tournament.lifecycle import Locked
@@ -78,7 +78,7 @@ def account(django_user_model, name: str, *, arbiter: bool = False):
 def table_token(ids: dict) -> tuple[str, str]:
     """The secret link and code of the sheet's table, where the site has table links."""
     try:
-        from scoring.table_entry import links_for_position
+        from scoring.sheets.table_entry import links_for_position
     except ImportError:
         return "sans-lien", "SANSCODE"
     if hasattr(Tournament, "EntryMode"):  # the players' phones may enter deals
@@ -89,7 +89,7 @@ def table_token(ids: dict) -> tuple[str, str]:
 
 def build_world(django_user_model) -> dict:
     """X owned by `owner_x` (with `co_x` and `scorer_x`), Y likewise by `owner_y`."""
-    from scoring.backup import tournament_export_json
+    from scoring.documents.backup import tournament_export_json
 
     users = {
         name: account(django_user_model, name, arbiter=name.startswith("owner"))
@@ -197,22 +197,22 @@ class Upload:
 
 
 def form_field_names() -> set[str]:
-    import scoring.forms
-    import scoring.views.backup
+    import scoring.documents.views.backup
+    import scoring.sheets.forms
     import tournament.forms
     import tournament.forms_signup
 
     names = set()
     for module in (
-        scoring.forms,
+        scoring.sheets.forms,
         tournament.forms,
         tournament.forms_signup,
-        scoring.views.backup,
+        scoring.documents.views.backup,
     ):
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, forms.BaseForm):
                 names |= set(obj.base_fields)
-    from scoring.forms_championship import ChampionshipForm
+    from scoring.season.forms import ChampionshipForm
 
     names |= set(ChampionshipForm.base_fields)
     # The fields the forms add in __init__, one per seat or per incident type.

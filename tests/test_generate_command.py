@@ -6,11 +6,11 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 
-from scoring.engine import Deal as EngineDeal
-from scoring.engine import score_deal
+from scoring.core.engine import Deal as EngineDeal
+from scoring.core.engine import score_deal
+from scoring.core.random_deals import random_table_deals
+from scoring.live.standings import standings_for
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
-from scoring.random_deals import random_table_deals
-from scoring.standings import standings_for
 from tournament.models import Position, Registration, Seat, Table, Tournament
 
 

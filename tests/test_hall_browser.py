@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.browser_helpers import open_page
 from tournament import clock, hall
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament

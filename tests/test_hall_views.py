@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import backup
+from scoring.documents import backup
 from scoring.models import Deal
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament import clock, hall

@@ -8,8 +8,8 @@ from collections import Counter
 import openpyxl
 import pytest
 
-from scoring.exports import deals_csv, deals_xlsx, ranking_xlsx
-from scoring.standings import standings_for
+from scoring.documents.exports import deals_csv, deals_xlsx, ranking_xlsx
+from scoring.live.standings import standings_for
 from tests.report_builders import build_tournament
 
 pytestmark = pytest.mark.django_db

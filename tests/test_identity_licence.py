@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from openpyxl import Workbook
 
-from scoring.backup import BackupError, tournament_export, tournament_import
+from scoring.documents.backup import BackupError, tournament_export, tournament_import
 from tournament.importing import parse_upload
 from tournament.licence import licence_clean
 from tournament.models import Player, Registration, Tournament

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.printing.reprints import cards_to_reprint
+from scoring.live.reprints import cards_to_reprint
 from tests.print_helpers import fetch_pdf
 from tournament import services
 

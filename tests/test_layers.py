@@ -1,8 +1,8 @@
 """The layers hold: tournament's vocabulary agrees with scoring's behaviour, and what tournament
 asks of scoring through tournament.hooks is answered once the apps are ready."""
 
-from scoring import ranking, rules
-from scoring.entry_progress import sheets_to_enter
+from scoring.core import ranking, rules
+from scoring.sheets.entry_progress import sheets_to_enter
 from tournament import hooks, vocabulary
 from tournament.models import Position
 

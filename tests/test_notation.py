@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.notation import (
+from scoring.core.notation import (
     FieldError,
     NotationError,
     Row,

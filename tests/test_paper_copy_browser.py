@@ -12,7 +12,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from scoring.services import sheet_for_table
+from scoring.sheets.services import sheet_for_table
 from tests.browser_helpers import open_page, type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament

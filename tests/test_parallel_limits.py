@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from scoring.table_entry.codes import CLIENT_ALLOWANCE
-from scoring.table_entry.links import CODE_ALPHABET, CODE_LENGTH
-from scoring.views.table import CODE_ATTEMPTS
+from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.links import CODE_ALPHABET, CODE_LENGTH
+from scoring.sheets.views.table import CODE_ATTEMPTS
 from tests.parallel_site import (
     PhoneTable,
     ServedSite,

@@ -14,10 +14,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet, TableCall
-from scoring.standings import standings_for
-from scoring.table_entry import code_alerts, links_for_position
-from scoring.table_entry.codes import ALERT_FAILURES, CLIENT_ALLOWANCE
+from scoring.sheets.table_entry import code_alerts, links_for_position
+from scoring.sheets.table_entry.codes import ALERT_FAILURES, CLIENT_ALLOWANCE
 from tournament.models import (
     ChangeLog,
     Counter,
@@ -168,7 +168,7 @@ def test_a_new_code_ends_the_phone_binding():
     link, players = world["link"], world["players"]
     taker = phone("t")
     send(taker, "table-identify", link, {"seat": 0, "pin": players[0].pin})
-    from scoring.table_entry import code_unlock
+    from scoring.sheets.table_entry import code_unlock
 
     code_unlock(registration=players[0], user=None, new_code=True)
     body = {"client_id": "after-new-code", "version": 0, "deal": GARDE_CONTRE}

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table, sheet_set_paper_bilans
+from scoring.sheets.services import deal_record, sheet_for_table, sheet_set_paper_bilans
 from tests.conftest import browser_login
 from tests.desk_helpers import make_tournament
 from tournament.models import ChangeLog

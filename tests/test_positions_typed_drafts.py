@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from scoring.models import Deal
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.positions_helpers import make_tournament
 from tournament.services import position_generate, position_regenerate
 

@@ -89,7 +89,7 @@ def test_completed_sheets_are_not_public(client, data):
 
 
 def test_a_free_sheet_prints_with_its_title_and_bilans(arbiter_client, data):
-    from scoring.services import deal_record, sheet_create_free
+    from scoring.sheets.services import deal_record, sheet_create_free
 
     players = data.registrations[:3]
     sheet = sheet_create_free(tournament=data.tournament, registrations=players, title="Soirée")

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import ScoreSheet
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 
 pytestmark = pytest.mark.django_db
 

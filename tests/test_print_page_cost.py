@@ -9,8 +9,8 @@ import pstats
 
 import pytest
 
-from scoring.printing.blank_sheets import blank_sheets_pdf
-from scoring.table_entry import links_for_position
+from scoring.documents.printing.blank_sheets import blank_sheets_pdf
+from scoring.sheets.table_entry import links_for_position
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

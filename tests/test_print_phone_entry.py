@@ -12,11 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.documents.printing import phone_entry
+from scoring.documents.printing.blank_sheets import blank_sheet_pages
 from scoring.models import Deal, ScoreSheet, TableLink
-from scoring.printing import phone_entry
-from scoring.printing.blank_sheets import blank_sheet_pages
-from scoring.services import sheet_for_table
-from scoring.table_entry import (
+from scoring.sheets.services import sheet_for_table
+from scoring.sheets.table_entry import (
     Client,
     deal_confirm_by_arbiter,
     deals_confirm,
@@ -258,7 +258,7 @@ def test_desk_typed_sheets_carry_no_mention(arbiter_client, arbiter, phones):
 
 
 def test_phone_deals_cost_no_extra_query_on_the_completed_sheets(arbiter, phones):
-    from scoring.printing.completed_sheets import completed_sheet_page
+    from scoring.documents.printing.completed_sheets import completed_sheet_page
 
     def queries(sheet) -> int:
         with CaptureQueriesContext(connection) as captured:

@@ -7,8 +7,8 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
+from scoring.documents.printing import ranking_pdf
 from scoring.models import DealScore, Incident
-from scoring.printing import ranking_pdf
 from tests.print_helpers import fetch_pdf, refused_to_anonymous
 from tests.print_tournament import build_print_tournament
 from tournament.models import Registration

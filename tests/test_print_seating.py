@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.printing import table_plan
+from scoring.documents.printing import table_plan
 from tests.print_helpers import fetch_pdf, refused_to_anonymous
 from tests.print_tournament import build_print_tournament
 from tournament.models import Registration, Seat

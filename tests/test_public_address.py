@@ -6,8 +6,8 @@ import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 
-from scoring.printing.render import public_standings_url
-from scoring.table_entry import links_for_position
+from scoring.documents.printing.render import public_standings_url
+from scoring.sheets.table_entry import links_for_position
 from tests.print_helpers import fetch_pdf
 from tests.print_tournament import build_print_tournament
 from tournament.models import Tournament

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.services import deal_record
+from scoring.sheets.services import deal_record
 from tests.report_builders import build_tournament
 from tournament.models import Tournament
 

@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.generate import GenerateOptions, tournament_generate
-from scoring.services import deal_record
-from scoring.views.public import FOUND_LIMIT, PAGE_SIZE
+from scoring.live.views.public import FOUND_LIMIT, PAGE_SIZE
+from scoring.sheets.generate import GenerateOptions, tournament_generate
+from scoring.sheets.services import deal_record
 from tests.report_builders import build_tournament
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
@@ -134,8 +134,8 @@ def test_the_card_names_the_position_the_cockpit_says_is_in_play(client, built):
     assert "position 2" not in html and "Position suivante" not in html
     # The draft position 4 shows nowhere.
     assert "Sud" not in html and "(4)" not in html and "position 4" not in html
-    from scoring.cockpit import cockpit_load
-    from scoring.hall import hall_content
+    from scoring.live.cockpit import cockpit_load
+    from scoring.live.hall import hall_content
 
     assert cockpit_load(tournament).current.number == 3
     assert hall_content(tournament).position.number == 3

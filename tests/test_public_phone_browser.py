@@ -3,7 +3,7 @@ without scrolling sideways, and the phone remembers them; the standings fit the 
 
 import pytest
 
-from scoring.generate import GenerateOptions, tournament_generate
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tests.report_builders import build_tournament
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 

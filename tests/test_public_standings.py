@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record
+from scoring.sheets.services import deal_record
 from tests.report_builders import add_penalty, build_tournament
 from tournament.models import Position, Tournament
 

@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from scoring import ranking
-from scoring.ranking import PlayerRow, PositionResult
+from scoring.core import ranking
+from scoring.core.ranking import PlayerRow, PositionResult
 
 
 def player(name, bilans, penalty=0, charged=0, won=()):

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring.live.standings import standings_for
 from scoring.models import ScoreSheet
-from scoring.standings import standings_for
 from tests.report_builders import BY_POSITION, TOTALS, add_penalty, build_tournament
 from tournament.models import Position
 

@@ -7,8 +7,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.backup import BackupError, tournament_export, tournament_import
-from scoring.backup import document as backup_document
+from scoring.documents.backup import BackupError, tournament_export, tournament_import
+from scoring.documents.backup import document as backup_document
 from scoring.models import Deal, DealScore, Incident
 from tests.report_builders import adjust_and_report, build_tournament
 from tests.test_backup_restore import restore_upload
@@ -431,7 +431,7 @@ def test_the_restore_page_refuses_a_100k_deep_file(arbiter_client):
 
 
 def test_the_restore_page_stops_reading_a_file_past_the_cap(arbiter_client, monkeypatch):
-    from scoring.views import backup as views_backup
+    from scoring.documents.views import backup as views_backup
 
     monkeypatch.setattr(views_backup, "MAX_BACKUP_BYTES", 10_000)
     response = restore_upload(arbiter_client, b" " * 50_000)
@@ -461,7 +461,7 @@ def test_the_command_gives_the_tournament_to_the_named_account(document, tmp_pat
 def test_the_restore_page_still_checks_the_csrf_token(arbiter, monkeypatch):
     from django.test import Client
 
-    from scoring.views import backup as views_backup
+    from scoring.documents.views import backup as views_backup
 
     monkeypatch.setattr(views_backup, "MAX_BACKUP_BYTES", 10_000)
     client = Client(enforce_csrf_checks=True)

@@ -12,9 +12,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, Incident, ScoreSheet
-from scoring.services import deal_record
-from scoring.standings import standings_for
+from scoring.sheets.services import deal_record
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament.models import ChangeLog, Position, Registration, Tournament, TournamentRole
 from tournament.roles import ARBITER
@@ -354,7 +354,7 @@ def test_lowering_the_number_of_positions_never_deletes_typed_sheets(owner):
     first = Position.objects.get(tournament=tournament, number=1).tables.get()
     for seat in first.seats.all():
         table.seats.create(registration=seat.registration, direction=seat.direction)
-    from scoring.services import sheet_for_table
+    from scoring.sheets.services import sheet_for_table
 
     deal_record(sheet=sheet_for_table(table=table), data={"players": 4, "passed": True})
     client = login(owner)

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Championship, Incident, TableCall
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tournament.access import Permission
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 from tournament.roles import ARBITER

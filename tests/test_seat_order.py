@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import SheetPlayer
-from scoring.services import sheet_for_table
-from scoring.table_entry import links_for_position
+from scoring.sheets.services import sheet_for_table
+from scoring.sheets.table_entry import links_for_position
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS, in_seat_order
 from tests.print_helpers import fetch_pdf

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scoring.engine import DealError
+from scoring.core.engine import DealError
 from scoring.models import DealScore
-from scoring.services import (
+from scoring.sheets.services import (
     StaleSheetError,
     deal_adjust,
     deal_delete,

@@ -2,16 +2,9 @@
 
 import pytest
 
-from scoring.engine import Deal, DealError
-from scoring.rules import BOOKLET
-from scoring.sheet import (
-    Cell,
-    DealRow,
-    PassedRow,
-    ScoresRow,
-    SheetColumn,
-    build_sheet,
-)
+from scoring.core.engine import Deal, DealError
+from scoring.core.rules import BOOKLET
+from scoring.core.sheet import Cell, DealRow, PassedRow, ScoresRow, SheetColumn, build_sheet
 from tests.examples_004 import BILANS, MINUS_TOTALS, PLUS_TOTALS, ROWS, engine_deals
 
 # Seats follow the play (counter-clockwise: N, W, S, E); the sheet prints N, S, E, W.

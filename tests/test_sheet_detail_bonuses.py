@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.services import sheet_for_table
+from scoring.sheets.services import sheet_for_table
 from tests.desk_helpers import deal_post, make_tournament
 from tests.print_helpers import fetch_pdf
 

@@ -2,9 +2,9 @@
 
 import pytest
 
+from scoring.live.standings import standings_for
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table
-from scoring.standings import standings_for
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.test_roles_every_url import tournament_with_a_sheet
 from tournament.models import ChangeLog, Tournament
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring.backup import BackupError, tournament_export, tournament_import
+from scoring.documents.backup import BackupError, tournament_export, tournament_import
 from tournament import checkin, signup
 from tournament.models import Registration, Tournament
 

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table
-from scoring.table_entry import links_for_position
+from scoring.sheets.services import deal_record, sheet_for_table
+from scoring.sheets.table_entry import links_for_position
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament.models import Player, Registration, Tournament
 

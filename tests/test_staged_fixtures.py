@@ -4,8 +4,8 @@ read back from the fixture."""
 
 import pytest
 
+from scoring.live.standings import standings_for
 from scoring.models import Incident, ScoreSheet
-from scoring.standings import standings_for
 from tests.examples_004 import BILANS, PAPER_ORDER
 from tests.staged import SEATS_2, STAGES, build_all, fixture_path
 from tournament.models import Position, Tournament

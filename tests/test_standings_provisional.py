@@ -10,7 +10,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from scoring.models import ScoreSheet
-from scoring.services import deal_record, sheet_for_table
+from scoring.sheets.services import deal_record, sheet_for_table
 from tests.desk_helpers import make_tournament
 from tests.print_helpers import fetch_pdf
 from tournament import hall

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import services as scoring_services
+from scoring.documents.printing.blank_sheets import blank_sheet_pages
 from scoring.models import SheetPlayer
-from scoring.printing.blank_sheets import blank_sheet_pages
+from scoring.sheets import services as scoring_services
 from tournament import services
 from tournament.models import Seat
 from tournament.seats import start_codes

@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring.charts import SVG_NS, Bar, bar_chart, sparkline
+from scoring.core.charts import SVG_NS, Bar, bar_chart, sparkline
 
 NS = {"svg": SVG_NS}
 

@@ -8,12 +8,12 @@ import openpyxl
 import pytest
 from django.utils import translation
 
-from scoring.exports import deals_xlsx
-from scoring.generate import GenerateOptions, tournament_generate
+from scoring.core.statistics import DEFENDER, PARTNER, TAKER, statistics_by_player
+from scoring.documents.exports import deals_xlsx
+from scoring.live.standings import visible_sheets_of
 from scoring.models import Deal, Incident, ScoreSheet
-from scoring.standings import visible_sheets_of
-from scoring.statistics import DEFENDER, PARTNER, TAKER, statistics_by_player
-from scoring.statistics_loader import deal_records, penalty_records
+from scoring.season.statistics_loader import deal_records, penalty_records
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.models import Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Deal, DealScore
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.models import Player, Position, Registration, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import datetime
 
 import pytest
 
-from scoring.generate import GenerateOptions, tournament_generate
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.models import Registration, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,4 +1,4 @@
-"""scoring.statistics counts a player's game from plain deal records, without a database."""
+"""scoring.core.statistics counts a player's game from plain deal records, without a database."""
 
 import dataclasses
 import datetime
@@ -6,8 +6,8 @@ import datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.engine import CONTRACTS, POIGNEE_SIZES, Deal, score_deal
-from scoring.statistics import (
+from scoring.core.engine import CONTRACTS, POIGNEE_SIZES, Deal, score_deal
+from scoring.core.statistics import (
     DEFENDER,
     PARTNER,
     TAKER,

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet
-from scoring.standings import standings_for
-from scoring.table_entry import links_for_position
+from scoring.sheets.table_entry import links_for_position
 from tests.conftest import browser_login
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 

@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet, TableLink
-from scoring.position_overview import position_overview
-from scoring.standings import standings_for
-from scoring.table_entry import links_for_position
-from scoring.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.position_overview import position_overview
+from scoring.sheets.table_entry import links_for_position
+from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
 from tournament.lifecycle import position_close, tournament_finish
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 

@@ -100,7 +100,7 @@ def is_assigned_scorer(user, tournament: Tournament) -> bool:
 
 
 # The tournaments anyone may read, as a query (has_public_standings below, for one tournament):
-# the one rule of which tournaments the public sees (scoring.counted builds on it).
+# the one rule of which tournaments the public sees (scoring.live.counted builds on it).
 PUBLIC_TOURNAMENTS = Q(is_public=True)
 
 
@@ -293,7 +293,7 @@ def hall_screen(view: Callable):
 
 
 # --- season championships --------------------------------------------------------------------
-# Their predicates and decorator read scoring's Championship: scoring.access_championship
+# Their predicates and decorator read scoring's Championship: scoring.season.access
 # registers them (this app never imports scoring). The tournaments one may put in a championship
 # are a question about tournaments, so it stays here.
 

@@ -1,5 +1,5 @@
 """The hall screen's controls: a revocable secret link to a read-only page for the room's
-projector or TV, and its announcement line (what it shows is scoring.hall).
+projector or TV, and its announcement line (what it shows is scoring.live.hall).
 
 The link's token is the only credential, like a table's link: a new token kills the old link.
 Neither the link nor the announcement is a result, so a finished tournament still takes them:

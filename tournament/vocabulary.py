@@ -2,8 +2,8 @@
 ranking's tie-break criteria, by key and label.
 
 `tournament` never imports `scoring` (an import-linter contract), yet its settings form offers
-these choices. Their behaviour stays in scoring (`scoring.rules.RULE_SETS`,
-`scoring.ranking.TIE_BREAKS`); tests/test_vocabulary.py checks that the keys agree.
+these choices. Their behaviour stays in scoring (`scoring.core.rules.RULE_SETS`,
+`scoring.core.ranking.TIE_BREAKS`); tests/test_vocabulary.py checks that the keys agree.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ RULE_SET_CHOICES: list[tuple[str, StrOrPromise]] = [
     ("booklet", _("Variante livret (×3/×4)")),
 ]
 
-# The tie-breaks offered, in the order offered, labelled as scoring.ranking's criteria.
+# The tie-breaks offered, in the order offered, labelled as scoring.core.ranking's criteria.
 TIE_BREAK_CHOICES: list[tuple[str, str]] = [
     ("best_position", gettext_noop("Meilleur bilan sur une position")),
     ("fewest_penalties", gettext_noop("Moins de points de pénalité")),

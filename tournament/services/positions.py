@@ -195,7 +195,7 @@ class EarlierPositionsUnfinished(ValidationError):
     is asked to confirm (the desk would otherwise be tempted to move on to the new one)."""
 
     def __init__(self, to_enter):
-        self.to_enter = to_enter  # scoring.entry_progress.ToEnter per earlier position
+        self.to_enter = to_enter  # scoring.sheets.entry_progress.ToEnter per earlier position
         super().__init__(
             [
                 _(

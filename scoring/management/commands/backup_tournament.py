@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.backup import tournament_export_json
+from scoring.documents.backup import tournament_export_json
 from tournament.models import Tournament
 
 

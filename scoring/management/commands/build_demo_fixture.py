@@ -11,9 +11,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.generate import GenerateOptions, tournament_generate
 from scoring.models import Deal, Incident, SheetPlayer
-from scoring.services import deal_adjust
+from scoring.sheets.generate import GenerateOptions, tournament_generate
+from scoring.sheets.services import deal_adjust
 from tournament.models import Tournament
 
 OUTPUT = Path(settings.BASE_DIR) / "fixtures" / "demo.json"

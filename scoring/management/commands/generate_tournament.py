@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.generate import GenerateOptions, tournament_generate
+from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.models import Tournament
 from tournament.seating import SeatingError
 

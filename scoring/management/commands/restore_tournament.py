@@ -5,7 +5,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.backup import MAX_BACKUP_BYTES, BackupError, tournament_import
+from scoring.documents.backup import MAX_BACKUP_BYTES, BackupError, tournament_import
 
 
 class Command(BaseCommand):

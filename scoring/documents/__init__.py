@@ -1,0 +1,1 @@
+"""Documents: printed PDFs, spreadsheet and CSV exports, a tournament's backup and restore."""

@@ -1,0 +1,144 @@
+"""Restoring a backup: check it all, then insert the rows in one short transaction."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.apps import apps
+from django.db import DatabaseError, connections, models, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils.translation import gettext as _
+
+from scoring.documents.backup.checker import Checker
+from scoring.documents.backup.document import (
+    BATCH_SIZE,
+    LABELS,
+    BackupError,
+    check_document,
+    parse_backup,
+    unreadable,
+)
+from scoring.documents.backup.plan import Plan, related_label
+from tournament.models import Player, Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+logger = logging.getLogger("scoring.documents.backup")
+
+
+@dataclass
+class _Rows:
+    """One section ready for INSERT: values already converted for the database, so that the
+    write transaction only swaps the file's keys for the new ones and runs the statements."""
+
+    model: type[models.Model]
+    fields: list[models.Field[Any, Any]]
+    keys: list[Any]  # the file's key of each row
+    values: list[list[Any]]  # one list of database values per row, in `fields` order
+    relations: list[tuple[int, str]]  # (index in `fields`, label of the section it points at)
+
+
+def _prepare(plan: Plan, connection: BaseDatabaseWrapper) -> list[_Rows]:
+    """Everything of the insert that can be done before taking the write lock."""
+    prepared = []
+    for label in LABELS:
+        model = apps.get_model(label)
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key and not f.generated]
+        relations = []
+        for index, model_field in enumerate(fields):
+            target = related_label(model_field) if model_field.is_relation else None
+            if target is not None:
+                relations.append((index, target))
+        rows = _Rows(model, fields, [], [], relations)
+        for key, obj in zip(plan.keys[label], plan.objects[label], strict=True):
+            if model is Player and key in plan.reused_players:
+                continue  # the roster player already in the database stands for it
+            # Raw values, as loaddata saves them: no pre_save, so auto_now and auto_now_add
+            # fields keep the recorded times.
+            rows.keys.append(key)
+            rows.values.append(
+                [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+            )
+        prepared.append(rows)
+    return prepared
+
+
+def _insert(
+    rows: _Rows, new_keys: dict[str, dict[Any, Any]], connection: BaseDatabaseWrapper
+) -> None:
+    """Insert a section in batches of multi-row INSERT … RETURNING (what bulk_create runs on
+    PostgreSQL and SQLite ≥ 3.35); records the new key of each row."""
+    if not rows.values:
+        return
+    for index, target in rows.relations:
+        mapping = new_keys[target]
+        for values in rows.values:
+            if values[index] is not None:
+                values[index] = mapping[values[index]]
+    meta = rows.model._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in rows.fields)
+    placeholders = "(" + ", ".join(["%s"] * len(rows.fields)) + ")"
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    bulk = connection.features.can_return_rows_from_bulk_insert
+    batch = max(1, min(BATCH_SIZE, connection.ops.bulk_batch_size(rows.fields, rows.values)))
+    created = new_keys[meta.label_lower]
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows.values), batch if bulk else 1):
+            chunk = rows.values[start : start + (batch if bulk else 1)]
+            sql = f"INSERT INTO {table} ({columns}) VALUES {', '.join([placeholders] * len(chunk))}"
+            params = [value for values in chunk for value in values]
+            if bulk:
+                cursor.execute(f"{sql} RETURNING {pk}", params)
+                new = [row[0] for row in cursor.fetchall()]
+            else:
+                cursor.execute(sql, params)
+                new = [connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)]
+            created.update(zip(rows.keys[start : start + len(chunk)], new, strict=True))
+
+
+def _write(plan: Plan) -> Tournament:
+    """Insert the checked rows in one short transaction; returns the new tournament."""
+    connection = connections[router.db_for_write(Tournament)]
+    prepared = _prepare(plan, connection)
+    new_keys: dict[str, dict[Any, Any]] = {label: {} for label in LABELS}
+    new_keys["tournament.player"].update(plan.reused_players)
+    with transaction.atomic(using=connection.alias):
+        for rows in prepared:
+            _insert(rows, new_keys, connection)
+    tournament_key = plan.keys["tournament.tournament"][0]
+    return Tournament.objects.get(pk=new_keys["tournament.tournament"][tournament_key])
+
+
+def tournament_check(
+    raw: str | bytes, *, user: AbstractBaseUser | AnonymousUser | None = None
+) -> Plan:
+    """Parse and check a backup without writing anything; raises BackupError."""
+    sections = check_document(parse_backup(raw))
+    checker = Checker(sections, owner_id=user.pk if user is not None else None)
+    try:
+        return checker.check()
+    except BackupError:
+        raise
+    except Exception as exc:  # a case the checks above missed: refuse the file, never a 500
+        logger.exception("Unexpected error while checking a backup")
+        raise unreadable() from exc
+
+
+def tournament_import(
+    raw: str | bytes, *, user: AbstractBaseUser | AnonymousUser | None = None
+) -> Tournament:
+    """Restore a backup as a new tournament owned by `user`; returns it.
+
+    Raises BackupError, writing nothing, when the file is not a sound backup.
+    """
+    plan = tournament_check(raw, user=user)
+    try:
+        return _write(plan)
+    except DatabaseError as exc:  # e.g. a licence registered meanwhile: nothing was written
+        raise BackupError(
+            _("La sauvegarde ne peut pas être restaurée : %(error)s") % {"error": exc}
+        ) from exc

@@ -1,0 +1,1 @@
+"""The downloads: printed PDFs, exports, backups."""

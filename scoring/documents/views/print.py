@@ -1,0 +1,181 @@
+"""PDF downloads for the club's printer: score sheets, table plans, itineraries, rankings.
+
+Arbiters and scorers only: the documents carry every player's name and unpublished seatings.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from scoring.documents.printing.blank_sheets import blank_sheets_pdf
+from scoring.documents.printing.completed_sheets import position_sheets_pdf, sheet_pdf
+from scoring.documents.printing.itinerary_cards import itinerary_cards, itinerary_cards_pdf
+from scoring.documents.printing.ranking_pdf import KINDS, ranking_pdf
+from scoring.documents.printing.render import pdf_filename, public_standings_url
+from scoring.documents.printing.table_plan import table_plan_pdf
+from scoring.documents.printing.who_sits_where import who_sits_where_pdf
+from scoring.live.reprints import cards_printed
+from scoring.models import ScoreSheet
+from scoring.sheets.table_entry.links import phones_enabled
+from tournament.access import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from tournament.public_address import site_root, unreachable_from_phones
+from tournament.services import position_or_404
+
+if TYPE_CHECKING:
+    from tournament.models import Position, Tournament
+
+
+@permission_required(Permission.VIEW)
+def print_index(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The "Impressions" tab: every printable document of the tournament, by position."""
+    tournament = request.tournament
+    positions = tournament.positions.order_by("number").annotate(
+        table_count=Count("tables", distinct=True),
+        sheet_count=Count("tables__sheet", distinct=True),
+    )
+    context = {
+        "tournament": tournament,
+        "tab": "print",
+        "positions": positions,
+        "has_teams": tournament.teams.exists(),
+    }
+    return render(request, "print/index.html", context)
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    # Inline: the browser's viewer opens it and prints it; saving keeps the file name.
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@permission_required(Permission.VIEW)
+def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = position_or_404(pk, number)
+    tournament = position.tournament
+    if (
+        phones_enabled(tournament)
+        and unreachable_from_phones(request)
+        and request.GET.get("adresse") != "locale"
+    ):
+        # Their QR codes would lead every phone to 127.0.0.1: ask before paper is wasted.
+        context = {
+            "tournament": tournament,
+            "tab": "print",
+            "position": position,
+            "address": site_root(request),
+        }
+        return render(request, "print/loopback_confirm.html", context)
+    pdf = blank_sheets_pdf(position, base_url=site_root(request))
+    return pdf_response(
+        pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
+    )
+
+
+@permission_required(Permission.VIEW)
+def position_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    position = position_or_404(pk, number)
+    pdf = position_sheets_pdf(position, base_url=site_root(request))
+    return pdf_response(pdf, pdf_filename("feuilles", position.tournament.name, f"p{number}"))
+
+
+@permission_required(Permission.VIEW, "sheets__pk")
+def one_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = get_object_or_404(
+        ScoreSheet.objects.select_related("tournament", "table__position"), pk=pk
+    )
+    pdf = sheet_pdf(sheet, base_url=site_root(request))
+    return pdf_response(pdf, pdf_filename("feuille", sheet.tournament.name, sheet))
+
+
+def _positions(tournament: Tournament, number: int | None) -> list[Position]:
+    """One position, or every drawn position when no number is given."""
+    positions = tournament.positions.order_by("number")
+    if number is None:
+        return list(positions)
+    position = positions.filter(number=number).first()
+    if position is None:
+        raise Http404
+    return [position]
+
+
+def _suffix(number: int | None) -> str:
+    return f"p{number}" if number is not None else ""
+
+
+@permission_required(Permission.VIEW)
+def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = request.tournament
+    pdf = table_plan_pdf(
+        tournament,
+        _positions(tournament, number),
+        qr_url=public_standings_url(request, tournament),
+        base_url=site_root(request),
+    )
+    return pdf_response(pdf, pdf_filename("plan-des-tables", tournament.name, _suffix(number)))
+
+
+@permission_required(Permission.VIEW)
+def who_sits_where(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
+    tournament = request.tournament
+    pdf = who_sits_where_pdf(
+        tournament, _positions(tournament, number), base_url=site_root(request)
+    )
+    return pdf_response(pdf, pdf_filename("qui-est-ou", tournament.name, _suffix(number)))
+
+
+@permission_required(Permission.VIEW)
+def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
+    drafts = request.GET.get("brouillons") != "non"
+    # ?numeros=3,7: those players' cards only (the cockpit's cards to reprint).
+    wanted = request.GET.get("numeros")
+    numbers = {int(n) for n in wanted.split(",") if n.strip().isdigit()} if wanted else None
+    cards = itinerary_cards(tournament, drafts=drafts, numbers=numbers)
+    pdf = itinerary_cards_pdf(tournament, cards=cards, base_url=site_root(request))
+    # Printed by an arbiter: what each card says is kept, for the cockpit to tell which to
+    # reprint (a scorer's print changes nothing).
+    if capabilities(request.user, tournament)["manage"]:
+        cards_printed(tournament=tournament, cards=cards, user=request.user)
+    return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
+
+
+# The file names speak French like the documents (the query keeps its stable English keys).
+FILE_KINDS = {"individual": "individuel", "team": "equipes", "position": "position"}
+
+
+@permission_required(Permission.VIEW)
+def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
+    """?kind=individual|team|position, and &position=n for a position's results."""
+    tournament = request.tournament
+    kind = request.GET.get("kind", "individual")
+    if kind not in KINDS:
+        raise Http404
+    number = None
+    if kind == "position":
+        try:
+            number = int(request.GET["position"])
+        except (KeyError, ValueError):
+            raise Http404 from None
+        if not tournament.positions.filter(number=number).exists():
+            raise Http404
+    pdf = ranking_pdf(
+        tournament,
+        kind,
+        position=number,
+        qr_url=public_standings_url(request, tournament),
+        base_url=site_root(request),
+    )
+    return pdf_response(
+        pdf, pdf_filename("classement", FILE_KINDS[kind], tournament.name, _suffix(number))
+    )

@@ -1,0 +1,252 @@
+"""The arbiter's cockpit: what is being played, what is missing, what waits, who leads, what next.
+
+One loader reads it all in a fixed number of queries, whatever the size of the tournament; the
+table states are `scoring.sheets.screen`'s, the standings those of the ranking pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.core.ranking import Ranked
+from scoring.live.reprints import Reprint, cards_to_reprint
+from scoring.live.standings import standings_fingerprint, standings_for
+from scoring.models import Incident, ScoreSheet, TableCall
+from scoring.sheets.position_overview import TableRow, position_overview
+from scoring.sheets.summary import State
+from scoring.sheets.table_entry import CodeAlert, code_alerts, open_calls
+from tournament.clock import ClockState, state_of
+from tournament.models import ChangeLog, Counter, Position, Registration, Tournament
+from tournament.services import position_in_play
+
+# How many leaders and waiting items the cockpit lists (the full pages are one click away).
+TOP = 10
+WAITING = 10
+
+VALIDATED = "validated"
+STATE_LABELS = {**State.LABELS, VALIDATED: _("Validée")}
+# Badge colour per state: done, under way, needs the arbiter.
+STATE_TONES = {
+    State.MISSING: "err",
+    State.IN_PROGRESS: "warn",
+    State.COMPLETE: "ok",
+    State.CHECKED: "ok",
+    VALIDATED: "ok",
+    State.WAITING: "warn",
+    State.DISAGREEMENT: "err",
+}
+# The order of the state counts shown above the tables.
+STATE_ORDER = (
+    State.MISSING,
+    State.IN_PROGRESS,
+    State.WAITING,
+    State.DISAGREEMENT,
+    State.COMPLETE,
+    State.CHECKED,
+    VALIDATED,
+)
+
+
+@dataclass
+class CockpitTable:
+    """A table of the position in play: the desk's row, validation on top of its state."""
+
+    row: TableRow
+    state: str
+
+    @property
+    def label(self) -> str:
+        return str(STATE_LABELS[self.state])
+
+    @property
+    def tone(self) -> str:
+        return STATE_TONES[self.state]
+
+
+@dataclass
+class Waiting:
+    """Something the arbiter must look at: an undecided incident, a deal to confirm, a mismatch."""
+
+    text: str
+    table: CockpitTable | None = None
+    incident: Incident | None = None
+
+
+@dataclass
+class Cockpit:
+    tournament: Tournament
+    positions: list[Position]
+    current: Position | None  # the position in play (else the last one played)
+    upcoming: Position | None  # the draft that "Publier" publishes next
+    clock: ClockState | None
+    tables: list[CockpitTable]
+    waiting: list[Waiting]
+    waiting_count: int
+    top: list[Ranked]
+    top_teams: list[Ranked]
+    active: int
+    withdrawn: int
+    teams: int
+    counts: list[tuple[str, str, str, int]] = field(default_factory=list)  # state, label, tone, n
+    # Tables calling the arbiter from a phone, and players whose code was mistyped again and
+    # again: shown first, until an arbiter acts.
+    calls: list[TableCall] = field(default_factory=list)
+    code_alerts: list[CodeAlert] = field(default_factory=list)
+    # Itinerary cards out of date since printed (a new code, a seat changed): to reprint.
+    reprints: list[Reprint] = field(default_factory=list)
+
+    @property
+    def reprint_numbers(self) -> str:
+        return ",".join(str(r.registration.number) for r in self.reprints)
+
+    @property
+    def missing(self) -> int:
+        return sum(1 for t in self.tables if t.state == State.MISSING)
+
+    @property
+    def in_play(self) -> bool:
+        return self.current is not None and self.current.status == Position.Status.PUBLISHED
+
+
+# The position in play: one answer for the cockpit, the player's card, the hall and the desk.
+current_position = position_in_play
+
+
+def upcoming_position(positions: list[Position]) -> Position | None:
+    """The draft right after the last played position: the only one that may be published."""
+    played = max((p.number for p in positions if p.status != Position.Status.DRAFT), default=0)
+    return next(
+        (p for p in positions if p.number == played + 1 and p.status == Position.Status.DRAFT),
+        None,
+    )
+
+
+def cockpit_load(tournament: Tournament) -> Cockpit:
+    positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
+    for position in positions:
+        position.tournament = tournament  # the overview reads its settings: no query per use
+    current = current_position(positions)
+    tables = _tables(current) if current is not None else []
+    waiting, waiting_count = _waiting(tournament, tables)
+    standings = standings_for(tournament)
+    top = _played(standings.players)[:TOP]
+    people = Registration.objects.filter(tournament=tournament).aggregate(
+        active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
+        withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
+        teams=Count("team", distinct=True),
+    )
+    cockpit = Cockpit(
+        tournament=tournament,
+        positions=positions,
+        current=current,
+        upcoming=(
+            upcoming_position(positions)
+            if tournament.status != Tournament.Status.FINISHED
+            else None
+        ),
+        clock=state_of(current) if current is not None else None,
+        tables=tables,
+        waiting=waiting,
+        waiting_count=waiting_count,
+        top=top,
+        top_teams=standings.teams[:TOP] if top and tournament.team_size else [],
+        active=people["active"],
+        withdrawn=people["withdrawn"],
+        teams=people["teams"],
+        calls=open_calls(tournament),
+        code_alerts=code_alerts(tournament),
+        reprints=cards_to_reprint(tournament),
+    )
+    cockpit.counts = [
+        (state, str(STATE_LABELS[state]), STATE_TONES[state], n)
+        for state in STATE_ORDER
+        if (n := sum(1 for t in tables if t.state == state))
+    ]
+    return cockpit
+
+
+def _played(ranked: list[Ranked]) -> list[Ranked]:
+    """Before any deal everyone ties at zero: no leader to show yet."""
+    return [r for r in ranked if r.row.deals] if any(r.row.deals for r in ranked) else []
+
+
+def _tables(position: Position) -> list[CockpitTable]:
+    rows = position_overview(position)
+    validated = set(
+        ScoreSheet.objects.filter(
+            table__position=position, status=ScoreSheet.Status.VALIDATED
+        ).values_list("table_id", flat=True)
+    )
+    tables = []
+    for row in rows:
+        state = row.state
+        # What still needs the arbiter (a deal to confirm, a mismatch) shows before "validated".
+        if row.table.pk in validated and state not in (State.WAITING, State.DISAGREEMENT):
+            state = VALIDATED
+        tables.append(CockpitTable(row=row, state=state))
+    return tables
+
+
+def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[Waiting], int]:
+    items = []
+    paper_differs = gettext("Bilans papier différents")  # the desk's flag, in this language
+    for table in tables:
+        row = table.row
+        name = gettext("Table %(number)s") % {"number": row.table.number}
+        if row.pending:
+            items.append(
+                Waiting(
+                    gettext("%(table)s : %(count)s donne(s) saisie(s) au téléphone à confirmer")
+                    % {"table": name, "count": row.pending},
+                    table=table,
+                )
+            )
+        if table.state == State.DISAGREEMENT:
+            items.append(Waiting(f"{name} : {table.label}", table=table))
+        elif paper_differs in row.flags:
+            items.append(Waiting(f"{name} : {paper_differs}", table=table))
+    undecided = list(
+        # Neither a decision written nor a penalty given: the arbiter has not ruled yet.
+        Incident.objects.filter(tournament=tournament, decision="", penalty_points=0)
+        .select_related("registration__player", "sheet__table__position")
+        .order_by("-created_at", "-pk")
+    )
+    for incident in undecided:
+        items.append(Waiting(_incident_text(incident), incident=incident))
+    return items[:WAITING], len(items)
+
+
+def _incident_text(incident: Incident) -> str:
+    where = ""
+    sheet = incident.sheet
+    if sheet is not None and sheet.table is not None:
+        where = gettext("position %(position)s, table %(table)s") % {
+            "position": sheet.table.position.number,
+            "table": sheet.table.number,
+        }
+    elif sheet is not None:
+        where = str(sheet)
+    who = incident.registration.player.full_name if incident.registration else ""
+    parts = [str(incident.get_kind_display()), who, where]
+    return gettext("Incident sans décision : %(what)s") % {
+        "what": " — ".join(p for p in parts if p)
+    }
+
+
+def live_fingerprint(tournament: Tournament) -> str:
+    """A token that moves whenever the cockpit or the hall screen could show something else.
+
+    The standings' fingerprint covers deals, sheets, incidents, positions and registrations;
+    every arbiter's write (publishing, swapping seats, the clock, incidents) leaves a history
+    record, so the latest record covers the rest (a table's call too); a wrong personal code
+    moves its counter. Three queries.
+    """
+    last = ChangeLog.objects.filter(tournament=tournament).aggregate(n=Max("pk"))["n"]
+    codes = Counter.objects.filter(tournament=tournament).aggregate(n=Max("last_at"))["n"]
+    key = f"{standings_fingerprint(tournament)}:{last}:{codes}"
+    return hashlib.sha256(key.encode()).hexdigest()[:20]

@@ -1,0 +1,87 @@
+"""Whether standings are provisional: a counted position whose tables are not all finished.
+
+A position counts as soon as one of its tables has a counted deal; it is partial while it is
+published (not closed) and some table's sheet holds fewer counted deals than its size asks.
+One query whatever the number of tables, outside `standings_for` (whose five queries stay).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
+
+from scoring.models import Deal, ScoreSheet
+from tournament.models import Position, Table, Tournament
+
+if TYPE_CHECKING:  # standings reads provisional_text: an annotation here, no circle
+    from scoring.live.standings import Standings
+
+
+@dataclass(frozen=True)
+class PartialPosition:
+    """A counted position still being played: `finished` of its `tables` hold all their deals."""
+
+    number: int
+    finished: int
+    tables: int
+
+    @property
+    def text(self) -> str:
+        return gettext("position %(number)s en cours (%(finished)s/%(tables)s tables)") % {
+            "number": self.number,
+            "finished": self.finished,
+            "tables": self.tables,
+        }
+
+
+def partial_positions(tournament: Tournament, *, public: bool) -> list[PartialPosition]:
+    """The published positions with counted deals whose tables are not all finished (one query).
+
+    The deals counted are those the standings count: for the public, confirmed ones only, and
+    only on validated sheets where the organiser asked for that."""
+    deals = Deal.objects.filter(sheet__table=OuterRef("pk"), cancelled=False)
+    if public:
+        deals = deals.filter(pending=False)
+        if tournament.public_requires_validation:
+            deals = deals.filter(sheet__status=ScoreSheet.Status.VALIDATED)
+    counted = deals.order_by().values("sheet__table").annotate(n=Count("pk")).values("n")
+    rows = (
+        Table.objects.filter(
+            position__tournament=tournament, position__status=Position.Status.PUBLISHED
+        )
+        .annotate(
+            size=Count("seats", distinct=True),
+            deals=Coalesce(Subquery(counted, output_field=IntegerField()), 0),
+        )
+        .values_list("position__number", "size", "deals")
+    )
+    tally: dict[int, list[int]] = {}  # number -> [finished, tables, deals]
+    for number, size, played in rows:
+        counts = tally.setdefault(number, [0, 0, 0])
+        counts[0] += played >= tournament.deals_for_table_size(size)
+        counts[1] += 1
+        counts[2] += played
+    return [
+        PartialPosition(number, finished, tables)
+        for number, (finished, tables, played) in sorted(tally.items())
+        if played and finished < tables
+    ]
+
+
+def provisional_text(partial: list[PartialPosition]) -> str:
+    """ "Classement provisoire — position 2 en cours (7/12 tables)", or "" when final."""
+    if not partial:
+        return ""
+    return gettext("Classement provisoire — %(positions)s") % {
+        "positions": ", ".join(p.text for p in partial)
+    }
+
+
+def mark_provisional(standings: Standings) -> Standings:
+    """The standings with their partial positions filled in (one query)."""
+    standings.partial = partial_positions(standings.tournament, public=standings.public)
+    return standings

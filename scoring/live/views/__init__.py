@@ -1,0 +1,3 @@
+"""The pages that follow the evening: cockpit, hall screen, standings,
+public pages.
+"""

@@ -1,0 +1,72 @@
+"""The hall screen: a full-screen, read-only page for the room's projector or TV, no login.
+
+The secret link is the credential (tournament.access.hall_screen); the page shows only what is
+published and polls its slides with an ETag, the position clock riding along in a header.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
+from django.views.decorators.http import condition, require_safe
+
+from scoring.live.cockpit import live_fingerprint
+from scoring.live.hall import hall_content
+from scoring.live.views.cockpit import live
+from tournament.access import TournamentRequest, hall_screen
+from tournament.clock import state_of
+
+# Seconds each page of the screen stays up, and between two polls; ?duree= changes the first
+# (3 to 120 s) for a slower hall or a quick check.
+PAGE_SECONDS = 15
+POLL_SECONDS = 5
+
+
+def _hall_etag(request: TournamentRequest, token: str) -> str:
+    return f"{live_fingerprint(request.tournament)}-{get_language()}"
+
+
+def _page_seconds(request: TournamentRequest) -> int:
+    try:
+        seconds = int(request.GET.get("duree", PAGE_SECONDS))
+    except ValueError:
+        seconds = PAGE_SECONDS
+    return min(max(seconds, 3), 120)
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    # The URL is a credential: no search engine, no referrer, no shared cache.
+    patch_cache_control(response, no_store=True)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@hall_screen
+@require_safe
+def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
+    tournament = request.tournament
+    content = hall_content(tournament)
+    context = {
+        "tournament": tournament,
+        "content": content,
+        "clock": state_of(content.position) if content.position is not None else None,
+        "etag": _hall_etag(request, token),
+        "slides_url": reverse("hall-slides", args=[token]),
+        "page_seconds": _page_seconds(request),
+        "poll_seconds": POLL_SECONDS,
+    }
+    return _private(render(request, "hall/screen.html", context))
+
+
+@hall_screen
+@require_safe
+@live
+@condition(etag_func=_hall_etag)
+def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
+    content = hall_content(request.tournament)
+    response = render(request, "hall/_slides.html", {"content": content})
+    return _private(response)

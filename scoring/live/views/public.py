@@ -1,0 +1,176 @@
+"""The players' live pages: standings, "find me" and a player's own page, read-only, no login.
+
+Made for phones on a tournament evening: the standings come one page at a time, and the
+5-second refreshes carry the ETag the page was sent with, so an unchanged tournament answers
+304 with no body; a change sends only the page being looked at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Max
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
+from django.views.decorators.http import condition, require_safe
+
+from scoring.live.standings import standings_fingerprint
+from scoring.live.views.reports import player_context, ranking_context
+from tournament.access import TournamentRequest, public_page
+from tournament.collation import matches, person_key
+from tournament.services import played_positions, registration_or_404, roster, seat_in_play
+
+if TYPE_CHECKING:
+    from tournament.models import Registration, Seat, Tournament
+
+# How often the public pages ask for fresh standings while the tournament runs.
+POLL_SECONDS = 5
+# Rows per page of the public standings: the first screen stays light at 800 players.
+PAGE_SIZE = 50
+# Names listed by "find me"; past that, the player types a few more letters.
+FOUND_LIMIT = 20
+QUERY_MAX_LENGTH = 80
+
+
+def _standings_etag(tournament: Tournament) -> str:
+    return f"{standings_fingerprint(tournament)}-{get_language()}"
+
+
+def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
+    return _standings_etag(request.tournament)
+
+
+class PlayerPageRequest(TournamentRequest):
+    """A player's page request: the ETag base is computed once (condition() and the view)."""
+
+    player_etag_base: str
+
+
+def _player_etag_base(request: PlayerPageRequest) -> str:
+    """The standings' fingerprint, plus the published positions and their seats (a new
+    position, a closed one or a swap moves the player's next table without moving a score)."""
+    base: str | None = getattr(request, "player_etag_base", None)
+    if base is None:
+        seating = list(
+            played_positions(request.tournament)
+            .annotate(last_seat=Max("tables__seats__id"))
+            .values_list("number", "status", "last_seat")
+        )
+        digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
+        base = request.player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
+    return base
+
+
+def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
+    # The card alone (asked by htmx) and the whole page are two representations: two ETags.
+    return f"{_player_etag_base(request)}-{'card' if request.htmx else 'page'}"
+
+
+def _revalidate(response: HttpResponse) -> HttpResponse:
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+def _standings_context(request: TournamentRequest, tournament: Tournament) -> dict[str, Any]:
+    context = ranking_context(request, tournament, public=True, per_page=PAGE_SIZE)
+    context["polling"] = tournament.status != tournament.Status.FINISHED
+    context["poll_seconds"] = POLL_SECONDS
+    return context
+
+
+@public_page()
+@require_safe
+def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    context = _standings_context(request, tournament)
+    # The refreshes send it back: nothing is re-sent until the standings change.
+    context["etag"] = quote_etag(_standings_etag(tournament))
+    return _revalidate(render(request, "scoring/public_tournament.html", context))
+
+
+@public_page()
+@require_safe
+@condition(etag_func=_standings_etag_of)
+def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The visible page of the standings, for the refreshes and the search as you type."""
+    context = _standings_context(request, request.tournament)
+    return _revalidate(render(request, "scoring/_public_standings.html", context))
+
+
+def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
+    """Players whose name holds every typed word, accents and case aside ("cote" → CÔTÉ).
+
+    Folded in Python over the tournament's registrations, which are a few hundred at most.
+    """
+    query = query.strip()[:QUERY_MAX_LENGTH]
+    if not query:
+        return {"query": "", "entries": [], "more": 0}
+    entries = [
+        entry
+        for entry in roster(tournament)
+        if matches(query, entry.player.last_name, entry.player.first_name)
+    ]
+    entries.sort(key=lambda e: person_key(e.player.last_name, e.player.first_name))
+    return {
+        "query": query,
+        "entries": entries[:FOUND_LIMIT],
+        "more": max(len(entries) - FOUND_LIMIT, 0),
+    }
+
+
+def _found_page(request: TournamentRequest, template: str) -> HttpResponse:
+    """A page listing the players whose name matches the query `q`."""
+    tournament = request.tournament
+    found = found_players(tournament, request.GET.get("q", ""))
+    return _revalidate(render(request, template, {"tournament": tournament, "found": found}))
+
+
+@public_page()
+@require_safe
+def public_me(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The phone page: a player finds themself (or the phone remembers them) in two taps."""
+    return _found_page(request, "scoring/public_me.html")
+
+
+@public_page()
+@require_safe
+def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The names matching what the player is typing, as a list of links to their pages."""
+    return _found_page(request, "scoring/_public_found.html")
+
+
+def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
+    """Where the player sits in the position in play, the cockpit's own answer
+    (`tournament.services.position_in_play`): the card never names another position."""
+    return {"current": seat_in_play(entry)}
+
+
+@public_page()
+@require_safe
+@condition(etag_func=_player_etag)
+def public_player(request: PlayerPageRequest, pk: int, registration: int) -> HttpResponse:
+    """A player's own page: rank, total, tables, bilans and deals (published and counted only).
+
+    Asked by htmx (the "me" page, the refreshes), it answers the card alone.
+    """
+    tournament = request.tournament
+    entry = registration_or_404(tournament, registration)
+    context = player_context(tournament, entry, True)
+    ranked = context["ranked"]
+    context.update(
+        seats_ahead(entry),
+        players_count=len(context["standings"].players),
+        results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
+        polling=tournament.status != tournament.Status.FINISHED,
+        poll_seconds=POLL_SECONDS,
+    )
+    if request.htmx:
+        return _revalidate(render(request, "scoring/_public_player_card.html", context))
+    # The page's refreshes ask for the card alone, with the card's ETag.
+    context["etag"] = quote_etag(f"{_player_etag_base(request)}-card")
+    return _revalidate(render(request, "scoring/public_player.html", context))

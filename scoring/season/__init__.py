@@ -1,0 +1,1 @@
+"""The season: championships across tournaments, and players' and tournaments' statistics."""

@@ -1,0 +1,39 @@
+"""URLs of the season: championships (the organisers' pages and the public page) and statistics
+(a player's, public; a tournament's, arbiter)."""
+
+from django.urls import path
+
+from scoring.season.views import championship as views
+from scoring.season.views import statistics as views_statistics
+
+urlpatterns = [
+    path("championnats/", views.championship_list, name="championship-list"),
+    path("championnats/nouveau/", views.championship_create, name="championship-create"),
+    path("championnats/<id:pk>/", views.championship_detail, name="championship-detail"),
+    path("championnats/<id:pk>/modifier/", views.championship_edit, name="championship-edit"),
+    path(
+        "championnats/<id:pk>/joueur/<id:player>/",
+        views.championship_player,
+        name="championship-player",
+    ),
+    path(
+        "public/championnat/<id:pk>/",
+        views.public_championship,
+        name="public-championship",
+    ),
+    path(
+        "public/championnat/<id:pk>/joueur/<id:player>/",
+        views.public_championship_player,
+        name="public-championship-player",
+    ),
+    path(
+        "public/<id:pk>/joueur/<id:registration>/statistiques/",
+        views_statistics.public_player_statistics,
+        name="public-player-statistics",
+    ),
+    path(
+        "tournois/<id:pk>/statistiques/",
+        views_statistics.tournament_statistics,
+        name="tournament-statistics",
+    ),
+]

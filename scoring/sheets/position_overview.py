@@ -1,0 +1,105 @@
+"""A position's overview on the arbiter's desk and the cockpit: every table and its sheet's summary
+(`scoring.sheets.summary`, as the sheet's own screen has it), in a fixed number of queries whatever
+the size of the tournament.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from scoring.models import Deal, Incident, ScoreSheet, TableLink
+from scoring.sheets.summary import DealFacts, State, sheet_summary
+from tournament.models import ChangeLog, Position, Table
+
+
+@dataclass
+class TableRow:
+    table: Table
+    sheet: ScoreSheet | None
+    players: int
+    state: str
+    played: int
+    expected: int
+    zero_sum: bool
+    flags: list[str]
+    pending: int = 0
+    paper_failed: bool = False  # paper bilans typed that differ from the deals'
+    link: TableLink | None = None  # the table's phone link, when players enter deals
+
+    @property
+    def state_label(self) -> str:
+        return str(State.LABELS[self.state])
+
+
+def position_overview(position: Position) -> list[TableRow]:
+    """Every table of the position with its sheet's summary, in a fixed number of queries."""
+    tournament = position.tournament
+    tables = list(
+        Table.objects.filter(position=position)
+        .annotate(seat_count=Count("seats"))
+        .order_by("number")
+    )
+    sheets = {
+        s.table_id: s
+        for s in ScoreSheet.objects.filter(table__position=position).only(
+            "pk", "table_id", "paper_bilans", "version", "tournament_id", "status"
+        )
+    }
+    facts = _sheet_facts([s.pk for s in sheets.values()])
+    rows = []
+    for table in tables:
+        sheet = sheets.get(table.pk)
+        players = table.seat_count
+        deals, incidents, conflicts = facts.get(sheet.pk, ([], 0, 0)) if sheet else ([], 0, 0)
+        summary = sheet_summary(
+            players=players,
+            expected=tournament.deals_for_table_size(players),
+            deals=deals,
+            paper_bilans=sheet.paper_bilans if sheet else None,
+            incidents=incidents,
+            conflicts=conflicts,
+            both_entries=tournament.entry_mode == "both",
+        )
+        rows.append(
+            TableRow(
+                table=table,
+                sheet=sheet,
+                players=players,
+                state=summary.state,
+                played=summary.played,
+                expected=summary.expected,
+                zero_sum=summary.zero_sum,
+                flags=summary.flags,
+                pending=summary.pending,
+                paper_failed=summary.paper_failed,
+            )
+        )
+    return rows
+
+
+def _sheet_facts(sheet_ids: list[int]) -> dict[int, tuple[list[DealFacts], int, int]]:
+    """By sheet: its deals' facts, its incidents and its refused inputs (three queries)."""
+    deals: dict[int, list[DealFacts]] = defaultdict(list)
+    for sheet_id, scores, cancelled, pending, adjusted in Deal.objects.filter(
+        sheet_id__in=sheet_ids
+    ).values_list("sheet_id", "scores", "cancelled", "pending", "adjusted"):
+        deals[sheet_id].append(DealFacts(scores, cancelled, pending, adjusted))
+    incidents = dict(
+        Incident.objects.filter(sheet_id__in=sheet_ids)
+        .values_list("sheet_id")
+        .annotate(n=Count("pk"))
+        .values_list("sheet_id", "n")
+    )
+    conflicts = dict(
+        ChangeLog.objects.filter(sheet_id__in=sheet_ids, action=ChangeLog.Action.CONFLICT)
+        .values_list("sheet_id")
+        .annotate(n=Count("pk"))
+        .values_list("sheet_id", "n")
+    )
+    return {
+        sheet_id: (deals.get(sheet_id, []), incidents.get(sheet_id, 0), conflicts.get(sheet_id, 0))
+        for sheet_id in sheet_ids
+    }

@@ -1,1 +1,0 @@
-"""The scoring views, one module per capability; the URL modules import them directly."""
