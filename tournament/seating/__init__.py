@@ -25,9 +25,10 @@ with more to players with fewer), then a tabu search and simulated annealing, bo
 incremental meeting counts, lower the repeats by moves that never widen the odd-table spread.
 A small field's first plan (20 players or fewer) is then annealed on the repeats alone, and up
 to 16 players an exact model (OR-Tools CP-SAT, `exact`) improves it where it can and proves a
-lower bound. Directions are balanced last. Re-plan by passing the positions already played as
-`fixed` and the current plan as `previous`: played positions are kept exactly, unplayed ones
-change as little as the new field allows, all counts cover the whole tournament.
+lower bound; a re-plan of a small field goes to the same model, the played positions fixed.
+Directions are balanced last. Re-plan by passing the positions already played as `fixed` and
+the current plan as `previous`: played positions are kept exactly, unplayed ones change as
+little as the new field allows, all counts cover the whole tournament.
 `plan_figures` gives a plan's repeats, odd-table spread and direction spread with their bounds.
 
 Modules, by capability:
@@ -38,8 +39,9 @@ Modules, by capability:
 - `state`: the search state (incremental meeting and odd-table counts), the swap delta and the
   swap every search step uses;
 - `starts`: starting groupings (previous plan, designs relabelled, greedy);
-- `search`: the optimisation from those starts (fairness first, then repeats), with its bounds,
-  and the small fields' second pass (`refine_on_repeats`, `refine_exactly`);
+- `search`: the optimisation from those starts (fairness first, then repeats), with its bounds;
+- `small`: the small fields' second pass (`refine_on_repeats`, `refine_exactly`), a re-plan
+  through the exact model too;
 - `bounds`: lower bounds on repeats (counting, co-meetings of positions);
 - `exact`: the CP-SAT model of a small field, behind a plain-Python interface;
 - `local_search`: the tabu search and the simulated annealing;

@@ -18,6 +18,11 @@ Symmetries make the search waste its time on copies of one plan, so the model ke
 - in every position, tables of one size come in the order of their smallest player (players are
   not relabelled by it, tables are).
 
+A re-plan keeps the positions already played: they come in as `Earlier`, every pair's meetings
+and every player's seats at tables of 3 or 5 so far. E then counts those meetings too, the odd
+seats are kept within the fair range over the whole tournament, and players are no longer
+interchangeable (only the order of tables is broken).
+
 The solver stops at a deterministic time limit (OR-Tools' own work unit, close to a second of
 CPU, so the same request always gives the same plan) with the best plan found, its proven lower
 bound on E and whether the plan is optimal. A complete plan (the local search's) is given as a
@@ -34,6 +39,19 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 Grouping = list[list[list[int]]]  # positions -> tables -> player indices (as in `state`)
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What the positions already played leave to a re-plan, over players 0..n-1 (present).
+
+    `meetings[i][j]`: times i and j met; `odd[i]`: i's seats at tables of 3 or 5; `odd_range`:
+    the fewest and most such seats each player may end with (the fair range of the search).
+    """
+
+    meetings: list[list[int]]
+    odd: list[int]
+    odd_range: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -58,15 +76,17 @@ def exact_plan(
     budget: float = 3.0,
     seed: int = 0,
     lower: int = 0,
+    earlier: Earlier | None = None,
 ) -> ExactPlan | None:
     """The fewest repeats for players 0..n-1 (`teams[i]`: player i's team or None) seated at
     tables of `sizes` (one position; tables of 4 first, then the 3s or 5s) in `positions` rounds.
 
     `hint` is a valid grouping to start from (its tables need not be in `sizes`' order);
     `lower` a lower bound on E already proven (`bounds`), which the solver's LP may not see.
+    With `earlier` (a re-plan), E and the bound count the earlier meetings of these players too.
     Returns None when the solver found no plan within `budget` (the caller keeps its own).
     """
-    model = _Model(list(teams), sorted(sizes, key=lambda s: (s != 4, s)), positions)
+    model = _Model(list(teams), sorted(sizes, key=lambda s: (s != 4, s)), positions, earlier)
     if hint is not None:
         model.hint(hint)
     if lower > 0:
@@ -91,9 +111,15 @@ def exact_plan(
 class _Model:
     """The CP-SAT model of one request, with its variables (see the module's docstring)."""
 
-    def __init__(self, teams: list[int | None], sizes: list[int], positions: int) -> None:
+    def __init__(
+        self,
+        teams: list[int | None],
+        sizes: list[int],
+        positions: int,
+        earlier: Earlier | None = None,
+    ) -> None:
         self.n, self.sizes, self.rounds = len(teams), sizes, positions
-        self.teams = teams
+        self.teams, self.earlier = teams, earlier
         self.model = m = cp_model.CpModel()
         n, tables = self.n, range(len(sizes))
         self.x = {
@@ -129,20 +155,30 @@ class _Model:
         self._fair_odd_tables()
         self._break_symmetries()
         self.pairs = [(i, j) for i, j in itertools.combinations(range(n), 2) if (i, j, 0) in self.y]
+        self._objective()
+
+    def before(self, i: int, j: int) -> int:
+        """Meetings of i and j in the positions already played (0 in a first plan)."""
+        return self.earlier.meetings[i][j] if self.earlier is not None else 0
+
+    def _objective(self) -> None:
+        """E first; piling (C(m - 1, 2) per pair met m times) only between plans of equal E."""
+        m, rounds = self.model, self.rounds
         self.excess: list[cp_model.IntVar] = []
         self.piling: list[cp_model.IntVar] = []  # sum over k >= 2 of max(0, m - k)
+        most = rounds + max((self.before(i, j) for i, j in self.pairs), default=0)
         for i, j in self.pairs:
-            count = sum(self.y[i, j, r] for r in range(positions))
-            excess = m.new_int_var(0, positions, f"e{i}_{j}")
+            count = sum(self.y[i, j, r] for r in range(rounds)) + self.before(i, j)
+            top = rounds + self.before(i, j)
+            excess = m.new_int_var(0, top, f"e{i}_{j}")
             m.add(excess >= count - 1)
             self.excess.append(excess)
-            for k in range(2, positions):
-                beyond = m.new_int_var(0, positions - k, f"f{i}_{j}_{k}")
+            for k in range(2, most):
+                beyond = m.new_int_var(0, max(0, top - k), f"f{i}_{j}_{k}")
                 m.add(beyond >= count - k)
                 self.piling.append(beyond)
-        # E first; piling (C(m - 1, 2) per pair met m times) only between plans of equal E.
-        self.weight = len(self.pairs) * (positions - 1) * (positions - 2) // 2 + 1
-
+        self.most = most
+        self.weight = len(self.pairs) * (most - 1) * (most - 2) // 2 + 1
         m.minimize(self.weight * sum(self.excess) + sum(self.piling))
 
     def met(self, i: int, j: int, r: int) -> cp_model.IntVar | int:
@@ -155,13 +191,16 @@ class _Model:
             return
         seats = self.rounds * sum(self.sizes[t] for t in odd)
         low, high = seats // self.n, -(-seats // self.n)
+        so_far = [0] * self.n
+        if self.earlier is not None:
+            (low, high), so_far = self.earlier.odd_range, self.earlier.odd
         for p in range(self.n):
             count = sum(self.x[p, r, t] for r in range(self.rounds) for t in odd)
-            self.model.add_linear_constraint(count, low, high)
+            self.model.add_linear_constraint(count, low - so_far[p], high - so_far[p])
 
     def _break_symmetries(self) -> None:
         m, x, n, sizes = self.model, self.x, self.n, self.sizes
-        free = all(team is None for team in self.teams)
+        free = self.interchangeable
         first = 1 if free else 0
         if free:
             for p, t in enumerate(self._blocks_of_first()):
@@ -172,7 +211,14 @@ class _Model:
                     # Table t's smallest player comes after table t-1's.
                     for p in range(n):
                         m.add(x[p, r, t] <= sum(x[q, r, t - 1] for q in range(p)))
-        if not free or self.rounds < 2:
+        if not free:
+            # Twins (same team, same past) are interchangeable: in the first new position, a
+            # twin sits at a table no later than the next twin's.
+            for twins in self.twins():
+                for p, q in itertools.pairwise(twins):
+                    m.add(self.table_of(p, 0) <= self.table_of(q, 0))
+            return
+        if self.rounds < 2:
             return
         blocks = self.blocks()
         keys = [self._repeats_of_first(r) for r in range(self.rounds)]
@@ -181,6 +227,35 @@ class _Model:
         for block in blocks:
             for p, q in itertools.pairwise(block):
                 m.add(self.table_of(p, 1) <= self.table_of(q, 1))
+
+    def twins(self) -> list[list[int]]:
+        """Classes of players whom swapping changes nothing: same team, same seats at tables
+        of 3 or 5 so far, same earlier meetings with everybody else (a re-plan's table mates
+        of the positions played, or any two players of one team in a first plan)."""
+        so_far = self.earlier.odd if self.earlier is not None else [0] * self.n
+        classes: list[list[int]] = []
+        for p in range(self.n):
+            for twins in classes:
+                q = twins[0]
+                if (
+                    self.teams[p] == self.teams[q]
+                    and so_far[p] == so_far[q]
+                    and all(
+                        self.before(p, o) == self.before(q, o)
+                        for o in range(self.n)
+                        if o not in (p, q)
+                    )
+                ):
+                    twins.append(p)
+                    break
+            else:
+                classes.append([p])
+        return [twins for twins in classes if len(twins) > 1]
+
+    @property
+    def interchangeable(self) -> bool:
+        """Players may be relabelled: no teams and no positions played before."""
+        return self.earlier is None and all(team is None for team in self.teams)
 
     def _blocks_of_first(self) -> list[int]:
         """Table of each player in the fixed position 1: 0..3 at table 0, and so on."""
@@ -213,23 +288,24 @@ class _Model:
             tables = canonical[r]
             self.model.add_hint(met, any(i in table and j in table for table in tables))
         counts = {
-            pair: sum(1 for tables in canonical for t in tables if pair[0] in t and pair[1] in t)
+            pair: self.before(*pair)
+            + sum(1 for tables in canonical for t in tables if pair[0] in t and pair[1] in t)
             for pair in self.pairs
         }
         beyond = iter(self.piling)
         for pair, excess in zip(self.pairs, self.excess, strict=True):
             self.model.add_hint(excess, max(0, counts[pair] - 1))
-            for k in range(2, self.rounds):
+            for k in range(2, self.most):
                 self.model.add_hint(next(beyond), max(0, counts[pair] - k))
 
     def canonical(self, grouping: Grouping) -> Grouping:
         """`grouping` relabelled and reordered to meet the symmetry-breaking constraints.
 
-        Players are renamed only without teams (they are then interchangeable); positions and
-        tables are reordered in any case.
+        Players are renamed only when interchangeable (no teams, nothing played before);
+        positions and tables are reordered in any case.
         """
         plan = [[list(table) for table in tables] for tables in grouping]
-        if all(team is None for team in self.teams):
+        if self.interchangeable:
             # Position 1 becomes the fixed one: its tables, in `sizes`' order, give the labels.
             label = [0] * self.n
             order = self._sorted_tables(plan[0])
@@ -248,7 +324,25 @@ class _Model:
                     for new, old in zip(block, sorted(block, key=lambda p: where[p]), strict=True):
                         relabel[old] = new
                 plan = [[[relabel[p] for p in table] for table in tables] for tables in plan]
+        else:
+            plan = self._twins_in_order(plan)
         return [self._sorted_tables(tables) for tables in plan]
+
+    def _twins_in_order(self, plan: Grouping) -> Grouping:
+        """`plan` with each class of twins relabelled in the order of their tables in the first
+        new position (tables in `sizes`' order), as the symmetry breaking wants."""
+        relabel = list(range(self.n))
+        for _ in range(self.n):  # relabelling may reorder tables: until nothing moves
+            tables = self._sorted_tables(plan[0])
+            where = {p: t for t, table in enumerate(tables) for p in table}
+            relabel = list(range(self.n))
+            for twins in self.twins():
+                for new, old in zip(twins, sorted(twins, key=lambda p: where[p]), strict=True):
+                    relabel[old] = new
+            if relabel == list(range(self.n)):
+                break
+            plan = [[[relabel[p] for p in table] for table in tables] for tables in plan]
+        return plan
 
     def _sorted_tables(self, tables: list[list[int]]) -> list[list[int]]:
         """Tables in `sizes`' order, those of one size by their smallest player."""

@@ -16,12 +16,8 @@ from tournament.seating.plan import (
     check_teams_fit,
     table_sizes,
 )
-from tournament.seating.search import (
-    EXACT_BUDGET,
-    best_groupings,
-    refine_exactly,
-    refine_on_repeats,
-)
+from tournament.seating.search import best_groupings
+from tournament.seating.small import EXACT_BUDGET, refine_exactly, refine_on_repeats
 from tournament.seating.state import State
 
 
@@ -42,9 +38,10 @@ def generate(
     unplayed positions are the starting point, so that one withdrawal moves few players. The
     same arguments always give the same plan.
 
-    A small field's first plan is then annealed on repeats alone and goes to the exact solver
-    (`exact`) for at most `exact_budget` deterministic seconds (about as many CPU seconds; 0:
-    no solver).
+    A small field's plan is then annealed on repeats alone (a first plan) and goes to the
+    exact solver (`exact`, played positions kept) for at most `exact_budget` deterministic
+    seconds (about as many CPU seconds; 0: no solver). A re-plan close to `previous` changes
+    there only for fewer repeats.
     """
     roster = check_players(players)
     policy = check_policy(policy)
@@ -59,9 +56,12 @@ def generate(
     rng = random.Random(seed)
     done = len(fixed_positions)
     outcome = best_groupings(state, roster, sizes, done, new_count, previous, rng)
-    if not done and previous is None:
-        outcome = refine_on_repeats(state, roster, sizes, outcome, rng)
-        outcome = refine_exactly(state, roster, sizes, outcome, exact_budget, seed)
+    strict = previous is not None  # keep close to the plan replaced unless repeats drop
+    if not done:
+        outcome = refine_on_repeats(state, roster, sizes, outcome, rng, strict)
+    outcome = refine_exactly(
+        state, roster, sizes, outcome, exact_budget, seed, fixed_positions, strict
+    )
     seated = assign_directions(state.ids, fixed_positions, outcome.grouping, rng)
     notes = plan_notes(state, outcome, sizes)
     return Plan(fixed_positions + seated, notes, repeats_floor=outcome.repeats_floor)

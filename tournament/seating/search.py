@@ -3,6 +3,7 @@
 Each start (previous plan, design, greedy; `starts`) is made fair (odd-table seats handed from
 players with more to players with fewer), then improved by the tabu search and, when repeats
 remain, annealed (`local_search`). `Outcome` also says what could not be reached (for `notes`).
+Small fields go on in `small`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from tournament.seating.plan import Plan, SeatingPlayer
 from tournament.seating.starts import build_grouping, design_hint, hint_from_previous
 from tournament.seating.state import (
     CUM,
-    INC,
-    LINEAR_INC,
     REPEAT,
     Grouping,
     State,
@@ -29,18 +28,11 @@ from tournament.seating.state import (
     table_index,
 )
 
-# Small fields: annealed on E itself up to SMALL_MAX_PLAYERS (`refine_on_repeats`), then handed
-# to the exact solver (`refine_exactly`) up to EXACT_MAX_PLAYERS, for EXACT_BUDGET deterministic
-# seconds (OR-Tools' unit, close to a CPU second) by default.
-SMALL_MAX_PLAYERS = 20
-EXACT_MAX_PLAYERS = 16
-EXACT_BUDGET = 2.0
 _MAX_STEPS = 600_000  # annealing steps, all runs together: about 2 s of CPU
-_RUNS = 3  # independent annealing runs
-_SMALL_RUNS = 4  # the same on repeats alone, for small fields (`refine_on_repeats`)
+RUNS = 3  # independent annealing runs
 
 
-def _fair_odd_counts(state: State, sizes: list[int], new_count: int) -> list[int]:
+def fair_odd_counts(state: State, sizes: list[int], new_count: int) -> list[int]:
     """The fairest final counts of odd-table seats of the present players, by water-filling.
 
     Each new position hands its seats at tables of 3 or 5 to distinct players; giving each seat
@@ -125,7 +117,7 @@ def best_groupings(
     Every start is first made fair (odd-table seats shared as evenly as the arithmetic allows);
     the searches then only make moves that keep it so, and lower the meeting cost.
     """
-    fair = _fair_odd_counts(state, sizes, new_count)
+    fair = fair_odd_counts(state, sizes, new_count)
     repeats_floor = _repeats_floor(state, sizes, new_count, fair, done)
     floor = max(_cost_floor(state, sizes, new_count), REPEAT * repeats_floor)
     if done:
@@ -165,9 +157,9 @@ def best_groupings(
         # Independent runs from fresh starts make the result depend far less on the seed than
         # one long run. A design relabelled is the better start at tables of 4 only: with
         # tables of 3 or 5, sharing them fairly breaks it up anyway.
-        steps = _anneal_steps(state.present, new_count) // _RUNS
+        steps = anneal_steps(state.present, new_count) // RUNS
         cost = anneal(state, grouping, rng, cost, floor, steps)
-        for _ in range(_RUNS - 1):
+        for _ in range(RUNS - 1):
             if cost <= floor:
                 break
             for pos in grouping:
@@ -246,7 +238,7 @@ def even_prefixes(state: State, grouping: Grouping) -> None:
                 break
 
 
-def _anneal_steps(players: int, new_count: int) -> int:
+def anneal_steps(players: int, new_count: int) -> int:
     """The annealing budget, in proportion to the seats to plan, bounded."""
     return min(_MAX_STEPS, 3_000 * players * new_count)
 
@@ -295,120 +287,3 @@ def _repeats_floor(
     # Few tables: every two positions repeat pairs, whatever the plan (`bounds`).
     co_meetings = 0 if done else co_meeting_bound([sizes] * new_count, sum(unmet) // 2)
     return fixed + max(0, overall, -(-each // 2), co_meetings)
-
-
-def refine_on_repeats(
-    state: State,
-    roster: list[SeatingPlayer],
-    sizes: list[int],
-    outcome: Outcome,
-    rng: random.Random,
-) -> Outcome:
-    """A small field's first plan with more repeats than the floor: anneal on E itself.
-
-    The search prices meetings convexly (a third meeting costs far more than two second ones),
-    which misses the fewest repeats where they need a pair to meet a third time (8 players x 3
-    positions: 8 repeats so, 12 without). Annealed again from the plan found and from fresh
-    starts with E as the price (`LINEAR_INC`), the plan changes only for fewer repeats, or as
-    many and less piled on the same pairs.
-    """
-    n, floor, best = state.present, outcome.repeats_floor, outcome.grouping
-    if state.repeats() <= floor or n > SMALL_MAX_PLAYERS or len(state.ids) != n or len(sizes) < 2:
-        return outcome
-    rounds = len(best)
-    steps = _anneal_steps(n, rounds) // _RUNS  # each run as long as one of the search's
-    # Where the exact solver follows, one run from the plan found: the solver does the rest.
-    runs = 1 if n <= EXACT_MAX_PLAYERS else _SMALL_RUNS
-    for run in range(runs):
-        # Fresh starts alternate between the two prices: where the fewest repeats keep every
-        # pair to two meetings (20 players x 7 positions), the convex price finds them sooner.
-        priced = State.build(roster, (), LINEAR_INC if run % 2 == 0 else INC)
-        if run == 0:
-            candidate = [[list(t) for t in pos] for pos in best]
-            for pos in candidate:
-                priced.add_position(pos, 1)
-        else:
-            candidate = build_grouping(priced, sizes, rounds, None, rng)
-            share_odd_seats(priced, candidate, rng)
-        anneal(priced, candidate, rng, priced.cost(), REPEAT * floor, steps)
-        if _repeats_key(candidate) < _repeats_key(best):
-            best = candidate
-        if _repeats_key(best)[0] <= floor:
-            break
-    return _replaced(state, outcome, best, floor)
-
-
-def _replaced(state: State, outcome: Outcome, best: Grouping, floor: int) -> Outcome:
-    """The outcome with `best` in place of its grouping (in `state` too) and `floor`."""
-    if best is not outcome.grouping:
-        for pos in outcome.grouping:
-            state.add_position(pos, -1)
-        for pos in best:
-            state.add_position(pos, 1)
-        _even_prefixes_keeping_repeats(state, best)
-    uneven = outcome.uneven
-    if uneven is not None and uneven[0] >= state.repeats():
-        uneven = None
-    return Outcome(best, outcome.fair_spread, floor, uneven)
-
-
-def refine_exactly(
-    state: State,
-    roster: list[SeatingPlayer],
-    sizes: list[int],
-    outcome: Outcome,
-    budget: float,
-    seed: int,
-) -> Outcome:
-    """A small field's first plan with more repeats than the floor: the exact solver's turn.
-
-    The solver (`exact`) starts from the plan found and may improve it; its proven lower bound
-    raises the floor. Its plan replaces the search's only with fewer repeats, or as many and
-    less piled on the same pairs.
-    """
-    n, floor = state.present, outcome.repeats_floor
-    best = outcome.grouping
-    if (
-        budget <= 0
-        or state.repeats() <= floor
-        or n > EXACT_MAX_PLAYERS
-        or len(state.ids) != n
-        or len(sizes) < 2
-    ):
-        return outcome
-    from tournament.seating.exact import exact_plan  # OR-Tools loads for small fields only
-
-    teams = [p.team for p in roster]
-    found = exact_plan(teams, sizes, len(best), best, budget, seed, lower=floor)
-    if found is None:
-        return outcome
-    if (found.repeats, found.piling) < _repeats_key(best):
-        best = found.grouping
-    return _replaced(state, outcome, best, max(floor, found.repeats_bound))
-
-
-def _repeats_key(grouping: Grouping) -> tuple[int, int]:
-    """(E, piling) of a first plan's grouping: repeats, then C(m - 1, 2) over pairs met m times."""
-    counts: dict[tuple[int, int], int] = {}
-    for tables in grouping:
-        for table in tables:
-            for pair in itertools.combinations(sorted(table), 2):
-                counts[pair] = counts.get(pair, 0) + 1
-    return (
-        sum(c - 1 for c in counts.values()),
-        sum((c - 1) * (c - 2) // 2 for c in counts.values()),
-    )
-
-
-def _even_prefixes_keeping_repeats(state: State, grouping: Grouping) -> None:
-    """`even_prefixes`, undone if it cost a repeat (its exchanges keep the convex cost, which
-    may trade a third meeting for two second ones)."""
-    before = [[list(t) for t in pos] for pos in grouping]
-    repeats = state.repeats()
-    even_prefixes(state, grouping)
-    if state.repeats() > repeats:
-        for pos in grouping:
-            state.add_position(pos, -1)
-        grouping[:] = before
-        for pos in grouping:
-            state.add_position(pos, 1)

@@ -26,7 +26,7 @@ REPEAT = INC[1]
 # x 3 positions: 8 with four pairs met three times, 12 without): every meeting beyond the
 # first costs REPEAT, plus PILING per meeting the pair already had beyond the first, so that
 # among plans of one E those spreading repeats over more pairs cost less. A pair met m times
-# costs REPEAT (m - 1) + PILING C(m - 1, 2). `search.refine_on_repeats` anneals with it.
+# costs REPEAT (m - 1) + PILING C(m - 1, 2). `small.refine_on_repeats` anneals with it.
 PILING = 4
 LINEAR_INC = (
     (0,) + tuple(REPEAT + PILING * k for k in range(MATE - 1)) + (10**12,) * (MAX_POSITIONS + 1)
