@@ -82,3 +82,37 @@ def test_a_plan_at_its_bound_reads_optimal_proven(arbiter_client):
     page = arbiter_client.get(reverse("position-list", args=[tournament.pk])).text
     assert figures_on(page)["Rencontres répétées"] == (8, 8)
     assert "optimal (prouvé)" in page
+
+
+def test_the_page_shows_the_solver_s_proof_kept_at_generation(arbiter_client):
+    # Counting alone says 8 at 13 players x 3 positions; the exact solver proves 16.
+    tournament = make_tournament(players=13, positions=3)
+    arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 1})
+    url = reverse("position-list", args=[tournament.pk])
+    page = arbiter_client.get(url).text
+    assert figures_on(page)["Rencontres répétées"] == (16, 16)
+    assert "optimal (prouvé)" in page
+    # A hand swap keeps the field, so the proof still holds (the repeats may change).
+    plan = services.tournament_plan(tournament)
+    position = tournament.positions.get(number=2)
+    first, second = plan[1][0][0], plan[1][1][0]
+    services.seat_swap(
+        position=position,
+        first=tournament.registrations.get(pk=first),
+        second=tournament.registrations.get(pk=second),
+    )
+    ours, best = figures_on(arbiter_client.get(url).text)["Rencontres répétées"]
+    assert best == 16 and ours >= 16
+
+
+def test_the_generator_s_bound_holds_only_for_the_field_it_was_proven_for():
+    plan = [[[1, 2, 3, 4], [5, 6, 7, 8]], [[1, 5, 2, 6], [3, 7, 4, 8]]]
+    teams = dict.fromkeys(range(1, 9))
+    kept = services.fairness.floor_figures(plan, 2, 5, teams)
+    assert services.generated_floor(plan, kept, teams) == 5
+    swapped = [plan[0], [[5, 1, 2, 6], [3, 7, 4, 8]]]  # a swap within position 2: same field
+    assert services.generated_floor(swapped, kept, teams) == 5
+    played_otherwise = [[[1, 2, 3, 5], [4, 6, 7, 8]], plan[1]]  # position 1 is not as it was
+    assert services.generated_floor(played_otherwise, kept, teams) is None
+    assert services.generated_floor(plan, kept, teams | {1: 9, 2: 9}) is None  # new teammates
+    assert services.generated_floor(plan, {"repeats": 3}, teams) is None  # figures of old

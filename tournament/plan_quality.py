@@ -11,14 +11,18 @@ def plan_quality(tournament: Tournament) -> seating.PlanFigures | None:
 
     Spreads cover the players of the last generated position (those still playing, with their
     teams): a withdrawn player's seats no longer change, a late one's count from their arrival.
+    The repeats' bound is the generator's where it still holds (its counts, or the exact
+    solver's proof: 16 at 13 players x 3 positions where counting alone says 8).
     """
-    positions = services.tournament_plan(tournament)
+    stored = list(tournament.positions.prefetch_related("tables__seats"))
+    positions = [services.tables_of(p) for p in stored]
     if not positions:
         return None
-    plan = seating.Plan(tuple(tuple(tuple(table) for table in p) for p in positions))
+    teams = dict(tournament.registrations.values_list("pk", "team_id"))
+    floor = services.generated_floor(positions, stored[-1].generated_figures, teams)
+    plan = seating.Plan(
+        tuple(tuple(tuple(table) for table in p) for p in positions), repeats_floor=floor
+    )
     playing = {p for table in positions[-1] for p in table}
-    players = [
-        seating.SeatingPlayer(r.pk, r.team_id)
-        for r in tournament.registrations.filter(pk__in=playing)
-    ]
+    players = [seating.SeatingPlayer(pk, teams[pk]) for pk in sorted(playing) if pk in teams]
     return seating.plan_figures(plan, players)

@@ -14,7 +14,7 @@ written when one is raised. Reads that write nothing live in `selectors`.
 - selectors: the read helpers
 """
 
-from .fairness import PlanChange, plan_drift, replan_change
+from .fairness import PlanChange, generated_floor, plan_drift, replan_change
 from .imports import import_apply, import_check
 from .positions import (
     EarlierPositionsUnfinished,
@@ -49,6 +49,7 @@ from .selectors import (
     seat_in_play,
     start_labels,
     table_or_404,
+    tables_of,
     tournament_plan,
     tournaments_of_player,
     who_sits_where,
@@ -62,6 +63,7 @@ __all__ = [
     "PlanChange",
     "plan_drift",
     "replan_change",
+    "generated_floor",
     "TOURNAMENT_FIELDS",
     "import_apply",
     "import_check",
@@ -97,6 +99,7 @@ __all__ = [
     "team_assign",
     "team_remove_member",
     "tournament_create",
+    "tables_of",
     "tournament_plan",
     "tournament_update",
     "tournaments_of_player",

@@ -4,11 +4,18 @@ One function measures a plan (`plan_measures`): the positions page's figures (re
 meeting three times or more, odd-table and direction spreads, teammates at one table). The swap
 preview, the re-plan and the positions page's comparison with the generator's plan all go
 through it, and `plan_change` says in words, player by player, what gets worse.
+
+The generator's lower bound on repeats (its counts, or the exact solver's proof) is kept beside
+those measures with the field it holds for (`floor_figures`), and read back by the positions
+page while the plan still seats that field (`generated_floor`): a hand swap keeps it, a change
+of players or of played tables drops it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -243,3 +250,43 @@ def plan_drift(tournament: Tournament) -> tuple[Measure, ...]:
         for key in KEYS
         if key in generated and now[key] > generated[key]
     )
+
+
+def _floor_key(plan: PlanList, start: int, teams: Mapping[int, int | None]) -> str:
+    """What a generated plan's bound holds for: the positions before `start` as they were
+    played (who sat with whom), then for each later position who plays it, with their teams,
+    and its table sizes. Hand swaps within a position change none of it."""
+    played = [sorted(sorted(table) for table in position) for position in plan[: start - 1]]
+    planned = [
+        [
+            sorted([p, teams.get(p)] for table in position for p in table),
+            sorted(len(table) for table in position),
+        ]
+        for position in plan[start - 1 :]
+    ]
+    return hashlib.sha256(json.dumps([played, planned]).encode()).hexdigest()[:20]
+
+
+def floor_figures(
+    plan: PlanList, start: int, floor: int | None, teams: Mapping[int, int | None]
+) -> dict[str, object]:
+    """The generator's bound on repeats for the figures kept on the positions it planned
+    (`start` and after), with the field it holds for; empty when it gave none."""
+    if floor is None:
+        return {}
+    key = _floor_key(plan, start, teams)
+    return {"repeats_floor": floor, "floor_from": start, "floor_key": key}
+
+
+def generated_floor(
+    plan: PlanList, generated: Mapping[str, object] | None, teams: Mapping[int, int | None]
+) -> int | None:
+    """The generator's bound kept in `generated` (the last position's figures) while `plan`
+    still seats the field it was proven for; None otherwise. No query."""
+    if not generated or "floor_key" not in generated:
+        return None
+    start = generated["floor_from"]
+    floor = generated["repeats_floor"]
+    if not isinstance(start, int) or not isinstance(floor, int):
+        return None
+    return floor if _floor_key(plan, start, teams) == generated["floor_key"] else None

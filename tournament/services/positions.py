@@ -21,7 +21,7 @@ from ..models import (
     Table,
     Tournament,
 )
-from .fairness import Roster, plan_measures, tournament_roster
+from .fairness import Roster, floor_figures, plan_measures, tournament_roster
 from .selectors import active_registrations, last_played_position, position_is_stale, tables_of
 
 
@@ -76,9 +76,16 @@ def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]
     return stored
 
 
-def generated_figures(tournament: Tournament, plan) -> dict[str, int]:
-    """The fairness measures of a plan just generated (services.fairness)."""
-    return plan_measures(plan, Roster.of(plan, tournament_roster(tournament)))
+def generated_figures(
+    tournament: Tournament, plan: seating.Plan, start: int = 1
+) -> dict[str, object]:
+    """The fairness measures of a plan just generated (services.fairness), and the generator's
+    bound on repeats with the field it holds for (positions `start` and after planned)."""
+    lists = plan.to_lists()
+    regs = tournament_roster(tournament)
+    teams = {pk: registration.team_id for pk, registration in regs.items()}
+    figures: dict[str, object] = dict(plan_measures(lists, Roster.of(lists, regs)))
+    return figures | floor_figures(lists, start, plan.repeats_floor, teams)
 
 
 @transaction.atomic
@@ -147,7 +154,7 @@ def _plan_store(
     # E over the whole tournament, kept in the history to compare plans; every measure kept
     # on the positions generated, for the positions page to compare hand changes with.
     repeats = seating.repeated_meetings(plan)
-    figures = generated_figures(tournament, plan.positions)
+    figures = generated_figures(tournament, plan, start)
     positions = []
     for number in range(start, tournament.positions_count + 1):
         position = existing.get(number)
