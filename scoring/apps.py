@@ -1,5 +1,7 @@
 """The scoring app: deals, score sheets, penalties, rankings and the pure scoring engine."""
 
+from typing import cast
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +20,7 @@ class ScoringConfig(AppConfig):
 
         # What tournament's writes need from the results, plugged in from above.
         hooks.provide_sheets_to_enter(sheets_to_enter)
+        hooks.provide_standings_order(_standings_order)
         hooks.position_published.connect(_links_for_position, sender=Position)
 
 
@@ -25,3 +28,10 @@ def _links_for_position(sender, *, position, **kwargs) -> None:
     from scoring.sheets.table_entry import links_for_position
 
     links_for_position(position)
+
+
+def _standings_order(tournament) -> list[int]:
+    """Registration ids, best first, in the current standings (a final seated by rank)."""
+    from scoring.live.standings import standings_for
+
+    return [cast(int, ranked.row.key) for ranked in standings_for(tournament).players]

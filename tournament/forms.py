@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .collation import person_key
 from .licence import licence_clean
-from .models import Registration, Tournament
+from .models import Position, Registration, Tournament
 from .names import NameField
 from .services import TOURNAMENT_FIELDS
 from .vocabulary import RULE_SET_CHOICES, TIE_BREAK_CHOICES
@@ -196,6 +196,12 @@ class GenerateForm(forms.Form):
         min_value=0,
         max_value=2**31 - 1,
         help_text=_("La même graine redonne le même placement ; vide pour un tirage au hasard."),
+    )
+    # Only the next position to play can be seated from the standings: they are known.
+    seating = forms.ChoiceField(
+        label=_("placement de la prochaine position"),
+        choices=Position.Seating.choices,
+        required=False,
     )
 
 

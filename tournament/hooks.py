@@ -32,3 +32,20 @@ def sheets_to_enter(tournament: Any, positions: Sequence[Any]) -> dict[int, Any]
     if _sheets_to_enter is None:  # a wiring mistake, never a user's: fail loudly
         raise ImproperlyConfigured("scoring is not installed: nothing counts the sheets to enter")
     return _sheets_to_enter(tournament, positions)
+
+
+# (tournament) -> registration ids, best first: the current standings of the counted positions,
+# for a position seated by rank or in a snake (tournament.seating.seeded).
+StandingsOrder = Callable[[Any], list[int]]
+_standings_order: StandingsOrder | None = None
+
+
+def provide_standings_order(func: StandingsOrder) -> None:
+    global _standings_order
+    _standings_order = func
+
+
+def standings_order(tournament: Any) -> list[int]:
+    if _standings_order is None:  # a wiring mistake, never a user's: fail loudly
+        raise ImproperlyConfigured("scoring is not installed: nothing ranks the players")
+    return _standings_order(tournament)

@@ -81,6 +81,15 @@ class PositionStatus(models.TextChoices):
     CLOSED = "closed", pgettext_lazy("position status", "Close")
 
 
+class PositionSeating(models.TextChoices):
+    """How a position's tables were drawn: the generator's plan, or the standings for a final
+    (tournament.seating.seeded)."""
+
+    GENERATOR = "generator", _("par le générateur")
+    RANK = "rank", _("par le classement (table d'honneur)")
+    SNAKE = "snake", _("en serpentin")
+
+
 class Game(models.TextChoices):
     """What is played at a table, by its number of players."""
 

@@ -16,6 +16,7 @@ class Position(models.Model):
     """A round: every table plays its deals once; draft → published → closed."""
 
     Status = choices.PositionStatus
+    Seating = choices.PositionSeating
 
     tournament = tournament_part("positions")
     number = models.PositiveSmallIntegerField(_("numéro"))
@@ -26,6 +27,10 @@ class Position(models.Model):
     # The whole plan's fairness measures as the generator left them (services.fairness): the
     # positions page says when hand changes made one worse.
     generated_figures = models.JSONField(_("équité à la génération"), null=True, blank=True)
+    # A final or the last position of an evening may be seated from the standings instead.
+    seating = models.CharField(
+        _("placement"), max_length=10, choices=Seating.choices, default=Seating.GENERATOR
+    )
     published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
     # The position's clock: running while clock_ends_at is set, paused while
     # clock_paused_left (seconds) is set, not started when both are empty.

@@ -47,7 +47,8 @@ Modules, by capability:
 - `local_search`: the tabu search and the simulated annealing;
 - `designs`: zero-repeat combinatorial designs; `directions`: N, E, S, W balanced per player;
 - `metrics`: meetings, repeats, spreads and `plan_figures`; `plan_problems` for a plan by hand;
-- `notes`: the plan's notes for the arbiter, translatable templates.
+- `notes`: the plan's notes for the arbiter, translatable templates;
+- `seeded`: one position seated from the standings instead, by rank or in a snake (finals).
 """
 
 from tournament.seating.generator import generate
@@ -73,9 +74,12 @@ from tournament.seating.plan import (
     numbered_field,
     table_sizes,
 )
+from tournament.seating.seeded import RANK, SNAKE, seat_by_standings
 
 __all__ = [
     "DIRECTIONS",
+    "RANK",
+    "SNAKE",
     "Plan",
     "PlanFigures",
     "PlanNote",
@@ -92,6 +96,7 @@ __all__ = [
     "plan_figures",
     "plan_problems",
     "repeated_meetings",
+    "seat_by_standings",
     "starting_positions",
     "table_sizes",
 ]

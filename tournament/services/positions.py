@@ -24,6 +24,8 @@ from ..models import (
 from .fairness import Roster, floor_figures, plan_measures, tournament_roster
 from .selectors import active_registrations, last_played_position, position_is_stale, tables_of
 
+GENERATOR = Position.Seating.GENERATOR
+
 
 def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
     """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
@@ -96,12 +98,16 @@ def position_generate(
     start: int | None = None,
     keep_close: bool = True,
     user=None,
+    seating_method: str | None = None,
 ) -> list[Position]:
     """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
 
     By default `start` is the first position not yet published, which makes this the re-plan
     after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
-    point, so that the new plan moves as few players as possible.
+    point, so that the new plan moves as few players as possible. `seating_method` (a
+    Position.Seating) says how position `start` is seated: by the generator, or, when it is the
+    next to play, from the current standings (by rank or in a snake; later positions by the
+    generator around it); by default as it was seated before.
     """
     # Lock the tournament row: two arbiters generating at once would interleave tables.
     tournament = locked_tournament(tournament)
@@ -127,34 +133,67 @@ def position_generate(
     previous = None
     if keep_close and len(current) == last - start + 1:
         previous = seating.Plan(tuple(tuple(tuple(t) for t in p) for p in [*fixed, *current]))
-    players = [
-        seating.SeatingPlayer(r.pk, r.team_id) for r in active_registrations(tournament, start)
-    ]
+    if seating_method is None:  # a re-plan seats the position as it was seated
+        seating_method = existing[start].seating if start in existing else GENERATOR
+    if seating_method != GENERATOR and start != played + 1:
+        raise ValidationError(
+            _("Seule la prochaine position à jouer peut être placée d'après le classement.")
+        )
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
-        plan = seating.generate(
-            players,
-            last,
-            policy=tournament.remainder,
-            fixed=fixed,
-            seed=seed,
-            previous=previous,
-        )
+        plan = _new_plan(tournament, fixed, start, seed, previous, seating_method)
     except seating.SeatingError as error:
         # Translated here, in the arbiter's language: the pure module only marks its templates.
         raise ValidationError(_(error.template) % error.params) from error
-    return _plan_store(tournament, existing, plan, start=start, seed=seed, user=user)
+    return _plan_store(
+        tournament, existing, plan, start=start, seed=seed, user=user, seating_method=seating_method
+    )
+
+
+def _new_plan(
+    tournament: Tournament,
+    fixed: list[list[list[int]]],
+    start: int,
+    seed: int,
+    previous: seating.Plan | None,
+    method: str,
+) -> seating.Plan:
+    """Positions `start` and after, planned by the generator; or position `start` seated from
+    the standings (by rank or in a snake) and the positions after it by the generator."""
+    registrations = active_registrations(tournament, start)
+    players = [seating.SeatingPlayer(r.pk, r.team_id) for r in registrations]
+    last, policy = tournament.positions_count, tournament.remainder
+    if method == GENERATOR:
+        return seating.generate(players, last, policy, fixed=fixed, seed=seed, previous=previous)
+    order = {pk: rank for rank, pk in enumerate(hooks.standings_order(tournament))}
+    # Players not ranked yet (a late arrival) come after the ranked ones, by number.
+    ranked = sorted(registrations, key=lambda r: (order.get(r.pk, len(order)), r.number))
+    position = seating.seat_by_standings(
+        [seating.SeatingPlayer(r.pk, r.team_id) for r in ranked], method, policy, fixed, seed
+    )
+    played = [*fixed, position]
+    if len(played) == last:
+        return seating.Plan(tuple(tuple(tuple(t) for t in p) for p in played))
+    return seating.generate(players, last, policy, fixed=played, seed=seed)
 
 
 def _plan_store(
-    tournament: Tournament, existing: dict[int, Position], plan, *, start: int, seed: int, user
+    tournament: Tournament,
+    existing: dict[int, Position],
+    plan: seating.Plan,
+    *,
+    start: int,
+    seed: int,
+    user,
+    seating_method: str = "generator",
 ) -> list[Position]:
     """Positions `start` and after seated as `plan` says, drafts, each change in the history."""
     # E over the whole tournament, kept in the history to compare plans; every measure kept
     # on the positions generated, for the positions page to compare hand changes with.
     repeats = seating.repeated_meetings(plan)
-    figures = generated_figures(tournament, plan, start)
+    # A position seated from the standings is not the generator's: its bound starts after it.
+    figures = generated_figures(tournament, plan, start + (seating_method != GENERATOR))
     positions = []
     for number in range(start, tournament.positions_count + 1):
         position = existing.get(number)
@@ -164,7 +203,8 @@ def _plan_store(
         position.seed = seed
         position.status = Position.Status.DRAFT
         position.generated_figures = figures
-        position.save(update_fields=["seed", "status", "generated_figures"])
+        position.seating = seating_method if number == start else GENERATOR
+        position.save(update_fields=["seed", "status", "generated_figures", "seating"])
         after = [list(table) for table in plan.positions[number - 1]]
         position_tables_store(position=position, tables=after)
         change_record(

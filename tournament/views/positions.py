@@ -61,13 +61,19 @@ def _seated(position: Position):
 @permission_required(Permission.VIEW)
 def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
+    positions = services.positions_overview(tournament)
+    played = services.last_played_position(tournament)
+    following = positions[played]["position"] if played < len(positions) else None
     return desk_page(
         request,
         tournament,
         "positions",
         "tournament/position_list.html",
-        positions=services.positions_overview(tournament),
-        played=services.last_played_position(tournament),
+        positions=positions,
+        played=played,
+        # How the next position to play is seated: the generator, or the standings (a final).
+        seating_choices=Position.Seating.choices,
+        next_seating=following.seating if following else Position.Seating.GENERATOR,
         quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
         drift=services.plan_drift(tournament),  # worse than the generator left it
         plan_change=_plan_change(request, tournament),
@@ -111,13 +117,17 @@ def position_generate(request: TournamentRequest, pk: int) -> HttpResponse:
     """Plan every position not yet published; also the re-plan after withdrawals and arrivals."""
     tournament = request.tournament
     form = GenerateForm(request.POST)
-    seed = form.cleaned_data["seed"] if form.is_valid() else None
+    valid = form.is_valid()
+    seed = form.cleaned_data["seed"] if valid else None
+    method = (form.cleaned_data["seating"] or None) if valid else None
     return post_outcome(
         request,
         _replanned(
             request,
             tournament,
-            lambda: services.position_generate(tournament=tournament, seed=seed, user=request.user),
+            lambda: services.position_generate(
+                tournament=tournament, seed=seed, user=request.user, seating_method=method
+            ),
         ),
         lambda positions: (
             _("Positions %(first)s à %(last)s planifiées en brouillon (graine %(seed)s).")
