@@ -75,6 +75,7 @@ from tournament.seating.plan import (
     table_sizes,
 )
 from tournament.seating.seeded import RANK, SNAKE, seat_by_standings
+from tournament.seating.small import expected_seconds
 
 __all__ = [
     "DIRECTIONS",
@@ -88,6 +89,7 @@ __all__ = [
     "direction_counts",
     "direction_spread",
     "direction_spread_floor",
+    "expected_seconds",
     "generate",
     "meeting_counts",
     "numbered_field",

@@ -40,6 +40,20 @@ EXACT_BUDGET = 2.0
 _SMALL_RUNS = 4  # annealing runs on repeats alone (`refine_on_repeats`)
 
 
+def expected_seconds(players: int, new_positions: int, exact_budget: float = EXACT_BUDGET) -> int:
+    """The most a generation of `new_positions` for `players` should take, in whole seconds on
+    a loaded 2-core machine (what the arbiter is told to wait): the exact solver's budget and
+    its set-up for small fields, the annealing runs on repeats for those up to 20 players, and
+    a search in proportion to the seats planned otherwise (1,000 x 10: under 2 s)."""
+    if new_positions < 1:
+        return 0
+    if players <= EXACT_MAX_PLAYERS:
+        return 3 + round(3 * exact_budget)
+    if players <= SMALL_MAX_PLAYERS:
+        return 5
+    return 1 + players * new_positions // 10_000
+
+
 def refine_on_repeats(
     state: State,
     roster: list[SeatingPlayer],

@@ -18,6 +18,7 @@ from .fairness import PlanChange, generated_floor, plan_drift, replan_change
 from .imports import import_apply, import_check
 from .positions import (
     EarlierPositionsUnfinished,
+    generation_seconds,
     position_generate,
     position_publish,
     position_regenerate,
@@ -64,6 +65,7 @@ __all__ = [
     "plan_drift",
     "replan_change",
     "generated_floor",
+    "generation_seconds",
     "TOURNAMENT_FIELDS",
     "import_apply",
     "import_check",

@@ -90,6 +90,13 @@ def generated_figures(
     return figures | floor_figures(lists, start, plan.repeats_floor, teams)
 
 
+def generation_seconds(tournament: Tournament, played: int) -> int:
+    """How long generating the positions after `played` may take, in seconds (announced on the
+    positions page, whose progress bar follows it while the request runs)."""
+    players = len(active_registrations(tournament, played + 1))
+    return seating.expected_seconds(players, tournament.positions_count - played)
+
+
 @transaction.atomic
 def position_generate(
     *,

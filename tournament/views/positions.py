@@ -74,6 +74,8 @@ def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
         # How the next position to play is seated: the generator, or the standings (a final).
         seating_choices=Position.Seating.choices,
         next_seating=following.seating if following else Position.Seating.GENERATOR,
+        # Over 2 s, a progress bar follows this budget while the generating POST runs.
+        generation_seconds=services.generation_seconds(tournament, played),
         quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
         drift=services.plan_drift(tournament),  # worse than the generator left it
         plan_change=_plan_change(request, tournament),
