@@ -9,6 +9,10 @@ or the exact solver's proof). "odd" is the odd-table spread (most minus fewest p
 table of 3 or 5), "dir" the direction spread (widest gap between a player's most and least
 frequent of N, E, S, W), each with the best the arithmetic allows after the slash. The last table
 is issue 25's: small fields against their bound.
+
+`--readme-table` prints instead the README's seating table: for the common club sizes (8 to 40
+players, 3 to 8 positions, tables of 4 or 5) ours beside the best bound, proven optima marked,
+with the CPU time of each row's slowest case, and the 1,000 x 10 timing.
 """
 
 from __future__ import annotations
@@ -172,6 +176,44 @@ def issue_row(players: int, positions: int, solver: int | None) -> list[str]:
     ]
 
 
+# The README's grid: the common club sizes.
+CLUB_PLAYERS = (8, 12, 13, 16, 20, 24, 28, 32, 36, 40)
+CLUB_POSITIONS = range(3, 9)
+
+
+def club_cell(players: int, positions: int) -> tuple[str, float]:
+    """ "ours / bound" (with * when proven optimal) and the CPU seconds of one generate()."""
+    field = numbered_field(players)
+    cpu = time.process_time()
+    plan = generate(field, positions, seed=1)
+    cpu = time.process_time() - cpu
+    figures = plan_figures(plan, field)
+    proven = "*" if figures.repeats_optimal else ""
+    return f"{figures.repeats} / {figures.repeats_floor}{proven}", cpu
+
+
+def readme_table() -> None:
+    """The README's table, in Markdown: ours / bound per case, the slowest CPU per row."""
+    heads = [f"{r} pos." for r in CLUB_POSITIONS]
+    print("| players | " + " | ".join(heads) + " | max CPU s |")
+    print("|---|" + "---|" * len(heads) + "---|")
+    for players in CLUB_PLAYERS:
+        cells = [club_cell(players, positions) for positions in CLUB_POSITIONS]
+        slowest = max(cpu for _, cpu in cells)
+        print(f"| {players} | " + " | ".join(c for c, _ in cells) + f" | {slowest:.1f} |")
+    print("\nIssue 25's cases:\n")
+    print("| players x positions | ours | bound | optimal | CPU s |")
+    print("|---|---|---|---|---|")
+    for players, positions, _solver in ISSUE_25:
+        cell, cpu = club_cell(players, positions)
+        ours, bound = cell.rstrip("*").split(" / ")
+        proven = "proven" if cell.endswith("*") else ""
+        print(f"| {players} x {positions} | {ours} | {bound} | {proven} | {cpu:.1f} |")
+    cpu = time.process_time()
+    generate(numbered_field(1000), 10, seed=1)
+    print(f"\n1,000 players x 10 positions: {time.process_time() - cpu:.2f} s CPU.")
+
+
 def print_table(rows: list[list[str]]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
@@ -179,6 +221,9 @@ def print_table(rows: list[list[str]]) -> None:
 
 
 def main() -> None:
+    if "--readme-table" in sys.argv[1:]:
+        readme_table()
+        return
     header = ["case", "teams", "tables", "E random", "E classic", "E ours", "bound", "max met"]
     header += ["odd", "dir", "cpu s", "wall s"]
     print_table([header] + [row(*case) for case in CASES])
