@@ -1,7 +1,7 @@
 """Benchmark of the player-list import on junk and hostile files.
 
 Run with `.venv/bin/python bench/imports.py`. It needs no database: it calls the parser
-(tournament.importing.parse_upload) directly, the way the upload view does, and prints:
+(tournament.players.importing.parse_upload) directly, the way the upload view does, and prints:
 
 - the time to parse a CSV of 2,000 junk lines and one of 20,000 (the second stops at the
   5,000-player cap), and 500 against 5,000 junk lines (both under the cap, so every line is
@@ -37,8 +37,8 @@ TMP = django_on_scratch_database()
 from django.utils import translation  # noqa: E402
 from openpyxl import Workbook  # noqa: E402
 
-from tournament.import_files import MAX_XML_WORK  # noqa: E402
-from tournament.importing import parse_upload  # noqa: E402
+from tournament.players.import_files import MAX_XML_WORK  # noqa: E402
+from tournament.players.importing import parse_upload  # noqa: E402
 
 MAX_RATIO = 12.0
 BOMB_CPU = 2.0

@@ -93,7 +93,8 @@ def cockpit_queries(tournaments: dict, arbiter: Client) -> bool:
     """The arbiter's cockpit, its live part (fresh, then unchanged: a 304) and the hall screen's
     slides, on the last position reopened with its clock running: queries (the same at every
     size) and CPU."""
-    from tournament import clock, hall, lifecycle
+    from tournament.access import lifecycle
+    from tournament.evening import clock, hall
 
     hall_screen = Client()
     pages = {

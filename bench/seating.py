@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.seating_helpers import random_draw  # noqa: E402
-from tournament.seating import (  # noqa: E402
+from tournament.core.seating import (  # noqa: E402
     generate,
     meeting_counts,
     numbered_field,

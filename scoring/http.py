@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.core.engine import DealError
-from tournament.safe_json import JSONTooDeep, loads_bounded
+from tournament.core.safe_json import JSONTooDeep, loads_bounded
 
 # A deal is a few hundred bytes.
 MAX_BODY_BYTES = 16_384

@@ -90,9 +90,11 @@ def build_evening(staged, arbiter) -> Evening:
     from scoring.sheets.services import deal_delete
     from scoring.sheets.table_entry import links_for_position
     from tests.championship_helpers import championship, evening, people
-    from tournament import checkin, clock, hall, signup
+    from tournament.evening import clock, hall
+    from tournament.evening.positions import position_generate
     from tournament.models import Tournament
-    from tournament.services import position_generate
+    from tournament.signup import checkin
+    from tournament.signup import services as signup
 
     tournament = staged("with_incidents")
     Tournament.objects.filter(pk=tournament.pk).update(

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from hypothesis import settings as hypothesis_settings
 
 from tests.browser_helpers import DESK, open_page
-from tournament.roles import ARBITER, SCORER
+from tournament.access.roles import ARBITER, SCORER
 
 ENGLISH_PO = Path(__file__).resolve().parent.parent / "locale" / "en" / "LC_MESSAGES" / "django.po"
 ENGLISH_MO = ENGLISH_PO.with_suffix(".mo")

@@ -160,7 +160,7 @@ def _build_and_dump(stage: str, output: Path) -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from tournament.roles import ARBITER
+    from tournament.access.roles import ARBITER
 
     setup_test_environment()  # the test client's host
     call_command("migrate", verbosity=0)

@@ -1,4 +1,4 @@
-"""One history for both apps: tournament.audit.change_record writes every record, typed, with
+"""One history for both apps: tournament.access.audit.change_record writes every record, typed, with
 who and before/after; settings (rule set, tie-breaks), teams and on-time registrations are in it."""
 
 import json
@@ -6,10 +6,13 @@ import json
 import pytest
 
 from scoring.sheets.services import sheet_create_free
-from tournament import lifecycle, services
-from tournament.audit import change_record
-from tournament.lifecycle import Locked
+from tournament.access import lifecycle
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Tournament
+from tournament.players.registrations import player_register
+from tournament.players.teams import team_assign, team_remove_member
+from tournament.tournaments.services import TOURNAMENT_FIELDS, tournament_update
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +23,7 @@ def tournament():
 
 
 def settings_data(tournament, **changes):
-    data = {key: getattr(tournament, key) for key in services.TOURNAMENT_FIELDS}
+    data = {key: getattr(tournament, key) for key in TOURNAMENT_FIELDS}
     data.update(changes)
     return data
 
@@ -28,7 +31,7 @@ def settings_data(tournament, **changes):
 def test_a_settings_change_of_rule_set_and_tie_breaks_is_recorded_before_and_after(
     tournament, arbiter
 ):
-    services.tournament_update(
+    tournament_update(
         tournament=tournament,
         data=settings_data(tournament, rule_set="booklet", tie_breaks=["tables_won"]),
         user=arbiter,
@@ -44,17 +47,17 @@ def test_a_settings_change_of_rule_set_and_tie_breaks_is_recorded_before_and_aft
 def test_registering_on_time_then_teaming_up_and_leaving_a_team_are_each_recorded(
     tournament, arbiter
 ):
-    first = services.player_register(
+    first = player_register(
         tournament=tournament, last_name="Martin", first_name="Léa", user=arbiter
     )
-    second = services.player_register(
+    second = player_register(
         tournament=tournament, last_name="Durand", first_name="Paul", user=arbiter
     )
-    team = services.team_assign(
+    team = team_assign(
         tournament=tournament, name="Les As", registrations=[first, second], user=arbiter
     )
     first.refresh_from_db()
-    services.team_remove_member(registration=first, user=arbiter)
+    team_remove_member(registration=first, user=arbiter)
     records = [
         (c.object_type, c.object_id, c.action, c.after)
         for c in ChangeLog.objects.filter(tournament=tournament).order_by("pk")
@@ -70,7 +73,7 @@ def test_registering_on_time_then_teaming_up_and_leaving_a_team_are_each_recorde
 
 def test_a_record_about_part_of_a_sheet_is_typed_and_points_at_its_sheet(tournament, arbiter):
     players = [
-        services.player_register(tournament=tournament, last_name=name, user=arbiter)
+        player_register(tournament=tournament, last_name=name, user=arbiter)
         for name in ("Nord", "Sud", "Est", "Ouest")
     ]
     sheet = sheet_create_free(tournament=tournament, registrations=players, user=arbiter)
@@ -119,7 +122,7 @@ def test_a_backup_written_while_the_history_lived_in_scoring_restores_its_histor
 ):
     from scoring.documents.backup import tournament_export, tournament_import
 
-    services.player_register(tournament=tournament, last_name="Martin", user=arbiter)
+    player_register(tournament=tournament, last_name="Martin", user=arbiter)
     document = tournament_export(tournament)
     sections = document["sections"]
     sections["scoring.changelog"] = sections.pop("tournament.changelog")
@@ -135,7 +138,7 @@ def test_a_settings_save_from_a_page_read_before_a_finish_neither_reopens_nor_ov
     stale = Tournament.objects.get(pk=tournament.pk)  # the settings page's copy
     lifecycle.tournament_finish(tournament=Tournament.objects.get(pk=tournament.pk), user=arbiter)
     with pytest.raises(Locked):
-        services.tournament_update(
+        tournament_update(
             tournament=stale, data=settings_data(stale, name="Autre nom"), user=arbiter
         )
     tournament.refresh_from_db()
@@ -145,8 +148,6 @@ def test_a_settings_save_from_a_page_read_before_a_finish_neither_reopens_nor_ov
 def test_a_settings_save_keeps_what_other_pages_saved_meanwhile(tournament, arbiter):
     stale = Tournament.objects.get(pk=tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(signup_capacity=40)
-    services.tournament_update(
-        tournament=stale, data=settings_data(stale, name="Autre nom"), user=arbiter
-    )
+    tournament_update(tournament=stale, data=settings_data(stale, name="Autre nom"), user=arbiter)
     tournament.refresh_from_db()
     assert (tournament.name, tournament.signup_capacity) == ("Autre nom", 40)

@@ -26,6 +26,7 @@ from scoring.models import Deal, DealScore, Incident, ScoreSheet
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from scoring.sheets.services import deal_adjust, deal_record, sheet_for_table
 from tests import report_builders
+from tournament.evening.positions import position_tables_store
 from tournament.models import (
     ChangeLog,
     Player,
@@ -34,7 +35,6 @@ from tournament.models import (
     Team,
     Tournament,
 )
-from tournament.services import position_tables_store
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from pypdf import PdfReader
 
 from scoring.models import Championship
 from tests.championship_helpers import championship, evening, people
+from tournament.access.roles import ARBITER
 from tournament.models import Tournament, TournamentRole
-from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 

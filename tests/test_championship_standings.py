@@ -6,7 +6,7 @@ import pytest
 from scoring.live.standings import standings_for, standings_for_many
 from scoring.season.championships import championship_standings, lines
 from tests.championship_helpers import championship, evening, people
-from tournament import lifecycle
+from tournament.access import lifecycle
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ exactly those 16."""
 import pytest
 
 from tests.conftest import browser_login
-from tournament import signup
 from tournament.models import Registration, Seat, Tournament
+from tournament.signup import services as signup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,8 +5,11 @@ from django.core.exceptions import ValidationError
 
 from scoring.live.standings import standings_for
 from tests.positions_helpers import make_tournament
-from tournament import checkin, services, signup
+from tournament.evening.positions import position_generate, position_publish
 from tournament.models import ChangeLog, Registration, Seat, Tournament
+from tournament.players.registrations import registration_withdraw
+from tournament.signup import checkin
+from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +33,7 @@ def seated(tournament, number: int = 1) -> set[int]:
 
 def test_a_tournament_without_online_registration_seats_everybody_as_before():
     tournament = make_tournament(players=16, positions=2)
-    services.position_generate(tournament=tournament, seed=1)
+    position_generate(tournament=tournament, seed=1)
     assert seated(tournament) == set(tournament.registrations.values_list("pk", flat=True))
 
 
@@ -39,7 +42,7 @@ def test_position_1_is_generated_only_from_the_players_checked_in(arbiter):
     online = expected(tournament, 6)
     for registration in online[:4]:
         checkin.registration_check_in(registration=registration, present=True, user=arbiter)
-    services.position_generate(tournament=tournament, seed=3, user=arbiter)
+    position_generate(tournament=tournament, seed=3, user=arbiter)
     present = set(
         tournament.registrations.filter(status=Registration.Status.ACTIVE).values_list(
             "pk", flat=True
@@ -85,25 +88,25 @@ def test_pressing_enter_twice_changes_nothing_the_second_time(arbiter):
 def test_a_late_arrival_checked_in_after_position_1_plays_from_position_2(arbiter):
     tournament = make_tournament(players=16, positions=3)
     late, absent = expected(tournament, 2)
-    services.position_generate(tournament=tournament, seed=5)
-    services.position_publish(position=tournament.positions.get(number=1))
+    position_generate(tournament=tournament, seed=5)
+    position_publish(position=tournament.positions.get(number=1))
     checkin.registration_check_in(registration=late, present=True, user=arbiter)
     late.refresh_from_db()
     assert late.first_position == 2
-    services.position_generate(tournament=tournament, seed=5)  # the re-plan of drafts
+    position_generate(tournament=tournament, seed=5)  # the re-plan of drafts
     assert late.pk in seated(tournament, 2) and late.pk not in seated(tournament, 1)
     assert absent.pk not in seated(tournament, 2) | seated(tournament, 3)
 
 
 def test_a_player_who_has_played_cannot_be_unchecked_but_may_withdraw(arbiter):
     tournament = make_tournament(players=16, positions=2)
-    services.position_generate(tournament=tournament, seed=5)
-    services.position_publish(position=tournament.positions.get(number=1))
+    position_generate(tournament=tournament, seed=5)
+    position_publish(position=tournament.positions.get(number=1))
     player = tournament.registrations.first()
     with pytest.raises(ValidationError) as caught:
         checkin.registration_check_in(registration=player, present=False, user=arbiter)
     assert "déjà joué" in caught.value.messages[0]
-    services.registration_withdraw(registration=player)
+    registration_withdraw(registration=player)
     with pytest.raises(ValidationError) as caught:
         checkin.registration_check_in(registration=player, present=True, user=arbiter)
     assert "forfait" in caught.value.messages[0]
@@ -112,8 +115,8 @@ def test_a_player_who_has_played_cannot_be_unchecked_but_may_withdraw(arbiter):
 def test_players_who_never_came_are_not_ranked():
     tournament = make_tournament(players=16, positions=1)
     absent = expected(tournament, 2)
-    services.position_generate(tournament=tournament, seed=2)
-    services.position_publish(position=tournament.positions.get(number=1))
+    position_generate(tournament=tournament, seed=2)
+    position_publish(position=tournament.positions.get(number=1))
     ranked = {ranked.row.key for ranked in standings_for(tournament, public=False).players}
     assert len(ranked) == 16
     assert not ranked & {r.pk for r in absent}
@@ -142,7 +145,7 @@ def test_a_walk_in_who_had_signed_up_is_pointed_to_their_registration(arbiter):
 
 
 def test_check_in_is_refused_once_the_tournament_is_finished(arbiter):
-    from tournament.lifecycle import Locked
+    from tournament.access.lifecycle import Locked
 
     tournament = make_tournament(players=0)
     (registration,) = expected(tournament, 1)

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from tests.positions_helpers import make_tournament
-from tournament import signup
 from tournament.models import ChangeLog, Registration, Tournament
+from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.desk_helpers import make_tournament
-from tournament import clock
-from tournament.clock import ClockFields, clock_state
-from tournament.lifecycle import Locked, position_close, tournament_finish
+from tournament.access.lifecycle import Locked, position_close, tournament_finish
+from tournament.evening import clock
+from tournament.evening.clock import ClockFields, clock_state
 from tournament.models import ChangeLog, Position
 
 T0 = datetime.datetime(2026, 11, 21, 14, 0, tzinfo=datetime.UTC)

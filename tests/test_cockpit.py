@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring.models import Deal, Incident
 from scoring.sheets.services import sheet_validate
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
-from tournament import clock
+from tournament.evening import clock
 from tournament.models import Position, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -309,7 +309,7 @@ def test_team_tournaments_show_the_leading_teams_too(arbiter_client):
 def test_a_finished_tournament_shows_its_last_position_closed_and_offers_to_reopen(
     arbiter_client, evening
 ):
-    from tournament.lifecycle import tournament_finish
+    from tournament.access.lifecycle import tournament_finish
 
     tournament, _position, _sheets = evening
     tournament_finish(tournament=tournament)

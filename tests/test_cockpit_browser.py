@@ -9,7 +9,7 @@ from scoring.models import ScoreSheet
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.conftest import browser_login
 from tests.desk_helpers import make_tournament
-from tournament import clock
+from tournament.evening import clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.core.ranking import TOTAL, rank
-from tournament.collation import fold, matches, name_key, person_key
+from tournament.core.collation import fold, matches, name_key, person_key
 
 SURNAMES = ["BOYER", "BÉNARD", "ÇELIK", "CARON", "ÉLIE", "DUPONT", "ŒUVRARD", "OBERT", "Zola"]
 

@@ -10,7 +10,7 @@ from django.db import connection
 
 from scoring.sheets.services import StaleSheetError, deal_record, sheet_for_table
 from tests.desk_helpers import make_tournament
-from tournament.lifecycle import Locked, position_close
+from tournament.access.lifecycle import Locked, position_close
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 

@@ -14,7 +14,7 @@ from tests.browser_helpers import DESK, csp_violations, type_row
 from tests.conftest import browser_login
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import TYPED_ROWS
-from tournament import hall
+from tournament.evening import hall
 from tournament.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

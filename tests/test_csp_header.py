@@ -10,7 +10,7 @@ from django.urls import include, path, reverse
 
 from scoring.models import ScoreSheet
 from scoring.sheets.table_entry import links_for_position
-from tournament import hall
+from tournament.evening import hall
 from tournament.models import Tournament
 
 POLICY = {

@@ -13,7 +13,7 @@ from scoring.sheets.table_entry import code_unlock
 from tests.conftest import browser_login
 from tests.test_exports_complete import played, rows_of  # noqa: F401 (a fixture)
 from tests.test_positions_fairness import five_every_time
-from tournament import services
+from tournament.evening.positions import position_generate, position_publish
 
 from .positions_helpers import make_tournament
 
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_swap_preview_flag_and_replan_show_every_measure(desk_page, live_server, arbiter):
     tournament = make_tournament(players=13, positions=3)
-    services.position_generate(tournament=tournament, seed=3)
+    position_generate(tournament=tournament, seed=3)
     browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
     # The swap preview: every measure, before → after.
     desk_page.goto(live_server.url + reverse("position-detail", args=[tournament.pk, 3]))
@@ -62,8 +62,8 @@ def test_the_ranking_workbook_keeps_the_licences(desk_page, live_server, played)
 
 def test_the_cockpit_says_which_cards_to_reprint(desk_page, live_server, arbiter):
     tournament = make_tournament(players=8, positions=2)
-    services.position_generate(tournament=tournament, seed=2)
-    services.position_publish(position=tournament.positions.get(number=1))
+    position_generate(tournament=tournament, seed=2)
+    position_publish(position=tournament.positions.get(number=1))
     browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
     cards = live_server.url + reverse("print-itineraries", args=[tournament.pk])
     assert desk_page.request.get(cards).headers["content-type"] == "application/pdf"

@@ -41,10 +41,10 @@ from scoring.core.engine import DealError
 from scoring.models import Championship, Deal, Incident, ScoreSheet
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.test_roles_every_url import URL_NAMES, tournament_with_a_sheet, url_for, walk
-from tournament import lifecycle
-from tournament.lifecycle import Locked
+from tournament.access import lifecycle
+from tournament.access.lifecycle import Locked
+from tournament.access.roles import ARBITER
 from tournament.models import Player, Position, Registration, Tournament, TournamentRole
-from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 
@@ -199,14 +199,18 @@ class Upload:
 def form_field_names() -> set[str]:
     import scoring.documents.views.backup
     import scoring.sheets.forms
-    import tournament.forms
-    import tournament.forms_signup
+    import tournament.evening.forms
+    import tournament.players.forms
+    import tournament.signup.forms
+    import tournament.tournaments.forms
 
     names = set()
     for module in (
         scoring.sheets.forms,
-        tournament.forms,
-        tournament.forms_signup,
+        tournament.evening.forms,
+        tournament.players.forms,
+        tournament.signup.forms,
+        tournament.tournaments.forms,
         scoring.documents.views.backup,
     ):
         for obj in vars(module).values():

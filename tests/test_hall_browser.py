@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.browser_helpers import open_page
-from tournament import clock, hall
+from tournament.evening import clock, hall
+from tournament.evening.positions import position_publish
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
-from tournament.services import position_publish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from scoring.documents import backup
 from scoring.models import Deal
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
-from tournament import clock, hall
+from tournament.evening import clock, hall
 from tournament.models import ChangeLog, Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

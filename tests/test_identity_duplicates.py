@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.desk_helpers import register
-from tournament.identity import player_merge
+from tournament.access.roles import ARBITER
 from tournament.models import ChangeLog, Player, Registration, Tournament
-from tournament.roles import ARBITER
+from tournament.players.identity import player_merge
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.urls import reverse
 from openpyxl import Workbook
 
 from scoring.documents.backup import BackupError, tournament_export, tournament_import
-from tournament.importing import parse_upload
-from tournament.licence import licence_clean
 from tournament.models import Player, Registration, Tournament
+from tournament.players.importing import parse_upload
+from tournament.players.licence import licence_clean
 
 
 @pytest.mark.parametrize(
@@ -86,7 +86,7 @@ def test_the_import_refuses_a_bad_licence_by_line_with_the_same_message():
 
 
 def licence_error_text(value):
-    from tournament.licence import licence_error
+    from tournament.players.licence import licence_error
 
     return licence_error(value)
 

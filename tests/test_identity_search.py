@@ -5,10 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.collation import fold
-from tournament.folding import Fold
+from tournament.core.collation import fold
 from tournament.models import Player
-from tournament.services import player_search
+from tournament.players.folding import Fold
+from tournament.players.selectors import player_search
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Player-list imports stay bounded and polite on junk and hostile files.
 
-Pure tests of tournament.importing (no database), then a few uploads through the real view.
+Pure tests of tournament.players.importing (no database), then a few uploads through the real view.
 Costs are checked by what the code does (what it reads, how it compares), never by timing.
 """
 
@@ -16,14 +16,9 @@ from django.utils.formats import number_format
 from openpyxl import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-from tournament.import_files import MAX_LINE_CHARS, MAX_LINES_READ, MAX_ROWS, MAX_XLSX_BYTES
-from tournament.importing import (
-    MAX_ERRORS,
-    ImportPreview,
-    parse_table,
-    parse_upload,
-)
 from tournament.models import Player, Tournament
+from tournament.players.import_files import MAX_LINE_CHARS, MAX_LINES_READ, MAX_ROWS, MAX_XLSX_BYTES
+from tournament.players.importing import MAX_ERRORS, ImportPreview, parse_table, parse_upload
 
 UNREADABLE = "Le fichier Excel ne peut pas être lu."
 TOO_COMPLEX = "Le fichier Excel est trop complexe pour être importé"
@@ -134,7 +129,7 @@ def test_old_mac_line_endings_are_read_line_by_line():
     content = "nom;prénom;licence\rMartin;Léa;123\rDurand;Paul;\r".encode("cp1252")
     preview = parse_upload("joueurs.csv", content)
     assert messages(preview) == []
-    # The licence gets its leading zeros back (tournament.licence).
+    # The licence gets its leading zeros back (tournament.players.licence).
     assert players(preview) == [(2, "Martin", "Léa", "0000123"), (3, "Durand", "Paul", "")]
 
 

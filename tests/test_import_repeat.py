@@ -9,9 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl import Workbook
 
-from tournament.importing import DUPLICATE, ImportPreview, ImportRow
 from tournament.models import Player, Registration, Tournament
-from tournament.services import import_check, player_search
+from tournament.players.importing import DUPLICATE, ImportPreview, ImportRow
+from tournament.players.imports import import_check
+from tournament.players.selectors import player_search
 
 pytestmark = pytest.mark.django_db
 

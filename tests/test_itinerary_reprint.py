@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from scoring.live.reprints import cards_to_reprint
 from tests.print_helpers import fetch_pdf
-from tournament import services
+from tournament.evening.positions import position_generate, position_publish
+from tournament.evening.selectors import tournament_plan
+from tournament.evening.swaps import seat_swap
 
 from .positions_helpers import make_tournament
 
@@ -29,8 +31,8 @@ def cockpit(client, tournament) -> str:
 @pytest.fixture
 def planned():
     tournament = make_tournament(players=8, positions=2)
-    services.position_generate(tournament=tournament, seed=2)
-    services.position_publish(position=tournament.positions.get(number=1))
+    position_generate(tournament=tournament, seed=2)
+    position_publish(position=tournament.positions.get(number=1))
     return tournament
 
 
@@ -58,9 +60,9 @@ def test_a_new_code_after_printing_lists_the_card_until_it_is_printed_again(
 
 def test_a_swap_after_printing_lists_both_players_cards(arbiter_client, planned):
     print_cards(arbiter_client, planned)
-    plan = services.tournament_plan(planned)[1]
+    plan = tournament_plan(planned)[1]
     first, second = (planned.registrations.get(pk=t[0]) for t in plan)
-    services.seat_swap(position=planned.positions.get(number=2), first=first, second=second)
+    seat_swap(position=planned.positions.get(number=2), first=first, second=second)
     reprints = cards_to_reprint(planned)
     assert sorted(r.registration.pk for r in reprints) == sorted([first.pk, second.pk])
     assert all(r.moved == (2,) and not r.new_code for r in reprints)
@@ -78,8 +80,8 @@ def test_the_cockpit_keeps_its_query_count_with_cards_to_reprint(arbiter_client)
     counts = []
     for players in (8, 20):
         tournament = make_tournament(players=players, positions=2)
-        services.position_generate(tournament=tournament, seed=2)
-        services.position_publish(position=tournament.positions.get(number=1))
+        position_generate(tournament=tournament, seed=2)
+        position_publish(position=tournament.positions.get(number=1))
         print_cards(arbiter_client, tournament)
         for number in (1, 2):
             registration = tournament.registrations.get(number=number)

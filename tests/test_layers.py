@@ -3,8 +3,9 @@ asks of scoring through tournament.hooks is answered once the apps are ready."""
 
 from scoring.core import ranking, rules
 from scoring.sheets.entry_progress import sheets_to_enter
-from tournament import hooks, vocabulary
+from tournament import hooks
 from tournament.models import Position
+from tournament.tournaments import vocabulary
 
 
 def test_the_settings_form_offers_exactly_the_rule_sets_scoring_knows():

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.test_concurrent_saves import in_threads
 from tests.test_login_gate import LIMIT, password_checks  # noqa: F401 - a fixture
-from tournament import login_gate, throttle
+from tournament.access import login_gate, throttle
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 

@@ -1,6 +1,6 @@
 """Login throttling holds for attempts in flight together: axes' lock, each password check reserved
-first (tournament.login_gate), so that only AXES_FAILURE_LIMIT passwords are ever checked before
-the lock, however many attempts arrive before the first failure is counted."""
+first (tournament.access.login_gate), so that only AXES_FAILURE_LIMIT passwords are ever checked
+before the lock, however many attempts arrive before the first failure is counted."""
 
 import threading
 
@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import RequestFactory
 from django.urls import reverse
 
-from tournament import login_gate, throttle
+from tournament.access import login_gate, throttle
 from tournament.models.limits import Counter
 
 pytestmark = pytest.mark.django_db

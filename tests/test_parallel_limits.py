@@ -1,7 +1,7 @@
 """The attempt limits hold under real parallel requests to a multi-process server: gunicorn with
 4 workers on a throw-away database (SQLite file on the suite's SQLite run, a fresh PostgreSQL
 database on its PostgreSQL run), driven by threads released together by one barrier. Each
-attempt is one atomic statement in the database (tournament.throttle), so exactly the limit
+attempt is one atomic statement in the database (tournament.access.throttle), so exactly the limit
 gets through, however the requests are spread over the processes.
 
 Every case is a subtest of one test, so that the server starts once per database even under
@@ -37,7 +37,7 @@ from tests.parallel_site import (
     tally,
     wrong_personal_codes_at_once,
 )
-from tournament.signup import MIN_FORM_SECONDS, THROTTLE_ATTEMPTS
+from tournament.signup.services import MIN_FORM_SECONDS, THROTTLE_ATTEMPTS
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 DATABASE = "postgres" if ON_POSTGRES else "sqlite"

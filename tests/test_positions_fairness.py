@@ -8,8 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import services
-from tournament.services.fairness import plan_change, tournament_roster
+from tournament.evening.fairness import plan_change, tournament_roster
+from tournament.evening.positions import position_generate
+from tournament.evening.selectors import tournament_plan
+from tournament.evening.swaps import seat_swap
 
 from .positions_helpers import make_tournament
 
@@ -27,15 +29,15 @@ LABELS = [
 def five_every_time(tournament):
     """Swap one player onto the table of 5 at every position, as the issue's arbiter did;
     returns that player."""
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     mover = next(p for t in plan[0] if len(t) == 5 for p in t)
     registration = tournament.registrations.get(pk=mover)
     for position in tournament.positions.all():
-        tables = services.tournament_plan(tournament)[position.number - 1]
+        tables = tournament_plan(tournament)[position.number - 1]
         five = next(t for t in tables if len(t) == 5)
         if mover not in five:
             other = tournament.registrations.get(pk=five[0])
-            services.seat_swap(position=position, first=registration, second=other)
+            seat_swap(position=position, first=registration, second=other)
     return registration
 
 
@@ -64,10 +66,10 @@ def test_regenerating_a_position_shows_the_measures_on_its_plan(arbiter_client):
 
 def test_a_change_that_makes_a_measure_worse_says_who_suffers(arbiter_client):
     tournament = make_tournament(players=13, positions=3)
-    services.position_generate(tournament=tournament, seed=3)
-    before = services.tournament_plan(tournament)
+    position_generate(tournament=tournament, seed=3)
+    before = tournament_plan(tournament)
     mover = five_every_time(tournament)
-    after = services.tournament_plan(tournament)
+    after = tournament_plan(tournament)
     change = plan_change(before, after, tournament_roster(tournament))
     odd = next(m for m in change.measures if m.key == "odd")
     assert odd.worse and odd.after == 3
@@ -102,7 +104,7 @@ def test_the_positions_page_keeps_a_constant_number_of_queries(arbiter_client):
     counts = []
     for players, positions in ((9, 2), (22, 6)):
         tournament = make_tournament(players=players, positions=positions)
-        services.position_generate(tournament=tournament, seed=1)
+        position_generate(tournament=tournament, seed=1)
         url = reverse("position-list", args=[tournament.pk])
         arbiter_client.get(url)
         with CaptureQueriesContext(connection) as queries:

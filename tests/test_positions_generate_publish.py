@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from tournament import seating, services
+from tournament.core import seating
+from tournament.evening.selectors import tournament_plan
 from tournament.models import ChangeLog, Position, Seat, Table
 
 from .positions_helpers import make_tournament
@@ -28,7 +29,7 @@ def test_generate_seats_every_player_once_per_position_as_drafts(arbiter_client)
         assert sorted(s.registration_id for s in seats) == sorted(everyone)
         assert set(position.tables.values_list("game", flat=True)) == {Table.Game.FOUR}
     # 16 players, 4 positions: the affine plane seats everyone without a repeated meeting.
-    assert seating.repeated_meetings(services.tournament_plan(tournament)) == 0
+    assert seating.repeated_meetings(tournament_plan(tournament)) == 0
 
 
 def test_remainder_policy_sets_the_table_games(arbiter_client):
@@ -67,18 +68,18 @@ def test_publish_in_order_and_published_positions_are_not_regenerated(arbiter_cl
     tournament.refresh_from_db()
     assert tournament.status == "running"
 
-    tables_before = services.tournament_plan(tournament)[0]
+    tables_before = tournament_plan(tournament)[0]
     arbiter_client.post(reverse("position-regenerate", args=[tournament.pk, 1]))
-    assert services.tournament_plan(tournament)[0] == tables_before
+    assert tournament_plan(tournament)[0] == tables_before
 
 
 def test_regenerating_a_draft_changes_it_and_leaves_a_trace(arbiter_client):
     tournament = make_tournament(players=12, positions=3)
     generate(arbiter_client, tournament, seed=1)
     arbiter_client.post(reverse("position-publish", args=[tournament.pk, 1]))
-    before = services.tournament_plan(tournament)
+    before = tournament_plan(tournament)
     arbiter_client.post(reverse("position-regenerate", args=[tournament.pk, 2]))
-    after = services.tournament_plan(tournament)
+    after = tournament_plan(tournament)
     assert after[0] == before[0]
     assert tournament.positions.get(number=2).seed != 1
     position = tournament.positions.get(number=2)

@@ -7,8 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import services
+from tournament.evening.positions import position_generate
 from tournament.models import Seat
+from tournament.players.selectors import itinerary
 
 from .positions_helpers import make_tournament
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tournament():
     tournament = make_tournament(players=9, positions=2)  # tables of 4 and 5
-    services.position_generate(tournament=tournament, seed=11)
+    position_generate(tournament=tournament, seed=11)
     return tournament
 
 
@@ -67,7 +68,7 @@ def test_the_itinerary_costs_the_same_queries_whatever_the_number_of_positions(a
     counts = {}
     for positions in (2, 6):
         tournament = make_tournament(players=9, positions=positions)
-        services.position_generate(tournament=tournament, seed=11)
+        position_generate(tournament=tournament, seed=11)
         entry = tournament.registrations.get(number=1)
         url = reverse("player-itinerary", args=[tournament.pk, entry.pk])
         arbiter_client.get(url)  # sessions, caches
@@ -75,7 +76,7 @@ def test_the_itinerary_costs_the_same_queries_whatever_the_number_of_positions(a
             page = arbiter_client.get(url).text
         counts[positions] = len(queries)
         assert entry.player.full_name in page
-        rows = services.itinerary(entry)
+        rows = itinerary(entry)
         assert [row["position"] for row in rows] == list(range(1, positions + 1))
         assert all(len(row["opponents"].split(", ")) in (3, 4) for row in rows)
     assert counts[2] == counts[6], counts

@@ -6,7 +6,10 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from tournament import services
+from tournament.evening import fairness
+from tournament.evening.fairness import generated_floor
+from tournament.evening.selectors import tournament_plan
+from tournament.evening.swaps import seat_swap
 
 from .positions_helpers import make_tournament
 
@@ -40,7 +43,7 @@ def test_no_figures_before_the_first_generation(arbiter_client):
 def test_page_shows_the_plan_s_figures(arbiter_client):
     tournament = make_tournament(players=21, positions=4)  # one table of 5 each position
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 2})
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     page = arbiter_client.get(reverse("position-list", args=[tournament.pk])).text
     figures = figures_on(page)
     repeats = sum(c - 1 for c in _meetings(plan).values())
@@ -59,7 +62,7 @@ def test_after_a_withdrawal_the_replanned_plan_stays_fair(arbiter_client):
     arbiter_client.post(reverse("registration-withdraw", args=[tournament.pk, leaver.pk]))
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]))
 
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     playing = {p for table in plan[-1] for p in table}
     assert leaver.pk not in playing and len(playing) == 21
     page = arbiter_client.get(reverse("position-list", args=[tournament.pk])).text
@@ -93,10 +96,10 @@ def test_the_page_shows_the_solver_s_proof_kept_at_generation(arbiter_client):
     assert figures_on(page)["Rencontres répétées"] == (16, 16)
     assert "optimal (prouvé)" in page
     # A hand swap keeps the field, so the proof still holds (the repeats may change).
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     position = tournament.positions.get(number=2)
     first, second = plan[1][0][0], plan[1][1][0]
-    services.seat_swap(
+    seat_swap(
         position=position,
         first=tournament.registrations.get(pk=first),
         second=tournament.registrations.get(pk=second),
@@ -108,11 +111,11 @@ def test_the_page_shows_the_solver_s_proof_kept_at_generation(arbiter_client):
 def test_the_generator_s_bound_holds_only_for_the_field_it_was_proven_for():
     plan = [[[1, 2, 3, 4], [5, 6, 7, 8]], [[1, 5, 2, 6], [3, 7, 4, 8]]]
     teams = dict.fromkeys(range(1, 9))
-    kept = services.fairness.floor_figures(plan, 2, 5, teams)
-    assert services.generated_floor(plan, kept, teams) == 5
+    kept = fairness.floor_figures(plan, 2, 5, teams)
+    assert generated_floor(plan, kept, teams) == 5
     swapped = [plan[0], [[5, 1, 2, 6], [3, 7, 4, 8]]]  # a swap within position 2: same field
-    assert services.generated_floor(swapped, kept, teams) == 5
+    assert generated_floor(swapped, kept, teams) == 5
     played_otherwise = [[[1, 2, 3, 5], [4, 6, 7, 8]], plan[1]]  # position 1 is not as it was
-    assert services.generated_floor(played_otherwise, kept, teams) is None
-    assert services.generated_floor(plan, kept, teams | {1: 9, 2: 9}) is None  # new teammates
-    assert services.generated_floor(plan, {"repeats": 3}, teams) is None  # figures of old
+    assert generated_floor(played_otherwise, kept, teams) is None
+    assert generated_floor(plan, kept, teams | {1: 9, 2: 9}) is None  # new teammates
+    assert generated_floor(plan, {"repeats": 3}, teams) is None  # figures of old

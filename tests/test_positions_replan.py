@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tournament import services
+from tournament.evening.selectors import start_labels, tournament_plan
 from tournament.models import Player, Position, Seat
 
 from .positions_helpers import make_tournament
@@ -19,7 +19,7 @@ def test_withdrawal_then_replan_keeps_published_positions_and_drops_the_player(a
         arbiter_client.post(
             reverse("position-publish", args=[tournament.pk, number]), {"confirm": "1"}
         )
-    published = services.tournament_plan(tournament)[:2]
+    published = tournament_plan(tournament)[:2]
     leaver = tournament.registrations.get(number=5)
 
     arbiter_client.post(reverse("registration-withdraw", args=[tournament.pk, leaver.pk]))
@@ -30,7 +30,7 @@ def test_withdrawal_then_replan_keeps_published_positions_and_drops_the_player(a
     assert "replanifiez avant de publier" in arbiter_client.get(response.url).text
 
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]))
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     assert plan[:2] == published
     for position in plan[2:]:
         seated = [p for table in position for p in table]
@@ -47,14 +47,14 @@ def test_late_arrival_then_replan_seats_the_player_from_the_next_position(arbite
     tournament = make_tournament(players=16, positions=3)
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 5})
     arbiter_client.post(reverse("position-publish", args=[tournament.pk, 1]))
-    published = services.tournament_plan(tournament)[0]
+    published = tournament_plan(tournament)[0]
 
     arbiter_client.post(reverse("player-register", args=[tournament.pk]), {"last_name": "Tardif"})
     late = tournament.registrations.get(player__last_name="Tardif")
     assert late.first_position == 2
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]))
 
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     assert plan[0] == published
     for position in plan[1:]:
         assert late.pk in [p for table in position for p in table]
@@ -62,7 +62,7 @@ def test_late_arrival_then_replan_seats_the_player_from_the_next_position(arbite
     # The score sheet names a late player by the seat of their first position.
     seat = Seat.objects.get(registration=late, table__position__number=2)
     assert late.start_label == seat.label
-    assert services.start_labels(tournament)[late.pk] == seat.label
+    assert start_labels(tournament)[late.pk] == seat.label
 
 
 def test_start_label_reads_like_the_fft_sheet(arbiter_client):

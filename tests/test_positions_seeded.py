@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from scoring.live.standings import standings_for
 from scoring.sheets.generate import GenerateOptions, tournament_generate
-from tournament import services
+from tournament.evening.positions import position_generate
+from tournament.evening.selectors import tournament_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_the_last_position_seated_by_rank_puts_the_leaders_at_table_one(arbiter_
     arbiter_client.post(
         reverse("position-generate", args=[tournament.pk]), {"seed": 1, "seating": "rank"}
     )
-    last = services.tournament_plan(tournament)[-1]
+    last = tournament_plan(tournament)[-1]
     assert [sorted(t) for t in last] == [sorted(order[k : k + 4]) for k in range(0, 16, 4)]
     position = tournament.positions.get(number=3)
     assert position.seating == "rank" and position.status == "draft"
@@ -49,7 +50,7 @@ def test_a_snake_spreads_the_ranking_over_the_tables(arbiter_client):
     tournament = scored()
     order = leaders(tournament)
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seating": "snake"})
-    last = services.tournament_plan(tournament)[-1]
+    last = tournament_plan(tournament)[-1]
     rank = {pk: r for r, pk in enumerate(order, start=1)}
     assert sorted(rank[p] for p in last[0]) == [1, 8, 9, 16]
     assert {sum(rank[p] for p in table) for table in last} == {34}
@@ -62,7 +63,7 @@ def test_a_replan_after_a_withdrawal_seats_the_position_by_rank_again(arbiter_cl
     arbiter_client.post(reverse("registration-withdraw", args=[tournament.pk, leaver.pk]))
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 2})
     order = [pk for pk in leaders(tournament) if pk != leaver.pk]
-    last = services.tournament_plan(tournament)[-1]
+    last = tournament_plan(tournament)[-1]
     assert sorted(last[0]) == sorted(order[:4])
     assert tournament.positions.get(number=3).seating == "rank"
 
@@ -70,13 +71,13 @@ def test_a_replan_after_a_withdrawal_seats_the_position_by_rank_again(arbiter_cl
 def test_only_the_next_position_to_play_is_seated_from_the_standings():
     tournament = scored(players=16, positions=4, played=1)
     with pytest.raises(Exception, match="prochaine position à jouer"):
-        services.position_generate(tournament=tournament, start=4, seating_method="snake")
+        position_generate(tournament=tournament, start=4, seating_method="snake")
 
 
 def test_a_seeded_position_before_the_last_leaves_the_rest_to_the_generator(arbiter_client):
     tournament = scored(players=16, positions=4, played=2)  # positions 3 and 4 drafts
-    services.position_generate(tournament=tournament, seating_method="rank", seed=3)
-    plan = services.tournament_plan(tournament)
+    position_generate(tournament=tournament, seating_method="rank", seed=3)
+    plan = tournament_plan(tournament)
     assert len(plan) == 4
     assert tournament.positions.get(number=3).seating == "rank"
     assert tournament.positions.get(number=4).seating == "generator"

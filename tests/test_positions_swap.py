@@ -3,7 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from tournament import services
+from tournament.evening.positions import position_generate
+from tournament.evening.selectors import tournament_plan
+from tournament.evening.swaps import seat_swap_preview
 from tournament.models import ChangeLog, Seat, Team
 
 from .positions_helpers import make_tournament
@@ -38,8 +40,8 @@ def setup_two_positions(client):
 
 def test_preview_shows_e_before_and_after_and_changes_nothing(arbiter_client):
     tournament, first, second = setup_two_positions(arbiter_client)
-    plan = services.tournament_plan(tournament)
-    expected = services.seat_swap_preview(
+    plan = tournament_plan(tournament)
+    expected = seat_swap_preview(
         position=tournament.positions.get(number=2), first=first, second=second
     )
     response = arbiter_client.get(
@@ -54,13 +56,13 @@ def test_preview_shows_e_before_and_after_and_changes_nothing(arbiter_client):
     assert f">{expected.repeats_after}</strong>" in text
     assert expected.repeats_after != expected.repeats_before
     assert "Confirmer l'échange" in text
-    assert services.tournament_plan(tournament) == plan
+    assert tournament_plan(tournament) == plan
 
 
 def test_confirmed_swap_exchanges_the_seats_and_is_logged(arbiter_client, arbiter):
     tournament, first, second = setup_two_positions(arbiter_client)
     a, b = seat_of(first, 2), seat_of(second, 2)
-    preview = services.seat_swap_preview(
+    preview = seat_swap_preview(
         position=tournament.positions.get(number=2), first=first, second=second
     )
     response = arbiter_client.post(
@@ -92,19 +94,19 @@ def test_swap_that_seats_teammates_together_is_refused(arbiter_client):
     # Moving `first` to the mate's table: swap with one of the mate's tablemates.
     mate_table = seat_of(mate, 1).table
     other = next(s.registration for s in mate_table.seats.exclude(registration=mate))
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     response = arbiter_client.post(
         reverse("seat-swap", args=[tournament.pk, 1]), {"first": first.pk, "second": other.pk}
     )
     assert response.status_code == 200
     assert "se retrouverait à la table d&#x27;un coéquipier" in response.text
-    assert services.tournament_plan(tournament) == plan
+    assert tournament_plan(tournament) == plan
 
 
 def test_scorer_cannot_swap(client, scorer):
     tournament = make_tournament(players=8, positions=1)
-    services.position_generate(tournament=tournament, seed=1)
-    plan = services.tournament_plan(tournament)
+    position_generate(tournament=tournament, seed=1)
+    plan = tournament_plan(tournament)
     client.force_login(scorer)
     regs = list(tournament.registrations.all()[:2])
     url = reverse("seat-swap", args=[tournament.pk, 1])
@@ -112,7 +114,7 @@ def test_scorer_cannot_swap(client, scorer):
     for name in ("position-publish", "position-regenerate"):
         assert client.post(reverse(name, args=[tournament.pk, 1])).status_code == 403
     assert client.post(reverse("position-generate", args=[tournament.pk])).status_code == 403
-    assert services.tournament_plan(tournament) == plan
+    assert tournament_plan(tournament) == plan
     assert tournament.positions.get().status == "draft"
 
 
@@ -121,7 +123,7 @@ def test_the_preview_shows_every_fairness_measure_and_says_what_gets_worse(arbit
     changes, every measure of the positions page and the player's name in words."""
     tournament = make_tournament(players=13, positions=3)
     arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 3})
-    plan = services.tournament_plan(tournament)
+    plan = tournament_plan(tournament)
     odd = {}
     for position in plan[:2]:
         for table in position:
@@ -135,7 +137,7 @@ def test_the_preview_shows_every_fairness_measure_and_says_what_gets_worse(arbit
     other = five[0]
     first = tournament.registrations.get(pk=mover)
     second = tournament.registrations.get(pk=other)
-    preview = services.seat_swap_preview(
+    preview = seat_swap_preview(
         position=tournament.positions.get(number=3), first=first, second=second
     )
     keys = [m.key for m in preview.measures]

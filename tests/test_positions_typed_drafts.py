@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from scoring.models import Deal
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.positions_helpers import make_tournament
-from tournament.services import position_generate, position_regenerate
+from tournament.evening.positions import position_generate, position_regenerate
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from tournament.forms import TournamentForm
 from tournament.models import Position, Tournament
+from tournament.tournaments.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db
 

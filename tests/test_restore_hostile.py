@@ -342,7 +342,7 @@ def test_a_restore_adds_only_the_roster_players_its_registrations_use(document):
 
 
 def test_a_roster_beyond_the_import_cap_is_refused_before_any_check(document):
-    from tournament.import_files import MAX_ROWS
+    from tournament.players.import_files import MAX_ROWS
 
     players = rows(document, "tournament.player")
     players += roster_rows(10_000, MAX_ROWS)
@@ -351,7 +351,7 @@ def test_a_roster_beyond_the_import_cap_is_refused_before_any_check(document):
 
 
 def test_registrations_beyond_the_import_cap_are_refused(document):
-    from tournament.import_files import MAX_ROWS
+    from tournament.players.import_files import MAX_ROWS
 
     registrations = rows(document, "tournament.registration")
     template = registrations[0]

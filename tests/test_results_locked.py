@@ -16,8 +16,8 @@ from scoring.live.standings import standings_for
 from scoring.models import Deal, Incident, ScoreSheet
 from scoring.sheets.services import deal_record
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tournament.access.roles import ARBITER
 from tournament.models import ChangeLog, Position, Registration, Tournament, TournamentRole
-from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,8 @@
 """Every URL checks who may do what on *which* tournament, and every POST needs a CSRF token.
 
 The test walks the whole URL configuration (the admin aside, which Django guards itself), so a
-new view is checked the day it is added: it must ask tournament.access (its decorator leaves
-the permission it asks on the view) or be listed here as public or global.
+new view is checked the day it is added: it must ask tournament.access.permissions (its decorator
+leaves the permission it asks on the view) or be listed here as public or global.
 """
 
 import pytest
@@ -13,9 +13,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
-from tournament.access import Permission
+from tournament.access.permissions import Permission
+from tournament.access.roles import ARBITER
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
-from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +28,9 @@ PUBLIC_PREFIXES = ("public-",)
 # A table's phone pages: the secret link in the URL is the credential (tested on their own in
 # test_table_entry_security.py); a wrong token opens nothing.
 TABLE_LINK_PREFIXES = ("table-",)
-# The hall screen: the tournament's secret hall link is the credential (tournament.access
-# hall_screen; tested on their own in test_hall_views.py); a revoked or unknown one opens nothing.
+# The hall screen: the tournament's secret hall link is the credential
+# (tournament.access.permissions hall_screen; tested on their own in test_hall_views.py); a revoked
+# or unknown one opens nothing.
 HALL_SCREEN = {"hall-screen", "hall-slides"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
@@ -229,7 +230,7 @@ def test_the_walk_finds_every_url_of_the_site():
 
 
 def test_every_view_asks_the_access_module(world):
-    """A view that forgets to ask tournament.access fails here the day it is added."""
+    """A view that forgets to ask tournament.access.permissions fails here the day it is added."""
     unchecked = []
     for _route, pattern in walk(get_resolver().url_patterns):
         if is_public(pattern.name) or pattern.name in {"tournament-list"}:

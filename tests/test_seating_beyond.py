@@ -5,7 +5,7 @@ import random
 import pytest
 
 from tests.seating_helpers import random_draw
-from tournament.seating import SeatingPlayer, generate, meeting_counts, repeated_meetings
+from tournament.core.seating import SeatingPlayer, generate, meeting_counts, repeated_meetings
 
 
 def field(n: int) -> list[SeatingPlayer]:

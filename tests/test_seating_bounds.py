@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.seating_helpers import random_draw
-from tournament.seating import Plan, plan_figures, repeated_meetings, table_sizes
-from tournament.seating.bounds import (
+from tournament.core.seating import Plan, plan_figures, repeated_meetings, table_sizes
+from tournament.core.seating.bounds import (
     balanced_split_pairs,
     co_meeting_bound,
     position_overlap,

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.seating import (
+from tournament.core.seating import (
     Plan,
     SeatingPlayer,
     direction_spread,

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from tournament.seating.designs import (
+from tournament.core.seating.designs import (
     ROTATIONAL_BASES,
     affine_plane_16,
     catalogue_design,

@@ -1,8 +1,9 @@
-"""The stored seating designs (tournament/seating/designs.json) load as the hand tables were."""
+"""The stored seating designs (tournament/core/seating/designs.json) load as the hand tables
+were."""
 
 import hashlib
 
-from tournament.seating.designs import DOUBLED_AFFINE_32, ROTATIONAL_BASES
+from tournament.core.seating.designs import DOUBLED_AFFINE_32, ROTATIONAL_BASES
 
 # SHA-256 of repr((ROTATIONAL_BASES, DOUBLED_AFFINE_32)) when both were Python literals in
 # designs.py: the same numbers, in the same order, as the same tuples and lists.

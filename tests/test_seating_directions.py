@@ -2,12 +2,7 @@
 
 import pytest
 
-from tournament.seating import (
-    direction_counts,
-    direction_spread,
-    generate,
-    numbered_field,
-)
+from tournament.core.seating import direction_counts, direction_spread, generate, numbered_field
 
 
 @pytest.mark.parametrize(

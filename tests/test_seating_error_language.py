@@ -10,8 +10,8 @@ from django.utils import translation
 
 from tests.i18n_helpers import english_translation
 from tests.positions_helpers import make_tournament
-from tournament.seating import SeatingError, table_sizes
-from tournament.services import position_generate
+from tournament.core.seating import SeatingError, table_sizes
+from tournament.evening.positions import position_generate
 
 SIX_AT_FIVES = (
     "Impossible de placer %(players)s joueurs à des tables de 4 et de %(odd)s : "
@@ -65,7 +65,7 @@ def test_a_seating_error_shown_in_french_is_the_french_message():
 
 def test_every_seating_error_message_is_a_marked_template_without_f_string():
     """makemessages finds every template: each SeatingError gets gettext_noop("...")."""
-    package = Path(__file__).resolve().parent.parent / "tournament" / "seating"
+    package = Path(__file__).resolve().parent.parent / "tournament" / "core" / "seating"
     trees = [ast.parse(path.read_text(encoding="utf-8")) for path in package.glob("*.py")]
     calls = [
         node

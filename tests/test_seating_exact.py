@@ -11,7 +11,7 @@ import itertools
 import pytest
 from ortools.sat.python import cp_model
 
-from tournament.seating import (
+from tournament.core.seating import (
     SeatingPlayer,
     generate,
     meeting_counts,
@@ -21,7 +21,7 @@ from tournament.seating import (
     repeated_meetings,
     table_sizes,
 )
-from tournament.seating.exact import _Model, exact_plan
+from tournament.core.seating.exact import _Model, exact_plan
 
 
 def test_eight_players_three_positions_reach_eight_proven_optimal():

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from tournament.seating import (
+from tournament.core.seating import (
     direction_counts,
     generate,
     numbered_field,

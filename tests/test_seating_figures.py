@@ -1,6 +1,6 @@
 """plan_figures: repeats, odd-table spread and direction spread of a plan, with their bounds."""
 
-from tournament.seating import (
+from tournament.core.seating import (
     Plan,
     SeatingPlayer,
     direction_spread_floor,

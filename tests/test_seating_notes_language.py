@@ -10,14 +10,16 @@ from django.core.management import call_command
 from django.utils import translation
 
 from tests.i18n_helpers import english_translation
-from tournament.seating import PlanNote, generate, numbered_field
+from tournament.core.seating import PlanNote, generate, numbered_field
 
 FORCED = (
     "Rencontres répétées : %(repeats)s (au moins %(floor)s inévitables : les positions demandent "
     "plus de rencontres qu'il ne reste d'adversaires jamais rencontrés)."
 )
 FORCED_EN = "Repeated meetings: %(repeats)s (at least %(floor)s unavoidable)."
-NOTES_SOURCE = Path(__file__).resolve().parent.parent / "tournament" / "seating" / "notes.py"
+NOTES_SOURCE = (
+    Path(__file__).resolve().parent.parent / "tournament" / "core" / "seating" / "notes.py"
+)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from tournament.seating import generate, numbered_field, repeated_meetings
+from tournament.core.seating import generate, numbered_field, repeated_meetings
 
 
 @pytest.mark.parametrize("policy", ["five", "three"])

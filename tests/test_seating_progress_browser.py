@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from tests.accessibility_helpers import axe_violations
 from tests.conftest import browser_login
-from tournament import services
+from tournament.evening.positions import generation_seconds
+from tournament.evening.selectors import tournament_plan
 
 from .positions_helpers import make_tournament
 
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_long_generation_shows_its_progress(desk_page, live_server, arbiter):
     # 12 players x 4 positions: the exact solver's turn, several seconds.
     tournament = make_tournament(players=12, positions=4)
-    seconds = services.generation_seconds(tournament, 0)
+    seconds = generation_seconds(tournament, 0)
     assert seconds > 2
     browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
     desk_page.goto(live_server.url + reverse("position-list", args=[tournament.pk]))
@@ -48,7 +49,7 @@ def test_a_long_generation_shows_its_progress(desk_page, live_server, arbiter):
     # The page as the arbiter left it, the bar shown, has no accessibility problem.
     desk_page.evaluate("() => { document.getElementById('generate-progress').hidden = false; }")
     assert axe_violations(desk_page) == []
-    assert len(services.tournament_plan(tournament)) == 4
+    assert len(tournament_plan(tournament)) == 4
     label = f"Calcul du placement… (jusqu'à {seconds} s)"
     shown = [step.split(" ", 3) for step in steps if step.startswith("progress ")]
     assert shown and all(state == "shown" and text == label for _, state, _, text in shown)
@@ -58,7 +59,7 @@ def test_a_long_generation_shows_its_progress(desk_page, live_server, arbiter):
 
 def test_a_quick_generation_shows_no_progress_bar(desk_page, live_server, arbiter):
     tournament = make_tournament(players=21, positions=2)
-    assert services.generation_seconds(tournament, 0) <= 2
+    assert generation_seconds(tournament, 0) <= 2
     browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
     desk_page.goto(live_server.url + reverse("position-list", args=[tournament.pk]))
     assert desk_page.locator("#generate-progress").count() == 0

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from tournament.seating import (
+from tournament.core.seating import (
     SeatingPlayer,
     direction_spread,
     generate,

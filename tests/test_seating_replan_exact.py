@@ -11,7 +11,7 @@ import itertools
 import pytest
 from ortools.sat.python import cp_model
 
-from tournament.seating import (
+from tournament.core.seating import (
     SeatingPlayer,
     generate,
     numbered_field,
@@ -19,7 +19,7 @@ from tournament.seating import (
     plan_problems,
     repeated_meetings,
 )
-from tournament.seating.exact import Earlier, _Model, exact_plan
+from tournament.core.seating.exact import Earlier, _Model, exact_plan
 
 
 def test_a_replan_after_a_withdrawal_finds_fewer_repeats_with_the_solver():

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import (
+from tournament.core.seating import (
     Plan,
     SeatingError,
     SeatingPlayer,

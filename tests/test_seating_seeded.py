@@ -10,7 +10,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import (
+from tournament.core.seating import (
     RANK,
     SNAKE,
     Plan,
@@ -20,7 +20,7 @@ from tournament.seating import (
     seat_by_standings,
     table_sizes,
 )
-from tournament.seating.seeded import by_rank, snake
+from tournament.core.seating.seeded import by_rank, snake
 
 fields = st.integers(min_value=8, max_value=60)
 policies = st.sampled_from(["five", "three"])

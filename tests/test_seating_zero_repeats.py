@@ -2,12 +2,7 @@
 
 import pytest
 
-from tournament.seating import (
-    generate,
-    numbered_field,
-    plan_problems,
-    repeated_meetings,
-)
+from tournament.core.seating import generate, numbered_field, plan_problems, repeated_meetings
 
 field = numbered_field
 

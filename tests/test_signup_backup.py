@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone
 
 from scoring.documents.backup import BackupError, tournament_export, tournament_import
-from tournament import checkin, signup
 from tournament.models import Registration, Tournament
+from tournament.signup import checkin
+from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
 

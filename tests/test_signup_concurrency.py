@@ -7,8 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.test_concurrent_saves import in_threads
-from tournament import signup
 from tournament.models import Tournament
+from tournament.signup import services as signup
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 

@@ -6,11 +6,11 @@ import time
 import pytest
 from django.urls import reverse
 
-from tournament import signup
-from tournament.checkin import walkin_register
-from tournament.collation import fold
-from tournament.importing import parse_table
+from tournament.core.collation import fold
 from tournament.models import Player, Registration, Tournament
+from tournament.players.importing import parse_table
+from tournament.signup import services as signup
+from tournament.signup.checkin import walkin_register
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_cyrillic_lookalikes_fold_to_the_latin_name():
 
 
 def test_the_database_folds_lookalikes_as_python_does():
-    from tournament.folding import Fold
+    from tournament.players.folding import Fold
 
     texts = ["DUРRE Jеan", "ΑΝΝΑ Κοτ", "аеорсух АВЕНКМОРСТХ", "αβεηικμνοπρτυχ"]
     Player.objects.bulk_create(Player(last_name=text) for text in texts)

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from tournament import signup
 from tournament.models import ChangeLog, Player, Position, Registration, Tournament
+from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ import time
 import pytest
 from django.urls import reverse
 
-from tournament import signup
 from tournament.models import Player, Registration, Tournament
+from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from tournament import staff
+from tournament.access import staff
+from tournament.access.roles import ARBITER
 from tournament.models import Tournament, TournamentRole
-from tournament.roles import ARBITER
 
 pytestmark = pytest.mark.django_db
 

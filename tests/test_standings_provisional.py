@@ -13,7 +13,7 @@ from scoring.models import ScoreSheet
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.desk_helpers import make_tournament
 from tests.print_helpers import fetch_pdf
-from tournament import hall
+from tournament.evening import hall
 from tournament.models import Position, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.utils import translation
 from scoring.documents.printing.blank_sheets import blank_sheet_pages
 from scoring.models import SheetPlayer
 from scoring.sheets import services as scoring_services
-from tournament import services
+from tournament.evening.selectors import start_labels
 from tournament.models import Seat
 from tournament.seats import start_codes
 
@@ -40,7 +40,7 @@ def test_a_late_arrival_starts_at_their_first_seat_on_every_path(arbiter_client)
 
     with translation.override("fr"):
         assert late.start_label == first.label
-        assert services.start_labels(tournament)[late.pk] == first.label
+        assert start_labels(tournament)[late.pk] == first.label
         assert scoring_services.start_label(late) == code
         # The sheet of position 2 stores the code; its printed blank sheet shows the label.
         sheet = scoring_services.sheet_for_table(table=first.table)

@@ -16,7 +16,7 @@ from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets.position_overview import position_overview
 from scoring.sheets.table_entry import links_for_position
 from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
-from tournament.lifecycle import position_close, tournament_finish
+from tournament.access.lifecycle import position_close, tournament_finish
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

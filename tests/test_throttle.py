@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from tests.test_concurrent_saves import in_threads
-from tournament import throttle
+from tournament.access import throttle
 from tournament.models import Counter
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))

@@ -10,7 +10,8 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournois")
 
     def ready(self) -> None:
-        from . import converters, folding
+        from tournament import converters
+        from tournament.players import folding
 
         converters.register()  # <id:…> in every URL: ids past what a column holds are 404
         folding.connect()  # accent-blind search: SQLite learns the fold function

@@ -35,7 +35,7 @@ def sheets_to_enter(tournament: Any, positions: Sequence[Any]) -> dict[int, Any]
 
 
 # (tournament) -> registration ids, best first: the current standings of the counted positions,
-# for a position seated by rank or in a snake (tournament.seating.seeded).
+# for a position seated by rank or in a snake (tournament.core.seating.seeded).
 StandingsOrder = Callable[[Any], list[int]]
 _standings_order: StandingsOrder | None = None
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext_lazy as _
 
 # Seat letters in table order, as the seating rules number seats (one tuple: see there).
-from tournament.seating.plan import DIRECTIONS as DIRECTIONS
+from tournament.core.seating.plan import DIRECTIONS as DIRECTIONS
 
 # The order in which every screen, form and printed document lists the seats: the FFT score
 # sheet's Nord, Sud, Est, Ouest, then the fifth seat. Storage keeps DIRECTIONS' indexes.

@@ -155,7 +155,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # No cache holds anything that must be shared: every counter and lock of the site is a row of
-# tournament.models.Counter (tournament.throttle), one atomic statement per attempt.
+# tournament.models.Counter (tournament.access.throttle), one atomic statement per attempt.
 
 # Login throttling: after 5 failures for one username from one address, wait 15 minutes.
 # The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their
@@ -202,7 +202,7 @@ def client_ip_address(request) -> str | None:
 AXES_CLIENT_IP_CALLABLE = client_ip_address
 # Axes counts a failure only after the password was checked: parallel wrong passwords would all
 # be checked before the first is counted. This handler reserves each check atomically first.
-AXES_HANDLER = "tournament.login_gate.GatedAxesHandler"
+AXES_HANDLER = "tournament.access.login_gate.GatedAxesHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 

@@ -6,7 +6,7 @@ from django.http import HttpRequest
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from . import views
+from tournament.tournaments.views.home import home
 
 
 def _superusers_only(request: HttpRequest) -> bool:
@@ -18,7 +18,7 @@ def _superusers_only(request: HttpRequest) -> bool:
 admin.site.has_permission = _superusers_only  # type: ignore[method-assign]
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home, name="home"),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -26,8 +26,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The cockpit, the hall screen and backups read results: they live in scoring, above this app.
     path("", include("scoring.live.urls")),
-    path("", include("tournament.urls_desk")),
-    path("", include("tournament.urls_signup")),
+    path("", include("tournament.evening.urls")),
+    path("", include("tournament.signup.urls")),
     path("", include("scoring.documents.urls")),
     path("", include("scoring.api.urls")),
     path("", include("scoring.sheets.urls")),

@@ -24,8 +24,8 @@ from scoring.core.engine import DealError
 from scoring.http import json_object
 from scoring.models import ScoreSheet
 from scoring.sheets.services import StaleSheetError, deal_record
-from tournament.access import Permission, json_error, permission_required
-from tournament.lifecycle import Locked
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import Permission, json_error, permission_required
 
 BODY_KEYS = {"version", "deal"}
 

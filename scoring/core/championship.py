@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from scoring.core.ranking import Criterion, Ranked, chosen_criteria, rank
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 
 
 class Method(StrEnum):

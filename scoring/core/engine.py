@@ -10,8 +10,8 @@ from fractions import Fraction
 from typing import Any, TypeGuard
 
 from scoring.core.rules import FFT, RuleSet
-from tournament.i18n import TranslatableError
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import TranslatableError
+from tournament.core.i18n import gettext_noop as _
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 CONTRACT_LABELS: Mapping[str, str] = {

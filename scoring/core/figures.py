@@ -34,7 +34,7 @@ from scoring.core.engine import (
     validate_deal,
 )
 from scoring.core.rules import FFT, RULE_SETS, RuleSet
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 
 FIGURE = "figure"
 

@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scoring.core.engine import POIGNEE_SIZES, TOTAL_POINTS
-from tournament.i18n import gettext_noop
+from tournament.core.i18n import gettext_noop
 
 CONTRACT_KEYS = {
     "P": "prise",

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, overload
 
-from tournament.collation import name_key
-from tournament.i18n import gettext_noop as _
+from tournament.core.collation import name_key
+from tournament.core.i18n import gettext_noop as _
 
 
 class Rankable(Protocol):

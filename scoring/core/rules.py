@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 
 K = TypeVar("K")
 V = TypeVar("V")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from scoring.core.engine import CONTRACT_LABELS, Deal, DealResult, passed_scores, score_deal
 from scoring.core.rules import FFT, RuleSet
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 
 PASSED_LABEL = _("Tous passent")
 

@@ -20,9 +20,9 @@ from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.sheets.position_overview import TableRow, position_overview
 from scoring.sheets.summary import State
 from scoring.sheets.table_entry import CodeAlert, code_alerts, open_calls
-from tournament.clock import ClockState, state_of
+from tournament.evening.clock import ClockState, state_of
+from tournament.evening.selectors import position_in_play
 from tournament.models import ChangeLog, Counter, Position, Registration, Tournament
-from tournament.services import position_in_play
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10

@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
-from tournament.access import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
+from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
 from tournament.models import Position, Registration, Tournament
 
 # Sheets outside the seating plan (a club evening) have no position; they are ranked as this.

@@ -1,5 +1,5 @@
 """What the hall screen shows: only what is published (the link and announcement are
-tournament.hall)."""
+tournament.evening.hall)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from scoring.core.ranking import Ranked
 from scoring.live.cockpit import current_position
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import standings_for
-from tournament import services
+from tournament.evening.selectors import position_plan, who_sits_where
 from tournament.models import Position, Seat, Table, Tournament
 
 
@@ -40,8 +40,8 @@ def hall_content(tournament: Tournament) -> HallContent:
     who: list[dict] = []
     tables: list[Table] = []
     if position is not None:
-        who = services.who_sits_where(position)
-        tables = services.position_plan(position)
+        who = who_sits_where(position)
+        tables = position_plan(position)
     standings = mark_provisional(standings_for(tournament, public=True))
     played = any(r.row.deals for r in standings.players)
     # Who has sat at a published table; a registration alone (a late arrival seated only in a

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from tournament.audit import change_record
+from tournament.access.audit import change_record
 from tournament.models import Registration, Seat, Tournament
 
 if TYPE_CHECKING:  # the card printed (scoring.documents builds on this module)

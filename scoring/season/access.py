@@ -1,6 +1,6 @@
 """Who may do what on a season championship: the predicates and the decorator of its pages,
-registered with django-rules beside the tournament ones (tournament.access), which cannot
-read a championship (scoring builds on tournament, not the reverse).
+registered with django-rules beside the tournament ones (tournament.access.permissions), which
+cannot read a championship (scoring builds on tournament, not the reverse).
 
 A championship gathers finished tournaments into a season ranking. Its owner and the
 co-organisers the owner names define it, and may put in it only tournaments they run.
@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 
 from scoring.models import Championship
-from tournament.access import (
+from tournament.access.permissions import (
     Permission,
     is_active,
     is_arbiter_member,

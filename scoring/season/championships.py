@@ -24,8 +24,8 @@ from scoring.core.ranking import PlayerRow, Ranked
 from scoring.live.counted import public_tournaments
 from scoring.live.standings import standings_for_many
 from scoring.models import Championship
-from tournament.access import managed_tournaments
-from tournament.audit import change_record
+from tournament.access.audit import change_record
+from tournament.access.permissions import managed_tournaments
 from tournament.models import ChangeLog, Registration, Tournament
 
 

@@ -9,9 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.core.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
-from tournament.access import managed_tournaments
-from tournament.forms import BoundedMultipleChoiceField, tie_breaks_field
+from tournament.access.permissions import managed_tournaments
 from tournament.models import Tournament
+from tournament.players.forms import BoundedMultipleChoiceField
+from tournament.tournaments.forms import tie_breaks_field
 
 MAX_SCALE = 200  # places on a scale
 MAX_POINTS = 10_000  # points of one place

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from scoring.core.random_deals import random_table_deals
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
-from tournament import seating
+from tournament.core import seating
+from tournament.evening.positions import position_tables_store
 from tournament.models import (
     DIRECTIONS,
     Player,
@@ -29,7 +30,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.seats import start_codes
-from tournament.services import position_tables_store
 
 LAST_NAMES = (
     "Martin Bernard Thomas Petit Robert Richard Durand Dubois Moreau Laurent Simon Michel "

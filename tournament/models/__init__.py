@@ -5,7 +5,7 @@
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - audit: ChangeLog, the one history of every write
-- limits: Counter, every attempts counter and lock (tournament.throttle)
+- limits: Counter, every attempts counter and lock (tournament.access.throttle)
 - choices: the models' enumerations (Direction, and each model's own, named on the model too)
 - fields: the relation kinds the models of both apps repeat (a tournament's part, optional links)
 """

@@ -14,8 +14,8 @@ class ChangeLog(models.Model):
     """Who changed what, when, with the state before and after: nothing is overwritten.
 
     The one history of every write (results, seating, settings), in this lower app so that both
-    apps record through tournament.audit.change_record. Its table keeps the name it had when it
-    lived in scoring (no data moved); `sheet` points up at scoring's sheets by name only.
+    apps record through tournament.access.audit.change_record. Its table keeps the name it had when
+    it lived in scoring (no data moved); `sheet` points up at scoring's sheets by name only.
     """
 
     Action = choices.Action

@@ -83,7 +83,7 @@ class PositionStatus(models.TextChoices):
 
 class PositionSeating(models.TextChoices):
     """How a position's tables were drawn: the generator's plan, or the standings for a final
-    (tournament.seating.seeded)."""
+    (tournament.core.seating.seeded)."""
 
     GENERATOR = "generator", _("par le générateur")
     RANK = "rank", _("par le classement (table d'honneur)")

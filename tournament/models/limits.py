@@ -1,5 +1,5 @@
 """Counter: every attempts counter and lock of the site, one row a key, shared by every server
-process (the arithmetic is in tournament.throttle, one SQL statement an attempt)."""
+process (the arithmetic is in tournament.access.throttle, one SQL statement an attempt)."""
 
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ class Checker:
         return self.plan
 
     def check_player(self, player: Player, row: Row) -> None:
-        from tournament.licence import licence_clean
+        from tournament.players.licence import licence_clean
 
         try:
             # The registration form's and the import's rule: "412345" is "0412345".
@@ -208,8 +208,8 @@ class Checker:
         self.full_clean(player)
 
     def check_tournament(self, tournament: Tournament, row: Row) -> None:
-        from tournament.forms import TournamentForm
-        from tournament.services import TOURNAMENT_FIELDS
+        from tournament.tournaments.forms import TournamentForm
+        from tournament.tournaments.services import TOURNAMENT_FIELDS
 
         tournament.owner_id = self.owner_id  # whoever restores it owns it; never the file's
         # The hall screen's link is a credential of the original: the copy gets its own on demand.

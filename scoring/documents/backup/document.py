@@ -9,8 +9,8 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from tournament.import_files import MAX_ROWS
-from tournament.safe_json import JSONTooDeep, loads_bounded
+from tournament.core.safe_json import JSONTooDeep, loads_bounded
+from tournament.players.import_files import MAX_ROWS
 
 FORMAT = "tarot-desk-backup"
 VERSION = 1

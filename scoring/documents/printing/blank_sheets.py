@@ -24,8 +24,8 @@ from scoring.documents.printing.sheet_page import (
     seated_columns,
 )
 from scoring.sheets.table_entry.links import phones_enabled
+from tournament.evening.selectors import start_labels
 from tournament.models import Position, Table
-from tournament.services import start_labels
 
 TEMPLATE = "print/sheets.html"
 

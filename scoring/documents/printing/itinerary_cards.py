@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.printing.render import render_pdf
 from scoring.sheets.table_entry.links import phones_enabled
-from tournament.importing import normalise
 from tournament.models import Position, Registration, Seat, Tournament
+from tournament.players.importing import normalise
 
 TEMPLATE = "print/itinerary_cards.html"
 

@@ -12,8 +12,8 @@ from scoring.documents.printing.phone_entry import codes_by_table
 from scoring.documents.printing.render import render_pdf
 from scoring.qr import qr_svg
 from scoring.sheets.table_entry.links import phones_enabled
+from tournament.evening.selectors import position_plan
 from tournament.models import Position, Tournament
-from tournament.services import position_plan
 
 TEMPLATE = "print/table_plan.html"
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from scoring.documents.printing.render import render_pdf
+from tournament.evening.selectors import who_sits_where
 from tournament.models import Position, Tournament
-from tournament.services import who_sits_where
 
 TEMPLATE = "print/who_sits_where.html"
 

@@ -17,7 +17,7 @@ from scoring.documents.backup import (
     tournament_export_json,
     tournament_import,
 )
-from tournament.access import Permission, TournamentRequest, permission_required
+from tournament.access.permissions import Permission, TournamentRequest, permission_required
 
 
 class RestoreForm(forms.Form):

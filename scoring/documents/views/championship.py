@@ -12,7 +12,7 @@ from scoring.documents.printing.championship_pdf import championship_pdf
 from scoring.models import Championship
 from scoring.season.access import ChampionshipRequest, championship_required
 from scoring.season.championships import championship_standings
-from tournament.access import Permission
+from tournament.access.permissions import Permission
 from tournament.public_address import absolute_url
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 from scoring.documents.exports import deals_csv, deals_xlsx, ranking_xlsx
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import standings_for
-from tournament.access import Permission, TournamentRequest, permission_required
+from tournament.access.permissions import Permission, TournamentRequest, permission_required
 
 if TYPE_CHECKING:
     from tournament.models import Tournament

@@ -21,14 +21,14 @@ from scoring.documents.printing.who_sits_where import who_sits_where_pdf
 from scoring.live.reprints import cards_printed
 from scoring.models import ScoreSheet
 from scoring.sheets.table_entry.links import phones_enabled
-from tournament.access import (
+from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     capabilities,
     permission_required,
 )
+from tournament.evening.selectors import position_or_404
 from tournament.public_address import site_root, unreachable_from_phones
-from tournament.services import position_or_404
 
 if TYPE_CHECKING:
     from tournament.models import Position, Tournament

@@ -23,10 +23,16 @@ from scoring.models import TableCall
 from scoring.qr import qr_svg
 from scoring.sheets import table_entry
 from scoring.sheets.table_entry.links import phones_enabled
-from tournament import clock, hall
-from tournament.access import Permission, TournamentRequest, capabilities, permission_required
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from tournament.evening import clock, hall
+from tournament.evening.selectors import played_positions, position_or_404
+from tournament.players.selectors import registration_or_404
 from tournament.public_address import absolute_url, unreachable_from_phones
-from tournament.services import played_positions, position_or_404, registration_or_404
 
 if TYPE_CHECKING:
     from tournament.models import Tournament

@@ -1,7 +1,7 @@
 """The hall screen: a full-screen, read-only page for the room's projector or TV, no login.
 
-The secret link is the credential (tournament.access.hall_screen); the page shows only what is
-published and polls its slides with an ETag, the position clock riding along in a header.
+The secret link is the credential (tournament.access.permissions.hall_screen); the page shows only
+what is published and polls its slides with an ETag, the position clock riding along in a header.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.views.decorators.http import condition, require_safe
 from scoring.live.cockpit import live_fingerprint
 from scoring.live.hall import hall_content
 from scoring.live.views.cockpit import live
-from tournament.access import TournamentRequest, hall_screen
-from tournament.clock import state_of
+from tournament.access.permissions import TournamentRequest, hall_screen
+from tournament.evening.clock import state_of
 
 # Seconds each page of the screen stays up, and between two polls; ?duree= changes the first
 # (3 to 120 s) for a slower hall or a quick check.

@@ -20,9 +20,10 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.live.standings import standings_fingerprint
 from scoring.live.views.reports import player_context, ranking_context
-from tournament.access import TournamentRequest, public_page
-from tournament.collation import matches, person_key
-from tournament.services import played_positions, registration_or_404, roster, seat_in_play
+from tournament.access.permissions import TournamentRequest, public_page
+from tournament.core.collation import matches, person_key
+from tournament.evening.selectors import played_positions, seat_in_play
+from tournament.players.selectors import registration_or_404, roster
 
 if TYPE_CHECKING:
     from tournament.models import Registration, Seat, Tournament
@@ -146,7 +147,7 @@ def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
 
 def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
     """Where the player sits in the position in play, the cockpit's own answer
-    (`tournament.services.position_in_play`): the card never names another position."""
+    (`tournament.evening.selectors.position_in_play`): the card never names another position."""
     return {"current": seat_in_play(entry)}
 
 

@@ -15,9 +15,9 @@ from scoring.live import tables
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import player_deals, standings_for
 from scoring.sheets.views.sheet_page import int_or_none
-from tournament.access import Permission, TournamentRequest, permission_required
-from tournament.collation import matches
-from tournament.services import registration_or_404
+from tournament.access.permissions import Permission, TournamentRequest, permission_required
+from tournament.core.collation import matches
+from tournament.players.selectors import registration_or_404
 
 if TYPE_CHECKING:
     from tournament.models import Registration, Tournament

@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
 from scoring.sheets.generate import GenerateOptions, tournament_generate
+from tournament.core.seating import SeatingError
 from tournament.models import Tournament
-from tournament.seating import SeatingError
 
 
 class Command(BaseCommand):

@@ -14,8 +14,8 @@ from scoring.models import Championship
 from scoring.season.access import ChampionshipRequest, championship_required, visible_championships
 from scoring.season.championships import championship_save, championship_standings, lines
 from scoring.season.forms import ChampionshipForm
-from tournament.access import Permission, permission_required
-from tournament.services import player_or_none
+from tournament.access.permissions import Permission, permission_required
+from tournament.players.selectors import player_or_none
 
 
 @permission_required(Permission.CHAMPIONSHIPS, lookup=None)

@@ -31,15 +31,15 @@ from scoring.live.counted import PUBLIC_TOURNAMENTS
 from scoring.live.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
 from scoring.models import Deal
 from scoring.season.statistics_loader import BY_PLAYER, deal_records, penalty_records
-from tournament.access import (
+from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     permission_required,
     public_page,
     visible_tournaments,
 )
-from tournament.collation import person_key
-from tournament.services import (
+from tournament.core.collation import person_key
+from tournament.players.selectors import (
     players_by_pk,
     registration_or_404,
     registrations_by_player,

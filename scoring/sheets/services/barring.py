@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from scoring.core.engine import DealError, is_int
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 
 BARRED_FAUSSE_DONNE = _(
     "%(name)s a fait une fausse donne : il ne peut pas enchérir sur cette donne."

@@ -17,7 +17,7 @@ from scoring.core.figures import FIGURE, figure_scores
 from scoring.core.rules import RULE_SETS
 from scoring.models import Deal, ScoreSheet
 from scoring.sheets.services.sheets import sheet_players_count
-from tournament.i18n import gettext_noop as _
+from tournament.core.i18n import gettext_noop as _
 from tournament.models import Table
 
 # Score entry's fields of a deal besides the engine's; any other key is refused. "alone" says why a

@@ -22,8 +22,8 @@ from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from scoring.sheets.services.barring import refuse_barred_taker
 from scoring.sheets.services.deal_input import compute_scores, deal_input_check
 from scoring.sheets.services.sheets import bump_version, sheet_players_count
-from tournament.audit import change_record
-from tournament.i18n import gettext_noop
+from tournament.access.audit import change_record
+from tournament.core.i18n import gettext_noop
 from tournament.models import ChangeLog, Tournament
 
 

@@ -16,8 +16,8 @@ from scoring.models import Deal, Incident, ScoreSheet
 from scoring.sheets.services.deal_input import ENTRY_FIELDS
 from scoring.sheets.services.deals import deal_snapshot, deal_update
 from scoring.sheets.services.sheets import bump_version, ensure_sheet_writable
-from tournament.audit import change_record
-from tournament.lifecycle import ensure_tournament_open
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import ensure_tournament_open
 from tournament.models import ChangeLog, Registration, Tournament
 
 

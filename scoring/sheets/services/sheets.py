@@ -16,8 +16,8 @@ from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import ScoreSheet, SheetPlayer
-from tournament.audit import change_record
-from tournament.lifecycle import Locked, ensure_position_open, ensure_tournament_open
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import Locked, ensure_position_open, ensure_tournament_open
 from tournament.models import (
     DIRECTIONS,
     ChangeLog,

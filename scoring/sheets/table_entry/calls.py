@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from scoring.models import TableCall, TableLink
 from scoring.sheets.table_entry.deals import clean_note
-from tournament import throttle
-from tournament.audit import change_record
+from tournament.access import throttle
+from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Tournament
 
 CALLS_PER_HOUR = 20  # per table: a stuck button or a prankster can't flood the desk

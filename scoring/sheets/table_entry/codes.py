@@ -2,7 +2,7 @@
 
 Who entered a deal, who confirmed it and who contested it come only from a code checked here,
 never from what a request declares. Guessing is bounded per *target* player and per *guessing
-client*, in the database (tournament.throttle, one atomic statement an attempt):
+client*, in the database (tournament.access.throttle, one atomic statement an attempt):
 
 - per player and client (address + the phone's device cookie): CLIENT_ALLOWANCE checks, then
   locks of CLIENT_LOCK seconds doubling at each further attempt;
@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import ScoreSheet, SheetPlayer, TableLink
-from tournament import throttle
-from tournament.audit import change_record
+from tournament.access import throttle
+from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Counter, Registration, Tournament, new_pin
 
 CLIENT_ALLOWANCE = 3

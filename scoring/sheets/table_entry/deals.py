@@ -30,8 +30,8 @@ from scoring.sheets.services import (
 )
 from scoring.sheets.table_entry.codes import Client, CodeRefused, code_check
 from scoring.sheets.table_entry.links import table_sheet
-from tournament.audit import change_record
-from tournament.lifecycle import Locked
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Registration, Table
 
 CLIENT_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")

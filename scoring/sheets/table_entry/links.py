@@ -9,7 +9,7 @@ import secrets
 from django.db import IntegrityError, transaction
 
 from scoring.models import ScoreSheet, TableLink
-from tournament.audit import change_record
+from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Position, Tournament
 
 # Unambiguous letters and digits for a code read off paper (no 0/O, 1/I/L).

@@ -29,8 +29,8 @@ from scoring.sheets.views.sheet_page import (
     sheet_write,
     stale,
 )
-from tournament.access import Permission, TournamentRequest, permission_required
-from tournament.lifecycle import Locked
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import Permission, TournamentRequest, permission_required
 
 
 def _deal_write(

@@ -18,10 +18,16 @@ from scoring.models import Incident, ScoreSheet
 from scoring.sheets import services
 from scoring.sheets.forms import IncidentForm, PenaltyDefaultsForm
 from scoring.sheets.views.sheet_page import int_or_none
-from tournament.access import Permission, TournamentRequest, capabilities, permission_required
-from tournament.lifecycle import Locked
-from tournament.services import played_tables, positions_in_order, roster
-from tournament.views.common import form_post
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from tournament.evening.selectors import played_tables, positions_in_order
+from tournament.pages import form_post
+from tournament.players.selectors import roster
 
 
 @permission_required(Permission.MANAGE)

@@ -17,8 +17,13 @@ from scoring.sheets import services, table_entry
 from scoring.sheets.entry_progress import position_being_entered, sheets_to_enter
 from scoring.sheets.position_overview import position_overview
 from scoring.sheets.views.sheet_page import TABLE
-from tournament.access import Permission, TournamentRequest, capabilities, permission_required
-from tournament.services import position_in_play, position_or_404, positions_in_order
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from tournament.evening.selectors import position_in_play, position_or_404, positions_in_order
 
 if TYPE_CHECKING:
     from tournament.models import Position

@@ -28,10 +28,10 @@ from scoring.sheets.screen import (
     sheet_is_full,
 )
 from scoring.sheets.services import StaleSheetError
-from tournament.access import TournamentRequest, capabilities
-from tournament.lifecycle import Locked
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import TournamentRequest, capabilities
 
-# The URL's object, seen from the tournament (tournament.access's look-ups).
+# The URL's object, seen from the tournament (tournament.access.permissions's look-ups).
 SHEET = "sheets__pk"
 DEAL = "sheets__deals__pk"
 TABLE = "positions__tables__pk"

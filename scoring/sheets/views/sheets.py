@@ -39,9 +39,10 @@ from scoring.sheets.views.sheet_page import (
     stale,
     valid_deal,
 )
-from tournament.access import Permission, TournamentRequest, permission_required
-from tournament.lifecycle import Locked
-from tournament.services import roster, table_or_404
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import Permission, TournamentRequest, permission_required
+from tournament.evening.selectors import table_or_404
+from tournament.players.selectors import roster
 
 
 @permission_required(Permission.SCORE, SHEET)

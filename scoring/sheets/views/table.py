@@ -29,9 +29,9 @@ from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
 from scoring.sheets.services import StaleSheetError, compute_scores, deal_input_check
-from tournament import throttle
-from tournament.access import json_error
-from tournament.lifecycle import Locked
+from tournament.access import throttle
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import json_error
 from tournament.public_address import absolute_url
 from tournament.seats import sheet_order_key
 

@@ -22,7 +22,7 @@ class Command(BaseCommand):
         user.is_superuser = True
         user.set_password(password)
         user.save()
-        from tournament.roles import ensure_groups
+        from tournament.access.roles import ensure_groups
 
         ensure_groups()
         self.stdout.write(

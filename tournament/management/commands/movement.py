@@ -5,8 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from tournament.models import sheet_order_key
-from tournament.seating import (
+from tournament.core.seating import (
     DIRECTIONS,
     Plan,
     SeatingError,
@@ -15,6 +14,7 @@ from tournament.seating import (
     plan_figures,
     starting_positions,
 )
+from tournament.models import sheet_order_key
 
 # Letters as printed on French sheets: West is "O" (Ouest), the fifth seat "5e".
 SHEET_LETTERS = dict(zip(DIRECTIONS, ("N", "E", "S", "O", "5e"), strict=True))

@@ -1,0 +1,148 @@
+"""Results lifecycle: what is finished or closed refuses writes until an arbiter reopens it.
+
+Every write service asks these gates, so the desk, the API, imports and restores all meet the
+same refusal. Finishing, closing and reopening are logged with who, when and why.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.access.audit import save_recorded
+from tournament.models import Position, Tournament
+
+
+class Locked(ValidationError):
+    """A write on something finished, closed or validated; an arbiter must reopen it first."""
+
+
+def locked_tournament(tournament: Tournament) -> Tournament:
+    """The tournament's row, fresh and locked until the end of the transaction: writes that
+    read it first (status, counts, capacity) are serialised."""
+    return Tournament.objects.select_for_update(no_key=True, of=("self",)).get(pk=tournament.pk)
+
+
+def locked_position(position: Position) -> Position:
+    """The position's row, fresh and locked until the end of the transaction, with its
+    tournament."""
+    return (
+        Position.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament")
+        .get(pk=position.pk)
+    )
+
+
+def ensure_tournament_open(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Locked(
+            _("Le tournoi est terminé : rouvrez-le (arbitre) avant de le modifier."),
+            code="finished",
+        )
+
+
+def ensure_position_open(position: Position) -> None:
+    ensure_tournament_open(position.tournament)
+    if position.status == Position.Status.CLOSED:
+        raise Locked(
+            _("La position %(number)s est close : rouvrez-la (arbitre) avant de la modifier.")
+            % {"number": position.number},
+            code="closed",
+        )
+
+
+def _bump_sheets(**where) -> None:
+    """Move the versions of the sheets being locked: a save racing with the lock then fails its
+    version check (it waits for these row locks, then sees the new version) instead of slipping
+    in after the lock."""
+    from django.apps import apps
+    from django.db.models import F
+
+    sheets = apps.get_model("scoring", "ScoreSheet").objects.filter(**where)
+    sheets.update(version=F("version") + 1)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Indiquez pourquoi vous rouvrez.")})
+    if "\x00" in reason:  # PostgreSQL refuses NUL in text and JSON: as the forms do
+        raise ValidationError({"reason": ProhibitNullCharactersValidator.message})
+    return reason[:500]
+
+
+def _move(
+    obj: Tournament | Position,
+    tournament: Tournament,
+    status: str,
+    user,
+    *,
+    reason: str | None = None,
+) -> None:
+    """Give a tournament or a position its new status and record the move; with a reason, the
+    move is a reopening, recorded as such."""
+    before = {"status": str(obj.status)}
+    obj.status = status
+    after = {"status": str(status)}
+    if reason is not None:
+        after["reason"] = reason
+    save_recorded(
+        obj,
+        update_fields=["status", "updated_at"] if isinstance(obj, Tournament) else ["status"],
+        tournament=tournament,
+        action="update" if reason is None else "reopen",
+        before=before,
+        after=after,
+        user=user,
+    )
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
+    """Running → finished: results, players and positions are frozen."""
+    tournament = locked_tournament(tournament)
+    ensure_tournament_open(tournament)
+    # A finished tournament has no open position left.
+    tournament.positions.filter(status=Position.Status.PUBLISHED).update(
+        status=Position.Status.CLOSED
+    )
+    _bump_sheets(tournament=tournament)
+    _move(tournament, tournament, Tournament.Status.FINISHED, user)
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tournament:
+    """Finished → running, with the reason in the history (positions stay closed)."""
+    reason = _reason(reason)
+    tournament = locked_tournament(tournament)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ValidationError(_("Le tournoi n'est pas terminé."))
+    _move(tournament, tournament, Tournament.Status.RUNNING, user, reason=reason)
+    return tournament
+
+
+@transaction.atomic
+def position_close(*, position: Position, user=None) -> Position:
+    """Published → closed: its sheets are frozen."""
+    position = locked_position(position)
+    ensure_position_open(position)
+    if position.status != Position.Status.PUBLISHED:
+        raise ValidationError(_("Seule une position publiée peut être close."))
+    _bump_sheets(table__position=position)
+    _move(position, position.tournament, Position.Status.CLOSED, user)
+    return position
+
+
+@transaction.atomic
+def position_reopen(*, position: Position, reason: str, user=None) -> Position:
+    """Closed → published, with the reason in the history."""
+    reason = _reason(reason)
+    position = locked_position(position)
+    ensure_tournament_open(position.tournament)
+    if position.status != Position.Status.CLOSED:
+        raise ValidationError(_("Cette position n'est pas close."))
+    _move(position, position.tournament, Position.Status.PUBLISHED, user, reason=reason)
+    return position

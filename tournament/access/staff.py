@@ -1,0 +1,143 @@
+"""The people who work on a tournament besides its owner: co-arbiters and scorers."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.access import throttle
+from tournament.access.audit import change_record
+from tournament.models import Tournament, TournamentRole
+
+# An owner names staff by typing an exact username: naming attempts per owner and hour (a
+# real owner names a handful of people; someone probing for account names gets this many).
+NAMING_ATTEMPTS = 20
+NAMING_WINDOW = 3600
+
+
+class TooManyNamings(ValidationError):
+    """An owner typed too many usernames within the hour: nothing is looked up."""
+
+
+def staff_add(
+    *, tournament: Tournament, username: str, role: str, password: str = "", user=None
+) -> TournamentRole:
+    """Give an account a role on this tournament (or change the role it has).
+
+    Only a superuser creates accounts (with a password: a club's scorer for the evening, with
+    no right anywhere else) and hears why a name is refused. An owner names an existing
+    account by its exact username, and whatever the reason a name is refused (no such
+    account, an inactive one, an administrator's) the answer is the same sentence, which does
+    not repeat the name: the page lists no account and tells nothing about accounts beyond
+    what a naming that succeeds shows. Each attempt is counted first, outside the write's
+    transaction, so that a refused one stays counted (tournament.access.throttle).
+    """
+    superuser = bool(user is not None and user.is_superuser)
+    if not superuser:
+        key = f"staff-naming:{getattr(user, 'pk', None)}"
+        if throttle.hit(key, NAMING_WINDOW) > NAMING_ATTEMPTS:
+            raise TooManyNamings(
+                _("Trop de noms essayés : réessayez dans une heure."), code="throttled"
+            )
+    return _staff_grant(
+        tournament=tournament,
+        username=username,
+        role=role,
+        password=password,
+        user=user,
+        superuser=superuser,
+    )
+
+
+def _not_nameable() -> ValidationError:
+    return ValidationError(
+        {
+            "username": _(
+                "Ce nom d'utilisateur ne peut pas être nommé : vérifiez-le (majuscules "
+                "comprises), ou demandez à un administrateur du site de créer le compte."
+            )
+        }
+    )
+
+
+@transaction.atomic
+def _staff_grant(
+    *, tournament: Tournament, username: str, role: str, password: str, user, superuser: bool
+) -> TournamentRole:
+    if role not in TournamentRole.Role.values:
+        raise ValidationError({"role": _("Rôle inconnu.")})
+    username = (username or "").strip()
+    if "\x00" in username:  # typed, not from a form: PostgreSQL refuses NUL in a query
+        raise ValidationError({"username": ProhibitNullCharactersValidator.message})
+    if password and not superuser:
+        raise ValidationError({"password": _("Seul un administrateur du site crée des comptes.")})
+    accounts = get_user_model().objects
+    account = accounts.filter(username=username, is_active=True).first()
+    if not superuser:
+        # An administrator's account gains nothing from a role (it runs everything already):
+        # refusing it as if unknown keeps an owner from confirming the admins' names.
+        if account is None or account.is_superuser:
+            raise _not_nameable()
+    elif account is None and password and not accounts.filter(username=username).exists():
+        account = _new_account(username, password)
+    if account is None:
+        raise ValidationError(
+            {
+                "username": _(
+                    "Aucun compte actif ne s'appelle « %(name)s » : donnez un mot de passe "
+                    "pour le créer."
+                )
+                % {"name": username}
+            }
+        )
+    if account.pk == tournament.owner_id:  # the owner's name is on the page already
+        raise ValidationError(
+            {"username": _("%(name)s organise déjà ce tournoi.") % {"name": username}}
+        )
+    existing = TournamentRole.objects.filter(tournament=tournament, user=account).first()
+    before = {"user": username, "role": existing.role} if existing else None
+    entry, _created = TournamentRole.objects.update_or_create(
+        tournament=tournament, user=account, defaults={"role": role}
+    )
+    change_record(
+        tournament=tournament,
+        obj=entry,
+        action="update" if existing else "create",
+        before=before,
+        after={"user": username, "role": role},
+        user=user,
+    )
+    return entry
+
+
+@transaction.atomic
+def staff_remove(*, entry: TournamentRole, user=None) -> None:
+    before = {"user": entry.user.get_username(), "role": entry.role}
+    change_record(
+        tournament=entry.tournament,
+        obj=entry,
+        action="delete",
+        before=before,
+        after=None,
+        user=user,
+    )
+    entry.delete()
+
+
+def _new_account(username: str, password: str):
+    from django.contrib.auth.password_validation import validate_password
+
+    model = get_user_model()
+    candidate = model(username=username)
+    try:
+        candidate.full_clean(exclude=["password"])
+    except ValidationError as error:
+        raise ValidationError({"username": error.messages}) from None
+    try:
+        validate_password(password, candidate)
+    except ValidationError as error:
+        raise ValidationError({"password": error.messages}) from None
+    return model.objects.create_user(username=username, password=password)

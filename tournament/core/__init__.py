@@ -1,0 +1,2 @@
+"""The pure core of the tournament app: seating, French collation, bounded JSON, the
+translation vocabulary. Plain Python: no Django, no models (an import-linter contract)."""

@@ -1,0 +1,48 @@
+"""Forms of the evening's structure: generating positions, swapping two seats."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Position, Registration
+from tournament.players.forms import PersonChoiceField
+
+
+class GenerateForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("graine (facultatif)"),
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_("La même graine redonne le même placement ; vide pour un tirage au hasard."),
+    )
+    # Only the next position to play can be seated from the standings: they are known.
+    seating = forms.ChoiceField(
+        label=_("placement de la prochaine position"),
+        choices=Position.Seating.choices,
+        required=False,
+    )
+
+
+class SwapForm(forms.Form):
+    """Two players of one position whose seats are exchanged."""
+
+    first = PersonChoiceField(label=_("joueur"), queryset=Registration.objects.none())
+    second = PersonChoiceField(label=_("avec"), queryset=Registration.objects.none())
+
+    def __init__(self, *args, registrations, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            field = cast(PersonChoiceField, self.fields[name])
+            field.queryset = registrations
+        self.fields["first"].widget.attrs["autofocus"] = True
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choisissez deux joueurs différents."))
+        return data

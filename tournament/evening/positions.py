@@ -1,0 +1,318 @@
+"""Generating (seating) positions as drafts and publishing them."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import hooks
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import ensure_tournament_open, locked_position, locked_tournament
+from tournament.core import seating
+from tournament.evening.fairness import Roster, floor_figures, plan_measures, tournament_roster
+from tournament.evening.selectors import (
+    active_registrations,
+    last_played_position,
+    position_is_stale,
+    tables_of,
+)
+from tournament.models import DIRECTIONS, Position, Seat, Table, Tournament
+
+GENERATOR = Position.Seating.GENERATOR
+
+
+def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
+    """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
+    # Through the sheets' reverse names: this app does not import scoring's models.
+    typed = (
+        Table.objects.filter(
+            position__tournament=tournament,
+            position__number__gte=start,
+            sheet__deals__isnull=False,
+        )
+        .order_by("position__number")
+        .values_list("position__number", flat=True)
+        .first()
+    )
+    if typed is not None:
+        raise ValidationError(
+            _(
+                "La position %(number)s a déjà des donnes saisies : publiez-la, ou supprimez "
+                "ses donnes, avant de la régénérer."
+            )
+            % {"number": typed}
+        )
+
+
+def _game(tournament: Tournament, size: int) -> str:
+    if size == 3:
+        return Table.Game.THREE
+    if size == 5:
+        if tournament.remainder == Tournament.Remainder.FIVE_DEAD:
+            return Table.Game.FIVE_DEAD
+        return Table.Game.FIVE
+    return Table.Game.FOUR
+
+
+def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]) -> list[Table]:
+    """Replace the position's tables by these (registration ids, seat by seat) in two inserts.
+
+    In the caller's transaction: the generator's plans and generated tournaments seat through it.
+    """
+    position.tables.all().delete()
+    stored = Table.objects.bulk_create(
+        Table(position=position, number=number, game=_game(position.tournament, len(seated)))
+        for number, seated in enumerate(tables, start=1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
+        for table, seated in zip(stored, tables, strict=True)
+        for index, rid in enumerate(seated)
+    )
+    return stored
+
+
+def generated_figures(
+    tournament: Tournament, plan: seating.Plan, start: int = 1
+) -> dict[str, object]:
+    """The fairness measures of a plan just generated (services.fairness), and the generator's
+    bound on repeats with the field it holds for (positions `start` and after planned)."""
+    lists = plan.to_lists()
+    regs = tournament_roster(tournament)
+    teams = {pk: registration.team_id for pk, registration in regs.items()}
+    figures: dict[str, object] = dict(plan_measures(lists, Roster.of(lists, regs)))
+    return figures | floor_figures(lists, start, plan.repeats_floor, teams)
+
+
+def generation_seconds(tournament: Tournament, played: int) -> int:
+    """How long generating the positions after `played` may take, in seconds (announced on the
+    positions page, whose progress bar follows it while the request runs)."""
+    players = len(active_registrations(tournament, played + 1))
+    return seating.expected_seconds(players, tournament.positions_count - played)
+
+
+@transaction.atomic
+def position_generate(
+    *,
+    tournament: Tournament,
+    seed: int | None = None,
+    start: int | None = None,
+    keep_close: bool = True,
+    user=None,
+    seating_method: str | None = None,
+) -> list[Position]:
+    """Plan positions `start`..positions_count as drafts; earlier positions are kept as played.
+
+    By default `start` is the first position not yet published, which makes this the re-plan
+    after a withdrawal or a late arrival. With `keep_close`, the current drafts are the starting
+    point, so that the new plan moves as few players as possible. `seating_method` (a
+    Position.Seating) says how position `start` is seated: by the generator, or, when it is the
+    next to play, from the current standings (by rank or in a snake; later positions by the
+    generator around it); by default as it was seated before.
+    """
+    # Lock the tournament row: two arbiters generating at once would interleave tables.
+    tournament = locked_tournament(tournament)
+    ensure_tournament_open(tournament)
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    played = last_played_position(tournament)
+    start = played + 1 if start is None else start
+    if start <= played:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": start}
+        )
+    if start > tournament.positions_count:
+        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
+    if any(n not in existing for n in range(1, start)):
+        raise ValidationError(_("Générez d'abord les positions précédentes."))
+    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
+    refuse_typed_drafts(tournament, start)
+
+    fixed = [tables_of(existing[n]) for n in range(1, start)]
+    last = tournament.positions_count
+    current = [tables_of(existing[n]) for n in range(start, last + 1) if n in existing]
+    previous = None
+    if keep_close and len(current) == last - start + 1:
+        previous = seating.Plan(tuple(tuple(tuple(t) for t in p) for p in [*fixed, *current]))
+    if seating_method is None:  # a re-plan seats the position as it was seated
+        seating_method = existing[start].seating if start in existing else GENERATOR
+    if seating_method != GENERATOR and start != played + 1:
+        raise ValidationError(
+            _("Seule la prochaine position à jouer peut être placée d'après le classement.")
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        plan = _new_plan(tournament, fixed, start, seed, previous, seating_method)
+    except seating.SeatingError as error:
+        # Translated here, in the arbiter's language: the pure module only marks its templates.
+        raise ValidationError(_(error.template) % error.params) from error
+    return _plan_store(
+        tournament, existing, plan, start=start, seed=seed, user=user, seating_method=seating_method
+    )
+
+
+def _new_plan(
+    tournament: Tournament,
+    fixed: list[list[list[int]]],
+    start: int,
+    seed: int,
+    previous: seating.Plan | None,
+    method: str,
+) -> seating.Plan:
+    """Positions `start` and after, planned by the generator; or position `start` seated from
+    the standings (by rank or in a snake) and the positions after it by the generator."""
+    registrations = active_registrations(tournament, start)
+    players = [seating.SeatingPlayer(r.pk, r.team_id) for r in registrations]
+    last, policy = tournament.positions_count, tournament.remainder
+    if method == GENERATOR:
+        return seating.generate(players, last, policy, fixed=fixed, seed=seed, previous=previous)
+    order = {pk: rank for rank, pk in enumerate(hooks.standings_order(tournament))}
+    # Players not ranked yet (a late arrival) come after the ranked ones, by number.
+    ranked = sorted(registrations, key=lambda r: (order.get(r.pk, len(order)), r.number))
+    position = seating.seat_by_standings(
+        [seating.SeatingPlayer(r.pk, r.team_id) for r in ranked], method, policy, fixed, seed
+    )
+    played = [*fixed, position]
+    if len(played) == last:
+        return seating.Plan(tuple(tuple(tuple(t) for t in p) for p in played))
+    return seating.generate(players, last, policy, fixed=played, seed=seed)
+
+
+def _plan_store(
+    tournament: Tournament,
+    existing: dict[int, Position],
+    plan: seating.Plan,
+    *,
+    start: int,
+    seed: int,
+    user,
+    seating_method: str = "generator",
+) -> list[Position]:
+    """Positions `start` and after seated as `plan` says, drafts, each change in the history."""
+    # E over the whole tournament, kept in the history to compare plans; every measure kept
+    # on the positions generated, for the positions page to compare hand changes with.
+    repeats = seating.repeated_meetings(plan)
+    # A position seated from the standings is not the generator's: its bound starts after it.
+    figures = generated_figures(tournament, plan, start + (seating_method != GENERATOR))
+    positions = []
+    for number in range(start, tournament.positions_count + 1):
+        position = existing.get(number)
+        before = tables_of(position) if position is not None else None
+        if position is None:
+            position = Position.objects.create(tournament=tournament, number=number)
+        position.seed = seed
+        position.status = Position.Status.DRAFT
+        position.generated_figures = figures
+        position.seating = seating_method if number == start else GENERATOR
+        position.save(update_fields=["seed", "status", "generated_figures", "seating"])
+        after = [list(table) for table in plan.positions[number - 1]]
+        position_tables_store(position=position, tables=after)
+        change_record(
+            tournament=tournament,
+            obj=position,
+            action="update" if before is not None else "create",
+            before={"tables": before} if before is not None else None,
+            after={"tables": after, "seed": seed, "repeated_meetings": repeats},
+            user=user,
+        )
+        positions.append(position)
+    return positions
+
+
+def position_regenerate(
+    *, position: Position, seed: int | None = None, user=None
+) -> list[Position]:
+    """A new draft for this position (and the drafts after it), ignoring the current one."""
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(
+            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
+            % {"number": position.number}
+        )
+    return position_generate(
+        tournament=position.tournament,
+        seed=seed,
+        start=position.number,
+        keep_close=False,
+        user=user,
+    )
+
+
+class EarlierPositionsUnfinished(ValidationError):
+    """Publishing while earlier published positions still have sheets to enter: the arbiter
+    is asked to confirm (the desk would otherwise be tempted to move on to the new one)."""
+
+    def __init__(self, to_enter):
+        self.to_enter = to_enter  # scoring.sheets.entry_progress.ToEnter per earlier position
+        super().__init__(
+            [
+                _(
+                    "La position %(number)s a encore %(missing)s feuille(s) manquante(s) et "
+                    "%(incomplete)s feuille(s) incomplète(s)."
+                )
+                % {"number": t.number, "missing": t.missing, "incomplete": t.incomplete}
+                for t in to_enter
+            ]
+        )
+
+
+@transaction.atomic
+def position_publish(
+    *, position: Position, user=None, unfinished_confirmed: bool = False
+) -> Position:
+    """Draft → published: players and scorers may now see it; it is never regenerated again.
+
+    Raises EarlierPositionsUnfinished, unless `unfinished_confirmed`, while an earlier
+    published position still has missing or incomplete sheets.
+    """
+    position = locked_position(position)
+    tournament = position.tournament
+    ensure_tournament_open(tournament)
+    if position.status != Position.Status.DRAFT:
+        raise ValidationError(_("Cette position est déjà publiée."))
+    if tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.DRAFT
+    ).exists():
+        raise ValidationError(_("Publiez d'abord les positions précédentes."))
+    if not position.tables.exists():
+        raise ValidationError(_("Cette position n'a pas de tables."))
+    if position_is_stale(position):
+        raise ValidationError(
+            _(
+                "Les joueurs ont changé depuis la génération de cette position (forfait ou "
+                "arrivée) : replanifiez avant de publier."
+            )
+        )
+    earlier = tournament.positions.filter(
+        number__lt=position.number, status=Position.Status.PUBLISHED
+    )
+    to_enter = sorted(
+        hooks.sheets_to_enter(tournament, list(earlier)).values(), key=lambda t: t.number
+    )
+    if to_enter and not unfinished_confirmed:
+        raise EarlierPositionsUnfinished(to_enter)
+    position.status = Position.Status.PUBLISHED
+    position.published_at = timezone.now()
+    position.save(update_fields=["status", "published_at"])
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    after: dict[str, Any] = {"status": "published"}
+    if to_enter:
+        # The arbiter published knowing these sheets were still to come.
+        after["sheets_to_enter"] = {str(t.number): t.total for t in to_enter}
+    change_record(
+        tournament=tournament,
+        obj=position,
+        action="update",
+        before={"status": "draft"},
+        after=after,
+        user=user,
+    )
+    return position

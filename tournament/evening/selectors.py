@@ -1,0 +1,184 @@
+"""Reads of the evening: who plays which position, where everyone sits, the plan so far,
+and the look-ups other apps' views make (a tournament's positions and tables, the object a URL
+names, 404 when it is not there; the roster and registrations are in players.selectors).
+
+Nothing here writes; functions return plain data, model instances (some with extra
+attributes) or querysets a caller may narrow further."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Max, QuerySet
+from django.shortcuts import get_object_or_404
+
+from tournament.models import (
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Tournament,
+    sheet_order_key,
+    start_codes_of,
+    start_display,
+)
+from tournament.players.importing import normalise
+
+
+def last_played_position(tournament: Tournament) -> int:
+    """The number of the last published or closed position, 0 before the first one."""
+    return played_positions(tournament).aggregate(n=Max("number"))["n"] or 0
+
+
+# --- Look-ups by URL and a tournament's lists (for the views of both apps) -----------------
+
+
+def position_or_404(tournament_id: int, number: int, *, published: bool = False) -> Position:
+    """Position `number` of the tournament (with it), 404 when there is none (or, asked for a
+    `published` one, when it is a draft or closed). A flag rather than a status, so that other
+    apps' views need not import the model for its choices."""
+    found = Position.objects.select_related("tournament").filter(
+        tournament_id=tournament_id, number=number
+    )
+    return get_object_or_404(found.filter(status=Position.Status.PUBLISHED) if published else found)
+
+
+def table_or_404(pk: int) -> Table:
+    """A table with its position and tournament; 404 when there is none."""
+    return get_object_or_404(Table.objects.select_related("position__tournament"), pk=pk)
+
+
+def positions_in_order(tournament: Tournament) -> QuerySet[Position]:
+    """The tournament's positions by number, drafts included."""
+    return Position.objects.filter(tournament=tournament).order_by("number")
+
+
+def played_positions(tournament: Tournament) -> QuerySet[Position]:
+    """The positions published or closed, by number: those the players see."""
+    return positions_in_order(tournament).exclude(status=Position.Status.DRAFT)
+
+
+def played_tables(tournament: Tournament) -> QuerySet[Table]:
+    """The tables of the published and closed positions, with their position and seats."""
+    return (
+        Table.objects.filter(position__tournament=tournament)
+        .exclude(position__status=Position.Status.DRAFT)
+        .select_related("position")
+        .prefetch_related("seats")
+        .order_by("position__number", "number")
+    )
+
+
+def position_in_play(positions: Sequence[Position]) -> Position | None:
+    """The one answer to "which position is in play", for the cockpit, the player's card, the
+    hall screen and the desk: the latest published position, else the latest closed one (the
+    last played), None before the first publication. `positions` are in number order."""
+    played = [p for p in positions if p.status != Position.Status.DRAFT]
+    published = [p for p in played if p.status == Position.Status.PUBLISHED]
+    latest = published or played
+    return latest[-1] if latest else None
+
+
+def seat_in_play(registration: Registration) -> Seat | None:
+    """Where the player sits in the position in play while it is being played (published),
+    with its table and position; None when that position is closed or the player not seated."""
+    position = position_in_play(list(played_positions(registration.tournament)))
+    if position is None or position.status != Position.Status.PUBLISHED:
+        return None
+    return (
+        Seat.objects.filter(registration=registration, table__position=position)
+        .select_related("table__position")
+        .first()
+    )
+
+
+def active_registrations(tournament: Tournament, position_number: int) -> list[Registration]:
+    """Who plays a given position: present, arrived and not withdrawn before it."""
+    return [
+        r
+        for r in tournament.registrations.select_related("player", "team")
+        if r.plays_position(position_number)
+    ]
+
+
+def position_plan(position: Position) -> list[Table]:
+    """The position's tables, each with `seat_list` in the score sheet's order (N, S, E, O, 5e)."""
+    tables = list(position.tables.prefetch_related("seats__registration__player"))
+    for table in tables:
+        table.seat_list = sorted(
+            table.seats.all(), key=lambda seat: sheet_order_key(seat.direction)
+        )
+    return tables
+
+
+def who_sits_where(position: Position) -> list[dict[str, Any]]:
+    """Every seated player of a position, alphabetically, with table and seat."""
+    seats = Seat.objects.filter(table__position=position).select_related(
+        "table", "registration__player"
+    )
+    rows: list[dict[str, Any]] = [
+        {
+            "name": seat.registration.player.full_name,
+            "number": seat.registration.number,
+            "table": seat.table.number,
+            "seat": seat.get_direction_display(),
+            "registration": seat.registration,
+        }
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (normalise(row["name"]), row["number"]))
+    return rows
+
+
+def start_labels(tournament: Tournament) -> dict[int, str]:
+    """Registration pk → start label as the reader reads it ("3 O") for the whole tournament,
+    in one query."""
+    seats = Seat.objects.filter(table__position__tournament=tournament)
+    return {pk: start_display(code) for pk, code in start_codes_of(seats).items()}
+
+
+def positions_overview(tournament: Tournament) -> list[dict[str, Any]]:
+    """One line per planned position number: the Position (or None), its tables, staleness.
+
+    A draft is stale when the players it seats are not those who will play it (a withdrawal
+    or a late arrival since it was generated): it must be re-planned before publishing.
+    """
+    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
+    registrations = list(tournament.registrations.all())
+    lines = []
+    for number in range(1, max([tournament.positions_count, *existing]) + 1):
+        position = existing.get(number)
+        line: dict[str, Any] = {"number": number, "position": position, "stale": False}
+        if position is not None:
+            seated = {s.registration_id for t in position.tables.all() for s in t.seats.all()}
+            line["tables"] = len(position.tables.all())
+            line["players"] = len(seated)
+            if position.status == Position.Status.DRAFT:
+                expected = {r.pk for r in registrations if r.plays_position(number)}
+                line["stale"] = seated != expected
+        lines.append(line)
+    return lines
+
+
+def tables_of(position: Position) -> list[list[int]]:
+    """Registration ids per table, tables by number, seats in table order."""
+    tables = sorted(position.tables.all(), key=lambda table: table.number)
+    return [
+        [seat.registration_id for seat in sorted(table.seats.all(), key=lambda s: s.index)]
+        for table in tables
+    ]
+
+
+def tournament_plan(tournament: Tournament) -> list[list[list[int]]]:
+    """Every generated position's tables, in position order: what the meeting counts cover."""
+    return [tables_of(p) for p in tournament.positions.prefetch_related("tables__seats")]
+
+
+def position_is_stale(position: Position) -> bool:
+    """A draft seating other players than those who will play it."""
+    seated = set(
+        Seat.objects.filter(table__position=position).values_list("registration_id", flat=True)
+    )
+    expected = {r.pk for r in active_registrations(position.tournament, position.number)}
+    return seated != expected

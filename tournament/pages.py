@@ -1,0 +1,121 @@
+"""What the desk's views share: the page context, a service's refusal shown on a form or as
+messages, the body of a thin POST view or a form's POST, and the thin POST views on one
+registration (the position a URL names is services.selectors.position_or_404, which scoring's
+views use too)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    capabilities,
+    permission_required,
+)
+from tournament.models import Tournament
+from tournament.players.selectors import registration_or_404
+
+T = TypeVar("T")
+
+
+def desk_context(request: HttpRequest, tournament: Tournament, tab: str, **extra: Any) -> dict:
+    """What every desk page's template reads: the tournament, the tab, the user's rights."""
+    can = capabilities(request.user, tournament)
+    return {"tournament": tournament, "tab": tab, "can_edit": can["manage"], "can": can, **extra}
+
+
+def form_errors(form: BaseForm, error: ValidationError) -> None:
+    """Attach a service's ValidationError to the form, by field when it names one."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def error_messages(request: HttpRequest, error: ValidationError) -> None:
+    """A service's refusal as error messages on the next page, one per message."""
+    for message in error.messages:
+        messages.error(request, message)
+
+
+def post_outcome(
+    request: HttpRequest,
+    run: Callable[[], T],
+    success: Callable[[T], str] | None,
+    to: str,
+    *args: Any,
+) -> HttpResponse:
+    """The body of a thin POST view: run the service; its refusal shows as error messages,
+    its success as the message `success` makes of its result; back to the page `to` either way.
+    """
+    try:
+        result = run()
+    except ValidationError as error:
+        error_messages(request, error)
+    else:
+        if success is not None:
+            messages.success(request, success(result))
+    return redirect(to, *args)
+
+
+def form_post(
+    request: HttpRequest,
+    form: BaseForm,
+    save: Callable[[dict[str, Any]], T],
+    success: Callable[[T], str],
+    to: str,
+    *args: Any,
+) -> HttpResponse | None:
+    """The body of a form's POST: when the form is posted and valid, `save(cleaned_data)` runs
+    the service; its success queues the message `success` makes of its result and redirects to
+    the page `to`. None when the page is to be shown again: not posted, invalid, or refused (the
+    service's refusal attached to the form)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        result = save(form.cleaned_data)
+    except ValidationError as error:
+        form_errors(form, error)
+        return None
+    messages.success(request, success(result))
+    return redirect(to, *args)
+
+
+def registration_view(
+    service: Callable[..., T], success: Callable[[T], str] | None, to: str
+) -> Callable[..., HttpResponse]:
+    """A thin POST view (managers only) on one registration of tournament `pk`: the registration
+    looked up (404 if it is not one of this tournament's), `service(registration=…, user=…)` run
+    as post_outcome does, then back to the tournament's page `to`."""
+
+    @permission_required(Permission.MANAGE)
+    @require_POST
+    def view(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
+        entry = registration_or_404(request.tournament, registration)
+        return post_outcome(
+            request, lambda: service(registration=entry, user=request.user), success, to, pk
+        )
+
+    return view
+
+
+def desk_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    tab: str,
+    template: str,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
+    """Render a desk page: `template` with desk_context and the page's own `extra`."""
+    return render(request, template, desk_context(request, tournament, tab, **extra), status=status)

@@ -1,0 +1,254 @@
+"""Who is who on the shared roster.
+
+- The same FFT licence is the same person: a registration or an import reuses that player.
+- The same name and club, accents, case and punctuation ignored, is a *likely* duplicate: the
+  desk asks ("c'est un autre joueur" or "le même"), the import preview flags the row. Two
+  different licences are two people, whatever their names.
+- Two roster players found to be one person are merged by an arbiter (player_merge): one is
+  kept, the other's registrations move to it, and each tournament concerned keeps the history.
+
+Lookups are batched (one query per 500 names or licences), so an import's check costs the
+same few queries for 3 rows or 3,000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext as _
+
+from tournament.access.audit import change_record
+from tournament.core.collation import fold
+from tournament.models import Player, Registration, Tournament
+from tournament.players.folding import Fold
+
+BATCH = 500  # values in one IN (…): well below SQLite's limit on query parameters
+
+
+@dataclass(frozen=True)
+class Known:
+    """A roster player as the duplicate checks see it."""
+
+    pk: int
+    last_name: str
+    first_name: str
+    club: str
+    licence: str | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (fold(self.last_name), fold(self.first_name))
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.last_name.upper()} {self.first_name}".strip()
+
+    @property
+    def label(self) -> str:
+        """ "MARTIN Léa (TC Dijon, licence 0412345)": enough to tell homonyms apart."""
+        details = [self.club] if self.club else []
+        if self.licence:
+            details.append(_("licence %(licence)s") % {"licence": self.licence})
+        return f"{self.full_name} ({', '.join(details)})" if details else self.full_name
+
+
+_FIELDS = ("pk", "last_name", "first_name", "club", "licence")
+
+
+def _batches(values: Iterable[str]) -> Iterator[list[str]]:
+    values = sorted(set(values))
+    for start in range(0, len(values), BATCH):
+        yield values[start : start + BATCH]
+
+
+def players_by_licence(licences: Iterable[str]) -> dict[str, Known]:
+    """Roster players holding these licences, by licence."""
+    found: dict[str, Known] = {}
+    for batch in _batches(licence for licence in licences if licence):
+        for values in Player.objects.filter(licence__in=batch).values_list(*_FIELDS):
+            known = Known(*values)
+            if known.licence:  # always: the query asked for these licences
+                found[known.licence] = known
+    return found
+
+
+def players_by_name(last_names: Iterable[str]) -> dict[tuple[str, str], list[Known]]:
+    """Roster players whose folded last name is one of these, by folded (last, first) name."""
+    found: dict[tuple[str, str], list[Known]] = {}
+    folded = (fold(name) for name in last_names)
+    for batch in _batches(name for name in folded if name):
+        players = (
+            Player.objects.annotate(folded_last=Fold("last_name"))
+            .filter(folded_last__in=batch)
+            .order_by("pk")
+            .values_list(*_FIELDS)
+        )
+        for values in players:
+            known = Known(*values)
+            found.setdefault(known.key, []).append(known)
+    return found
+
+
+def may_be_the_same(known: Known, *, club: str, licence: str) -> bool:
+    """Same club (folded), and not two different licences: a likely duplicate of a same-name row."""
+    if licence and known.licence and licence != known.licence:
+        return False
+    return fold(known.club) == fold(club)
+
+
+def likely_duplicates(
+    *, last_name: str, first_name: str = "", club: str = "", licence: str = ""
+) -> list[Known]:
+    """Roster players who may be the person typed at the desk (one query)."""
+    key = (fold(last_name), fold(first_name))
+    return [
+        known
+        for known in players_by_name([last_name]).get(key, [])
+        if may_be_the_same(known, club=club, licence=licence)
+    ]
+
+
+class LikelyDuplicate(ValidationError):
+    """A new player who may already be on the roster: the arbiter says which."""
+
+    def __init__(self, players: list[Known]):
+        self.players = players
+        super().__init__(
+            _(
+                "Ce joueur est peut-être déjà dans le fichier des joueurs : inscrivez le joueur "
+                "existant, ou confirmez que c'est un autre joueur."
+            ),
+            code="likely_duplicate",
+        )
+
+
+# --- merging two roster players -------------------------------------------------------------
+
+
+def _tournaments_of(*players: Player) -> list[Tournament]:
+    return list(
+        Tournament.objects.filter(registrations__player__in=players).distinct().order_by("pk")
+    )
+
+
+def may_merge(user, keep: Player, drop: Player) -> bool:
+    """Players are shared: only who manages every tournament either plays in, or a superuser."""
+    from tournament.access.permissions import Permission, may
+
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    return all(may(user, Permission.MANAGE, t) for t in _tournaments_of(keep, drop))
+
+
+def _snapshot(player: Player) -> dict:
+    return {
+        "id": player.pk,
+        "name": player.full_name,
+        "licence": player.licence,
+        "club": player.club,
+        "tournaments": sorted(player.registrations.values_list("tournament_id", flat=True)),
+    }
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, drop: Player, user) -> Player:
+    """`drop` becomes `keep`: its registrations move to `keep`, then it leaves the roster.
+
+    Refused when both play the same tournament (one of them would have to be unregistered
+    first, which changes results: an arbiter's decision of its own), when their licences
+    differ (two people), or when the user does not manage every tournament concerned.
+    The kept player takes the other's licence, club or first name where it has none.
+    """
+    from tournament.access.lifecycle import ensure_tournament_open
+
+    if keep.pk == drop.pk:
+        raise ValidationError(_("Choisissez deux joueurs différents."))
+    if not may_merge(user, keep, drop):
+        raise ValidationError(
+            _("Fusion refusée : il faut arbitrer tous les tournois où ces joueurs sont inscrits.")
+        )
+    keep = Player.objects.select_for_update().get(pk=keep.pk)
+    drop = Player.objects.select_for_update().get(pk=drop.pk)
+    shared = (
+        Tournament.objects.filter(registrations__player=keep)
+        .filter(registrations__player=drop)
+        .order_by("pk")
+        .first()
+    )
+    if shared is not None:
+        raise ValidationError(
+            _(
+                "Fusion refusée : %(keep)s et %(drop)s sont tous deux inscrits au tournoi "
+                "« %(tournament)s »."
+            )
+            % {"keep": keep.full_name, "drop": drop.full_name, "tournament": shared.name}
+        )
+    if keep.licence and drop.licence and keep.licence != drop.licence:
+        raise ValidationError(
+            _(
+                "Fusion refusée : les licences diffèrent (%(keep)s et %(drop)s), ce sont deux "
+                "personnes."
+            )
+            % {"keep": keep.licence, "drop": drop.licence}
+        )
+    tournaments = _tournaments_of(keep, drop)
+    for tournament in tournaments:
+        ensure_tournament_open(tournament)
+    before = {"kept": _snapshot(keep), "merged": _snapshot(drop)}
+    Registration.objects.filter(player=drop).update(player=keep)
+    licence = keep.licence or drop.licence
+    keep.club = keep.club or drop.club
+    keep.first_name = keep.first_name or drop.first_name
+    drop.delete()  # before the licence moves: it is unique
+    keep.licence = licence
+    keep.save()
+    after = {"kept": _snapshot(keep), "merged": None}
+    for tournament in tournaments:
+        change_record(
+            tournament=tournament, obj=keep, action="update", before=before, after=after, user=user
+        )
+    return keep
+
+
+@dataclass(frozen=True)
+class Played:
+    """A roster player's tournaments as one user may see them: the names of those the user may
+    read, and how many others there are (the roster is shared; their names stay private)."""
+
+    names: list[str]
+    hidden: int = 0
+
+
+def merge_candidates(player: Player, *, user) -> list[tuple[Known, Played]]:
+    """Roster players who may be `player` (same last name, accents ignored), each with the
+    tournaments they play in as `user` may see them; `player` first. Two queries."""
+    from tournament.access.permissions import readable_tournaments
+
+    found = [
+        known
+        for group in players_by_name([player.last_name]).values()
+        for known in group
+        if known.pk != player.pk
+    ]
+    everyone = [Known(player.pk, player.last_name, player.first_name, player.club, player.licence)]
+    everyone += sorted(found, key=lambda k: (k.key, fold(k.club), k.pk))
+    readable = readable_tournaments(user).filter(pk=OuterRef("tournament_id"))
+    names: dict[int, list[str]] = {}
+    hidden: dict[int, int] = {}
+    for pk, name, shown in (
+        Registration.objects.filter(player_id__in=[k.pk for k in everyone])
+        .annotate(shown=Exists(readable))
+        .order_by("tournament__date", "tournament_id")
+        .values_list("player_id", "tournament__name", "shown")
+    ):
+        if shown:
+            names.setdefault(pk, []).append(name)
+        else:
+            hidden[pk] = hidden.get(pk, 0) + 1
+    return [(known, Played(names.get(known.pk, []), hidden.get(known.pk, 0))) for known in everyone]

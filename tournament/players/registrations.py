@@ -1,0 +1,140 @@
+"""Registering players (from the roster or new), late arrivals, withdrawals and their undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournament.access.audit import change_record, save_recorded
+from tournament.access.lifecycle import ensure_tournament_open
+from tournament.evening.selectors import last_played_position
+from tournament.models import Player, Registration, Team, Tournament
+from tournament.players import identity
+from tournament.players.importing import normalise
+from tournament.players.licence import licence_clean
+from tournament.players.names import person_clean
+from tournament.players.teams import check_team_room
+
+
+def next_number(tournament: Tournament) -> int:
+    return (tournament.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+@transaction.atomic
+def player_register(
+    *,
+    tournament: Tournament,
+    player: Player | None = None,
+    last_name: str = "",
+    first_name: str = "",
+    licence: str = "",
+    club: str = "",
+    team: Team | None = None,
+    other_player: bool = False,
+    user=None,
+) -> Registration:
+    """Register a roster player, or a new one created on the roster from the given fields.
+
+    A new player whose licence is on the roster is that roster player (refused when the names
+    differ: a mistyped licence). One with the name and club of a roster player raises
+    identity.LikelyDuplicate unless `other_player` says the arbiter checked it is someone else.
+    Once positions have been published, the player joins at the first position still to play.
+    """
+    ensure_tournament_open(tournament)
+    if player is None:
+        typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
+        last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
+        try:
+            licence = licence_clean(licence)
+        except ValidationError as invalid:
+            raise ValidationError({"licence": invalid.messages}) from None
+        holder = identity.players_by_licence([licence]).get(licence)
+        if holder is not None:
+            if holder.key != (normalise(last_name), normalise(first_name)):
+                raise ValidationError(
+                    {
+                        "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
+                        % {"licence": licence, "player": holder.full_name}
+                    }
+                )
+            player = Player.objects.get(pk=holder.pk)  # the same licence: the same person
+        else:
+            if not other_player:
+                duplicates = identity.likely_duplicates(
+                    last_name=last_name, first_name=first_name, club=club, licence=licence
+                )
+                if duplicates:
+                    raise identity.LikelyDuplicate(duplicates)
+            player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
+            player.full_clean(validate_constraints=False)
+            player.save()
+    if tournament.registrations.filter(player=player).exists():
+        raise ValidationError(
+            _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}
+        )
+    if team is not None:
+        check_team_room(team, adding=1)
+    registration = Registration.objects.create(
+        tournament=tournament,
+        player=player,
+        team=team,
+        number=next_number(tournament),
+        first_position=last_played_position(tournament) + 1,
+    )
+    change_record(
+        tournament=tournament,
+        obj=registration,
+        action="create",
+        before=None,
+        after={"player": player.full_name, "first_position": registration.first_position},
+        user=user,
+    )
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration, user=None) -> Registration:
+    """The player stops after the last published position; drafts must then be re-planned."""
+    ensure_tournament_open(registration.tournament)
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("Ce joueur a déjà déclaré forfait."))
+    before = _withdrawal(registration)
+    registration.status = Registration.Status.WITHDRAWN
+    registration.withdrawn_after = last_played_position(registration.tournament)
+    save_recorded(
+        registration,
+        update_fields=["status", "withdrawn_after"],
+        tournament=registration.tournament,
+        before=before,
+        after=_withdrawal(registration),
+        user=user,
+    )
+    return registration
+
+
+@transaction.atomic
+def registration_reinstate(*, registration: Registration, user=None) -> Registration:
+    """Undo a withdrawal recorded by mistake."""
+    ensure_tournament_open(registration.tournament)
+    if registration.status != Registration.Status.WITHDRAWN:
+        raise ValidationError(_("Ce joueur n'a pas déclaré forfait."))
+    before = _withdrawal(registration)
+    registration.status = Registration.Status.ACTIVE
+    registration.withdrawn_after = None
+    save_recorded(
+        registration,
+        update_fields=["status", "withdrawn_after"],
+        tournament=registration.tournament,
+        before=before,
+        after={"status": "active"},
+        user=user,
+    )
+    return registration
+
+
+def _withdrawal(registration: Registration) -> dict[str, Any]:
+    return {"status": registration.status, "withdrawn_after": registration.withdrawn_after}
