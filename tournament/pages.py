@@ -1,7 +1,6 @@
 """What the desk's views share: the page context, a service's refusal shown on a form or as
-messages, the body of a thin POST view or a form's POST, and the thin POST views on one
-registration (the position a URL names is services.selectors.position_or_404, which scoring's
-views use too)."""
+messages, the body of a thin POST view or a form's POST (the position a URL names is
+tournament.evening.selectors.position_or_404, which scoring's views use too)."""
 
 from __future__ import annotations
 
@@ -13,16 +12,11 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from tournament.access.permissions import (
-    Permission,
-    TournamentRequest,
     capabilities,
-    permission_required,
 )
 from tournament.models import Tournament
-from tournament.players.selectors import registration_or_404
 
 T = TypeVar("T")
 
@@ -89,24 +83,6 @@ def form_post(
         return None
     messages.success(request, success(result))
     return redirect(to, *args)
-
-
-def registration_view(
-    service: Callable[..., T], success: Callable[[T], str] | None, to: str
-) -> Callable[..., HttpResponse]:
-    """A thin POST view (managers only) on one registration of tournament `pk`: the registration
-    looked up (404 if it is not one of this tournament's), `service(registration=…, user=…)` run
-    as post_outcome does, then back to the tournament's page `to`."""
-
-    @permission_required(Permission.MANAGE)
-    @require_POST
-    def view(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-        entry = registration_or_404(request.tournament, registration)
-        return post_outcome(
-            request, lambda: service(registration=entry, user=request.user), success, to, pk
-        )
-
-    return view
 
 
 def desk_page(

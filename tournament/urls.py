@@ -26,8 +26,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The cockpit, the hall screen and backups read results: they live in scoring, above this app.
     path("", include("scoring.live.urls")),
-    path("", include("tournament.evening.urls")),
+    path("", include("tournament.tournaments.urls")),
+    path("", include("tournament.players.urls")),
     path("", include("tournament.signup.urls")),
+    path("", include("tournament.evening.urls")),
     path("", include("scoring.documents.urls")),
     path("", include("scoring.api.urls")),
     path("", include("scoring.sheets.urls")),

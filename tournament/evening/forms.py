@@ -1,14 +1,35 @@
-"""Forms of the evening's structure: generating positions, swapping two seats."""
+"""Forms of the evening's structure: generating positions, swapping two seats; a choice of
+registrations in French alphabetical order (also the teams' form in players)."""
 
 from __future__ import annotations
 
 from typing import cast
 
 from django import forms
+from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.collation import person_key
 from tournament.models import Position, Registration
-from tournament.players.forms import PersonChoiceField
+
+
+class FrenchOrderIterator(ModelChoiceIterator):
+    """Registrations listed by name in French order (BÉNARD before BOYER), not byte order."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        people = sorted(
+            self.queryset, key=lambda r: person_key(r.player.last_name, r.player.first_name)
+        )
+        for registration in people:
+            yield self.choice(registration)
+
+
+class PersonChoiceField(forms.ModelChoiceField):
+    """One registration, chosen from a list in French alphabetical order."""
+
+    iterator = FrenchOrderIterator
 
 
 class GenerateForm(forms.Form):

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Max, QuerySet
 from django.shortcuts import get_object_or_404
 
+from tournament.core.collation import fold as normalise
 from tournament.models import (
     Position,
     Registration,
@@ -23,7 +24,6 @@ from tournament.models import (
     start_codes_of,
     start_display,
 )
-from tournament.players.importing import normalise
 
 
 def last_played_position(tournament: Tournament) -> int:

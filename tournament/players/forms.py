@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import cast
 
 from django import forms
-from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.collation import person_key
+from tournament.evening.forms import FrenchOrderIterator
 from tournament.models import Registration, Tournament
 from tournament.players.licence import licence_clean
 from tournament.players.names import NameField
@@ -44,25 +43,6 @@ class ImportForm(forms.Form):
         if upload.size > 2 * 1024 * 1024:
             raise forms.ValidationError(_("Fichier trop gros (2 Mo au plus)."))
         return upload
-
-
-class FrenchOrderIterator(ModelChoiceIterator):
-    """Registrations listed by name in French order (BÉNARD before BOYER), not byte order."""
-
-    def __iter__(self):
-        if self.field.empty_label is not None:
-            yield ("", self.field.empty_label)
-        people = sorted(
-            self.queryset, key=lambda r: person_key(r.player.last_name, r.player.first_name)
-        )
-        for registration in people:
-            yield self.choice(registration)
-
-
-class PersonChoiceField(forms.ModelChoiceField):
-    """One registration, chosen from a list in French alphabetical order."""
-
-    iterator = FrenchOrderIterator
 
 
 class BoundedMultipleChoiceField(forms.ModelMultipleChoiceField):

@@ -16,13 +16,14 @@ from django.views.decorators.http import require_POST
 from tournament.access.permissions import Permission, TournamentRequest, may, permission_required
 from tournament.evening.selectors import last_played_position, start_labels
 from tournament.models import Player, Tournament
-from tournament.pages import desk_context, desk_page, error_messages, form_errors, registration_view
+from tournament.pages import desk_context, desk_page, error_messages, form_errors
 from tournament.players import identity, selectors
 from tournament.players import registrations as registration_services
 from tournament.players.forms import PlayerForm
 from tournament.players.identity import LikelyDuplicate
 from tournament.players.selectors import itinerary, registration_or_404
 from tournament.players.tables import ItineraryTable, RegistrationTable
+from tournament.players.views import registration_view
 
 
 def _player_list_page(request, tournament, form=None, status=200, duplicates=()) -> HttpResponse:

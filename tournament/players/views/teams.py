@@ -7,10 +7,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
-from tournament.pages import desk_page, form_post, registration_view
+from tournament.pages import desk_page, form_post
 from tournament.players import teams as team_services
 from tournament.players.forms import TeamForm
 from tournament.players.teams import team_remove_member
+from tournament.players.views import registration_view
 
 
 def _team_page(request, tournament, form=None, status=200) -> HttpResponse:
