@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.core.engine import CONTRACT_NAMES, CONTRACTS
+from scoring.core.deal import CONTRACT_NAMES, CONTRACTS
 
 
 class SheetStatus(models.TextChoices):

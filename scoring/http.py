@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from tournament.core.safe_json import JSONTooDeep, loads_bounded
 
 # A deal is a few hundred bytes.

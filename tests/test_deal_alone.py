@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.documents.backup import BackupError, tournament_export, tournament_import
 from scoring.documents.exports import deals_xlsx
 from scoring.models import Deal

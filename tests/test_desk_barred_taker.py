@@ -11,7 +11,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.sheets.services import deal_record
 from tests.desk_helpers import (
     DEALS_004,

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scoring.core.engine import Deal, passed_scores, score_deal
+from scoring.core.deal import Deal
+from scoring.core.engine import passed_scores, score_deal
 
 # 004 "Exemples de marque de points"; the taker sits at seat 0 of 4.
 # fmt: off

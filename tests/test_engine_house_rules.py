@@ -5,7 +5,8 @@ from types import MappingProxyType
 
 import pytest
 
-from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.deal import Deal, DealError
+from scoring.core.engine import score_deal
 from scoring.core.rules import BOOKLET, FFT, RULE_SETS, get_rules
 
 

@@ -6,7 +6,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.core.engine import CHELEM_POINTS, CONTRACTS, SIDES, Deal, DealError, score_deal
+from scoring.core.deal import CHELEM_POINTS, CONTRACTS, SIDES, Deal, DealError
+from scoring.core.engine import score_deal
 from scoring.core.rules import FFT, RULE_SETS
 from scoring.core.sheet import DealRow, PassedRow, SheetColumn, build_sheet
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.deal import Deal, DealError
+from scoring.core.engine import score_deal
 from scoring.core.rules import BOOKLET
 
 BASE = dict(players=4, taker=0, contract="garde", oudlers=2, points=49)

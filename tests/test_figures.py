@@ -5,7 +5,8 @@ from itertools import product
 import pytest
 from hypothesis import given
 
-from scoring.core.engine import CONTRACTS, Deal, DealError, score_deal
+from scoring.core.deal import CONTRACTS, Deal, DealError
+from scoring.core.engine import score_deal
 from scoring.core.figures import contract_values, figure_scores
 from scoring.core.rules import BOOKLET, FFT
 from tests.examples_004 import BILANS, FIGURES, ROWS, engine_deals, in_seat_order

@@ -37,7 +37,7 @@ from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.models import Championship, Deal, Incident, ScoreSheet
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.test_roles_every_url import URL_NAMES, tournament_with_a_sheet, url_for, walk

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 
-from scoring.core.engine import Deal as EngineDeal
+from scoring.core.deal import Deal as EngineDeal
 from scoring.core.engine import score_deal
 from scoring.core.random_deals import random_table_deals
 from scoring.live.standings import standings_for

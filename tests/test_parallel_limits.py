@@ -26,7 +26,7 @@ import pytest
 
 from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
 from scoring.sheets.table_entry.links import CODE_ALPHABET, CODE_LENGTH
-from scoring.sheets.views.table import CODE_ATTEMPTS
+from scoring.sheets.views.table.page import CODE_ATTEMPTS
 from tests.parallel_site import (
     PhoneTable,
     ServedSite,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.models import DealScore
 from scoring.sheets.services import (
     StaleSheetError,

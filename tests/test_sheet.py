@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.core.engine import Deal, DealError
+from scoring.core.deal import Deal, DealError
 from scoring.core.rules import BOOKLET
 from scoring.core.sheet import Cell, DealRow, PassedRow, ScoresRow, SheetColumn, build_sheet
 from tests.examples_004 import BILANS, MINUS_TOTALS, PLUS_TOTALS, ROWS, engine_deals

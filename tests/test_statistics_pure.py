@@ -6,7 +6,8 @@ import datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.core.engine import CONTRACTS, POIGNEE_SIZES, Deal, score_deal
+from scoring.core.deal import CONTRACTS, POIGNEE_SIZES, Deal
+from scoring.core.engine import score_deal
 from scoring.core.statistics import (
     DEFENDER,
     PARTNER,

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.http import json_object
 from scoring.models import ScoreSheet
 from scoring.sheets.services import StaleSheetError, deal_record

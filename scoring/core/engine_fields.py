@@ -8,6 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from scoring.core.engine import Deal as EngineDeal
+from scoring.core.deal import Deal as EngineDeal
 
 ENGINE_FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(EngineDeal))

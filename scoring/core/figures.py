@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NotRequired, TypedDict, Unpack
 
-from scoring.core.engine import (
+from scoring.core.deal import (
     ATTACK,
     CHELEM_POINTS,
     CONTRACT_LABELS,
@@ -26,13 +26,10 @@ from scoring.core.engine import (
     TRUMPS_IN_GAME,
     Deal,
     DealError,
-    _chelem_bonus,
-    _counted_points,
-    _petit_au_bout_bonus,
     is_int,
-    split_value,
-    validate_deal,
 )
+from scoring.core.deal_validation import validate_deal
+from scoring.core.engine import _chelem_bonus, _counted_points, _petit_au_bout_bonus, split_value
 from scoring.core.rules import FFT, RULE_SETS, RuleSet
 from tournament.core.i18n import gettext_noop as _
 

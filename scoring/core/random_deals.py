@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from scoring.core.engine import Deal, DealError, score_deal
+from scoring.core.deal import Deal, DealError
+from scoring.core.engine import score_deal
 from scoring.core.rules import FFT, RuleSet
 
 _T = TypeVar("_T")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.core.engine import CONTRACT_LABELS, Deal, DealResult, passed_scores, score_deal
+from scoring.core.deal import CONTRACT_LABELS, Deal
+from scoring.core.engine import DealResult, passed_scores, score_deal
 from scoring.core.rules import FFT, RuleSet
 from tournament.core.i18n import gettext_noop as _
 

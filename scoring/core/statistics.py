@@ -23,7 +23,7 @@ import datetime
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from scoring.core.engine import ATTACK, CONTRACTS, DEFENSE, POIGNEE_SIZES
+from scoring.core.deal import ATTACK, CONTRACTS, DEFENSE, POIGNEE_SIZES
 from scoring.core.rules import FFT, RULE_SETS
 
 TAKER = "taker"
@@ -62,8 +62,15 @@ class PenaltyRecord:
     points: int
 
 
+def _ratio(part: int, whole: int) -> float | None:
+    """part / whole, or None when there is nothing to divide by (no deal, no contract taken)."""
+    return part / whole if whole else None
+
+
 @dataclass
 class ContractCount:
+    """One contract as a player took it: how often, and how often it was made."""
+
     taken: int = 0
     won: int = 0
 
@@ -74,17 +81,19 @@ class ContractCount:
     @property
     def success_rate(self) -> float | None:
         """Share of the contracts taken that were made, in [0, 1]; None when none was taken."""
-        return self.won / self.taken if self.taken else None
+        return _ratio(self.won, self.taken)
 
 
 @dataclass
 class RoleScore:
+    """A role (taker, partner, defender): the deals played in it and the points they brought."""
+
     deals: int = 0
     total: int = 0
 
     @property
     def average(self) -> float | None:
-        return self.total / self.deals if self.deals else None
+        return _ratio(self.total, self.deals)
 
 
 @dataclass
@@ -118,11 +127,11 @@ class PlayerStats:
 
     @property
     def takes_per_deal(self) -> float | None:
-        return self.takes / self.deals if self.deals else None
+        return _ratio(self.takes, self.deals)
 
     @property
     def success_rate(self) -> float | None:
-        return self.won / self.takes if self.takes else None
+        return _ratio(self.won, self.takes)
 
     def add(self, other: PlayerStats) -> None:
         """Add another player's counts to these (totals of a club or a tournament)."""

@@ -10,9 +10,9 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.core import notation
-from scoring.core.engine import TOTAL_POINTS, DealError
-from scoring.core.notation import NotationError, SeatInfo
+from scoring.core import notation_format, notation_parse
+from scoring.core.deal import TOTAL_POINTS, DealError
+from scoring.core.notation import NotationError, Row, SeatInfo
 from scoring.models import Incident
 from scoring.sheets.services import CARD_FIELDS, deal_figure
 from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration, Table
@@ -90,9 +90,9 @@ class DealForm(forms.Form):
             )
         self.deal_data: dict[str, Any] | None = None
 
-    def row(self, data: dict[str, Any]) -> notation.Row:
+    def row(self, data: dict[str, Any]) -> Row:
         """The typed inputs as the notation reads them."""
-        return notation.Row(
+        return Row(
             dealer=data.get("dealer"),
             **{name: data.get(name) or "" for name in TEXT_FIELDS if name in self.fields},
             side=data.get("side") or "attack",
@@ -106,7 +106,7 @@ class DealForm(forms.Form):
         if self.errors:
             return data
         try:
-            self.deal_data = notation.parse(
+            self.deal_data = notation_parse.parse(
                 self.row(data), self.seats, figures=self.mode == "figures", barred=self.barred
             )
         except NotationError as error:
@@ -135,13 +135,13 @@ def deal_initial(deal, seats: SeatInfo) -> dict[str, Any]:
     }
     fields.update(contract=deal.contract, alone=deal.alone)
     if deal.passed or deal.cancelled:
-        row = notation.format(fields, seats)
+        row = notation_format.format(fields, seats)
         return {"taker": row.taker, "dealer": row.dealer, "arbiter_called": row.arbiter_called}
     if deal.is_figure_only:
-        row = notation.format({**fields, "figure": deal_figure(deal)}, seats)
+        row = notation_format.format({**fields, "figure": deal_figure(deal)}, seats)
         return {name: getattr(row, name) for name in (*HEAD_FIELDS, "figure", "arbiter_called")}
     fields.update({name: getattr(deal, name) for name in CARD_FIELDS})
-    row = notation.format(fields, seats)
+    row = notation_format.format(fields, seats)
     return {
         name: getattr(row, name)
         for name in (*HEAD_FIELDS, *DETAIL_FIELDS, "side", "arbiter_called")
@@ -175,7 +175,7 @@ class FigureDealForm(DealForm):
         # taker is missing (its message is enough).
         if had_errors and not (self.has_error("taker") and not (data.get("taker") or "").strip()):
             try:
-                notation.parse_figure(data.get("figure") or "")
+                notation_parse.parse_figure(data.get("figure") or "")
             except NotationError as error:
                 self.add_notation_errors(error)
         return data

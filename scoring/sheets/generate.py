@@ -161,8 +161,29 @@ def _register(tournament: Tournament, options: GenerateOptions, rng: random.Rand
 
 
 def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
+    """Every position seated as the plan says; the played ones with their sheets and deals."""
+    positions = _positions_create(tournament, options, played)
+    seated = _tables_seat(positions, plan, by_number)
+    # How sheets name a player: table and direction at the first position (tables are in
+    # position order).
+    starts = start_codes(
+        (player, table.number, DIRECTIONS[index])
+        for table, players in seated
+        for index, player in enumerate(players)
+    )
+    played_tables = [
+        (table, players) for table, players in seated if table.position.number <= played
+    ]
+    sheets = _sheets_create(tournament, played_tables, by_number, starts, options)
+    _deals_play(tournament, sheets, played_tables, by_number, options, rng)
+
+
+def _positions_create(
+    tournament: Tournament, options: GenerateOptions, played: int
+) -> list[Position]:
+    """The positions: the first `played` published (closed when finished), the others drafts."""
     now = timezone.now()
-    positions = Position.objects.bulk_create(
+    return Position.objects.bulk_create(
         Position(
             tournament=tournament,
             number=number,
@@ -178,24 +199,21 @@ def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
         )
         for number in range(1, options.positions + 1)
     )
+
+
+def _tables_seat(positions, plan, by_number) -> list[tuple[Table, tuple[int, ...]]]:
+    """Each position's tables stored with their seats; every table with its players' numbers."""
     tables: list[Table] = []
     table_players: list[tuple[int, ...]] = []
     for position, position_tables in zip(positions, plan.positions, strict=True):
         seated = [[by_number[player].pk for player in players] for players in position_tables]
         tables += position_tables_store(position=position, tables=seated)
         table_players += position_tables
-    # How sheets name a player: table and direction at the first position (tables are in
-    # position order).
-    starts = start_codes(
-        (player, table.number, DIRECTIONS[index])
-        for table, players in zip(tables, table_players, strict=True)
-        for index, player in enumerate(players)
-    )
-    played_tables = [
-        (table, players)
-        for table, players in zip(tables, table_players, strict=True)
-        if table.position.number <= played
-    ]
+    return list(zip(tables, table_players, strict=True))
+
+
+def _sheets_create(tournament, played_tables, by_number, starts, options) -> list[ScoreSheet]:
+    """A sheet per played table (validated when finished, else complete) with its players."""
     sheets = ScoreSheet.objects.bulk_create(
         ScoreSheet(
             tournament=tournament,
@@ -216,6 +234,11 @@ def _seat_and_play(tournament, plan, by_number, options, played, rng) -> None:
         for sheet, (_table, players) in zip(sheets, played_tables, strict=True)
         for index, player in enumerate(players)
     )
+    return sheets
+
+
+def _deals_play(tournament, sheets, played_tables, by_number, options, rng) -> None:
+    """Random deals on every sheet, scored by the engine, with their per-seat scores."""
     deal_rows, score_rows = [], []
     for sheet, (table, players) in zip(sheets, played_tables, strict=True):
         generated = random_table_deals(

@@ -4,7 +4,10 @@ the players' table pages (a secret link per table, no account)."""
 from django.urls import path
 
 from scoring.sheets.views import deals, incidents, overview, sheets
-from scoring.sheets.views import table as views_table
+from scoring.sheets.views.table import calls as table_calls
+from scoring.sheets.views.table import deals as table_deals
+from scoring.sheets.views.table import identity as table_identity
+from scoring.sheets.views.table import page as table_page
 
 urlpatterns = [
     path("tournois/<id:pk>/saisie/", overview.entry_overview, name="entry-overview"),
@@ -57,21 +60,21 @@ urlpatterns = [
     path("tournois/<id:pk>/incidents/", incidents.incident_list, name="incident-list"),
     path("tournois/<id:pk>/incidents/nouveau/", incidents.incident_create, name="incident-create"),
     path("tournois/<id:pk>/penalites/", incidents.penalty_settings, name="penalty-settings"),
-    path("table/", views_table.table_code, name="table-code"),
-    path("table/sw.js", views_table.service_worker, name="table-sw"),
-    path("table/<str:token>/", views_table.table_entry_page, name="table-entry"),
-    path("table/<str:token>/feuille/", views_table.table_sheet_partial, name="table-sheet"),
-    path("table/<str:token>/apercu/", views_table.table_preview, name="table-preview"),
-    path("table/<str:token>/donnes/", views_table.table_deal_create, name="table-deal-create"),
+    path("table/", table_page.table_code, name="table-code"),
+    path("table/sw.js", table_page.service_worker, name="table-sw"),
+    path("table/<str:token>/", table_page.table_entry_page, name="table-entry"),
+    path("table/<str:token>/feuille/", table_page.table_sheet_partial, name="table-sheet"),
+    path("table/<str:token>/apercu/", table_deals.table_preview, name="table-preview"),
+    path("table/<str:token>/donnes/", table_deals.table_deal_create, name="table-deal-create"),
     path(
         "table/<str:token>/donnes/<id:number>/",
-        views_table.table_deal_correct,
+        table_deals.table_deal_correct,
         name="table-deal-correct",
     ),
-    path("table/<str:token>/identifier/", views_table.table_identify, name="table-identify"),
-    path("table/<str:token>/oublier/", views_table.table_forget, name="table-forget"),
-    path("table/<str:token>/confirmer/", views_table.table_confirm, name="table-confirm"),
-    path("table/<str:token>/contester/", views_table.table_contest, name="table-contest"),
-    path("table/<str:token>/appel/", views_table.table_call, name="table-call"),
-    path("table/<str:token>/terminer/", views_table.table_finish, name="table-finish"),
+    path("table/<str:token>/identifier/", table_identity.table_identify, name="table-identify"),
+    path("table/<str:token>/oublier/", table_identity.table_forget, name="table-forget"),
+    path("table/<str:token>/confirmer/", table_deals.table_confirm, name="table-confirm"),
+    path("table/<str:token>/contester/", table_deals.table_contest, name="table-contest"),
+    path("table/<str:token>/appel/", table_calls.table_call, name="table-call"),
+    path("table/<str:token>/terminer/", table_deals.table_finish, name="table-finish"),
 ]

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.core.engine import is_int
+from scoring.core.deal import is_int
 from scoring.documents.backup.deals import check_deal
 from scoring.documents.backup.document import (
     LABELS,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.core.engine import is_int
+from scoring.core.deal import is_int
 from scoring.documents.backup.document import MAX_ADJUSTED_SCORE, shown
 from scoring.documents.backup.fields import RowError, model_field_error
 
@@ -77,7 +77,7 @@ def _check_seats(deal: Deal, seats: int, table: Table | None) -> None:
 
 def _computed(deal: Deal) -> list[int]:
     """The engine's scores of the deal, as the desk form and the API score it."""
-    from scoring.core.engine import DealError
+    from scoring.core.deal import DealError
     from scoring.core.figures import FIGURE
     from scoring.sheets.services import compute_scores, deal_figure
 

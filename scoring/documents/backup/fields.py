@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.core.engine import is_int
+from scoring.core.deal import is_int
 from scoring.documents.backup.document import MAX_SCALAR_TEXT, shown
 
 if TYPE_CHECKING:
@@ -100,69 +101,96 @@ def typed_value(model_field: ModelField, value: Any) -> Any:
         if model_field.null:
             return None
         raise field_error(model_field, gettext_noop("%(field)s : une valeur est attendue."))
-    if isinstance(model_field, models.BooleanField):
-        if type(value) is not bool:
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : oui ou non (true/false) est attendu, pas %(value)s."),
-                value=shown(value),
-            )
-        return value
-    if isinstance(model_field, models.IntegerField):
-        if not is_int(value):
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : un nombre entier est attendu, pas %(value)s."),
-                value=shown(value),
-            )
-        low, high = _integer_range(model_field)
-        if not low <= value <= high:
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : %(value)s est hors limites (%(low)s à %(high)s)."),
-                value=value,
-                low=low,
-                high=high,
-            )
-        return value
-    if isinstance(model_field, models.CharField | models.TextField):
-        if not isinstance(value, str):
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : un texte est attendu, pas %(value)s."),
-                value=shown(value),
-            )
-        if "\x00" in value:
-            raise field_error(model_field, gettext_noop("%(field)s : caractère nul interdit."))
-        return value
-    if isinstance(model_field, models.DecimalField):
-        text = value if isinstance(value, str) else None
-        if is_int(value) or (isinstance(value, float) and math.isfinite(value)):
-            text = str(value)
-        if text is None or not _DECIMAL_TEXT.fullmatch(text):
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : un nombre est attendu, pas %(value)s."),
-                value=shown(value),
-            )
-        return Decimal(text)  # the pattern leaves nothing Decimal could refuse
-    if isinstance(model_field, models.DateField):  # DateTimeField is one too
-        try:
-            if not isinstance(value, str) or not value or len(value) > MAX_SCALAR_TEXT:
-                raise ValidationError("not a date")
-            return model_field.to_python(value)
-        except ValidationError as exc:
-            raise field_error(
-                model_field,
-                gettext_noop("%(field)s : une date est attendue, pas %(value)s."),
-                value=shown(value),
-            ) from exc
-    if isinstance(model_field, models.JSONField):
-        if not _check_json(value):
-            raise field_error(model_field, gettext_noop("%(field)s : caractère nul interdit."))
-        return value
+    for field_type, typed in _TYPED:
+        if isinstance(model_field, field_type):
+            return typed(model_field, value)
     # A field type this checker does not know: refuse rather than trust it.
     raise field_error(model_field, gettext_noop("%(field)s : type de champ non pris en charge."))
+
+
+def _typed_bool(model_field: ModelField, value: Any) -> bool:
+    if type(value) is not bool:
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : oui ou non (true/false) est attendu, pas %(value)s."),
+            value=shown(value),
+        )
+    return value
+
+
+def _typed_int(model_field: ModelField, value: Any) -> int:
+    if not is_int(value):
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : un nombre entier est attendu, pas %(value)s."),
+            value=shown(value),
+        )
+    low, high = _integer_range(model_field)
+    if not low <= value <= high:
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : %(value)s est hors limites (%(low)s à %(high)s)."),
+            value=value,
+            low=low,
+            high=high,
+        )
+    return value
+
+
+def _typed_text(model_field: ModelField, value: Any) -> str:
+    if not isinstance(value, str):
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : un texte est attendu, pas %(value)s."),
+            value=shown(value),
+        )
+    if "\x00" in value:
+        raise field_error(model_field, gettext_noop("%(field)s : caractère nul interdit."))
+    return value
+
+
+def _typed_decimal(model_field: ModelField, value: Any) -> Decimal:
+    text = value if isinstance(value, str) else None
+    if is_int(value) or (isinstance(value, float) and math.isfinite(value)):
+        text = str(value)
+    if text is None or not _DECIMAL_TEXT.fullmatch(text):
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : un nombre est attendu, pas %(value)s."),
+            value=shown(value),
+        )
+    return Decimal(text)  # the pattern leaves nothing Decimal could refuse
+
+
+def _typed_date(model_field: ModelField, value: Any) -> Any:
+    try:
+        if not isinstance(value, str) or not value or len(value) > MAX_SCALAR_TEXT:
+            raise ValidationError("not a date")
+        return model_field.to_python(value)
+    except ValidationError as exc:
+        raise field_error(
+            model_field,
+            gettext_noop("%(field)s : une date est attendue, pas %(value)s."),
+            value=shown(value),
+        ) from exc
+
+
+def _typed_json(model_field: ModelField, value: Any) -> Any:
+    if not _check_json(value):
+        raise field_error(model_field, gettext_noop("%(field)s : caractère nul interdit."))
+    return value
+
+
+# Each field type and how its values are typed, tried in order: the first that matches decides
+# (a DateTimeField is a DateField, whose to_python reads the time too).
+_TYPED: tuple[tuple[type | tuple[type, ...], Callable[[ModelField, Any], Any]], ...] = (
+    (models.BooleanField, _typed_bool),
+    (models.IntegerField, _typed_int),
+    ((models.CharField, models.TextField), _typed_text),
+    (models.DecimalField, _typed_decimal),
+    (models.DateField, _typed_date),
+    (models.JSONField, _typed_json),
+)
 
 
 def validation_message(exc: ValidationError, model: type[models.Model]) -> str:

@@ -228,12 +228,7 @@ def rows(
         names = seat_names(tournament)
     width = len(header())
     incidents = _incidents(tournament)
-    contracts = dict(Deal.Contract.choices)
-    # Alone at 5, in the partner's column: why (the columns keep their places).
-    alone = {"dog": _("seul : roi au chien"), "self": _("seul : appelé soi-même")}
-    sides = dict(Deal.Side.choices)
-    yes = _("oui")
-    waiting = _("à confirmer")
+    words = _Words.translated()
     deals = (
         Deal.objects.filter(sheet__tournament=tournament)
         .order_by("sheet__table__position__number", "sheet__table__number", "sheet_id", "number")
@@ -246,66 +241,112 @@ def rows(
         if sheet != previous:
             # The previous sheet's incidents follow its deals.
             if previous is not None:
-                yield from _blank(_incident_row(i, width) for i in incidents.pop(previous, []))
+                yield from _incident_rows(incidents.pop(previous, []), width)
             previous = sheet
-
-        def name(seat: int | None, sheet: int = sheet) -> str:
-            if seat is None:
-                return ""
-            player = names.get((sheet, seat))
-            return player.label if player is not None else str(seat + 1)
-
-        position = deal["sheet__table__position__number"]
-        points = deal["points"]
-        row: list[Any] = [
-            FREE_SHEETS if position is None else position,
-            deal["sheet__table__number"],
-            deal["number"],
-            deal["players"],
-            name(deal["dealer"]),
-            name(deal["taker"]),
-            name(deal["partner"]) or alone.get(deal["alone"], ""),
-            name(deal["dead"]),
-            str(contracts.get(deal["contract"], deal["contract"])),
-            deal["oudlers"],
-            _number(points),
-            ", ".join(f"{name(seat)} ({size})" for seat, size in deal["poignees"] or []),
-            str(sides.get(deal["petit_au_bout"], "")),
-            yes if deal["chelem_announced"] else "",
-            str(sides.get(deal["chelem"], "")),
-            yes if deal["passed"] else "",
-            yes if deal["cancelled"] else "",
-            yes if deal["arbiter_called"] else "",
-            yes if deal["adjusted"] else "",
-            deal["adjustment_reason"],
-            " ".join(str(s) for s in deal["computed_scores"] or []) if deal["adjusted"] else "",
-        ]
-        scores = deal["scores"] or []
-        order = sheet_seat_order(names, sheet, len(scores))
-        for index in range(MAX_SEATS):
-            seat = order[index] if index < len(order) else None
-            player = names.get((sheet, seat)) if seat is not None else None
-            if player is not None and seat is not None:
-                label = str(DIRECTION_LABELS.get(player.direction, "")) or str(seat + 1)
-                row += [label, player.name, player.number, player.licence, scores[seat]]
-            elif seat is not None:
-                row += [str(seat + 1), str(seat + 1), None, None, scores[seat]]
-            else:
-                row += ["", "", None, None, None]
-        row += [entered_by(deal), confirmed_by(deal, waiting)]
-        row += [None] * INCIDENT_COLUMNS
-        # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
-        yield [value if value != "" else None for value in row]
+        yield _deal_row(deal, names, words)
     if previous is not None:
-        yield from _blank(_incident_row(i, width) for i in incidents.pop(previous, []))
+        yield from _incident_rows(incidents.pop(previous, []), width)
     # Incidents of sheets without a deal, then those on no sheet.
     for sheet_id in sorted(incidents, key=lambda k: (k is None, k or 0)):
-        yield from _blank(_incident_row(i, width) for i in incidents[sheet_id])
+        yield from _incident_rows(incidents[sheet_id], width)
 
 
-def _blank(rows: Iterator[list[Any]]) -> Iterator[list[Any]]:
-    for row in rows:
-        yield [value if value != "" else None for value in row]
+@dataclass(frozen=True)
+class _Words:
+    """The words a deal's row writes, translated once per log."""
+
+    contracts: dict[str, Any]
+    sides: dict[str, Any]
+    # Alone at 5, in the partner's column: why (the columns keep their places).
+    alone: dict[str, str]
+    yes: str
+    waiting: str
+
+    @classmethod
+    def translated(cls) -> _Words:
+        return cls(
+            contracts=dict(Deal.Contract.choices),
+            sides=dict(Deal.Side.choices),
+            alone={"dog": _("seul : roi au chien"), "self": _("seul : appelé soi-même")},
+            yes=_("oui"),
+            waiting=_("à confirmer"),
+        )
+
+
+def _deal_row(
+    deal: dict[str, Any], names: dict[tuple[int, int], SeatPlayer], words: _Words
+) -> list[Any]:
+    """A deal's row: its inputs, each seat's player and score, who entered and confirmed it."""
+    row = _deal_columns(deal, names, words)
+    row += _seat_columns(deal["sheet_id"], deal["scores"] or [], names)
+    row += [entered_by(deal), confirmed_by(deal, words.waiting)]
+    row += [None] * INCIDENT_COLUMNS
+    # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
+    return [value if value != "" else None for value in row]
+
+
+def _deal_columns(
+    deal: dict[str, Any], names: dict[tuple[int, int], SeatPlayer], words: _Words
+) -> list[Any]:
+    """The deal's own columns: where, who dealt, took and partnered, and every input."""
+    sheet = deal["sheet_id"]
+
+    def name(seat: int | None) -> str:
+        if seat is None:
+            return ""
+        player = names.get((sheet, seat))
+        return player.label if player is not None else str(seat + 1)
+
+    position = deal["sheet__table__position__number"]
+    yes = words.yes
+    return [
+        FREE_SHEETS if position is None else position,
+        deal["sheet__table__number"],
+        deal["number"],
+        deal["players"],
+        name(deal["dealer"]),
+        name(deal["taker"]),
+        name(deal["partner"]) or words.alone.get(deal["alone"], ""),
+        name(deal["dead"]),
+        str(words.contracts.get(deal["contract"], deal["contract"])),
+        deal["oudlers"],
+        _number(deal["points"]),
+        ", ".join(f"{name(seat)} ({size})" for seat, size in deal["poignees"] or []),
+        str(words.sides.get(deal["petit_au_bout"], "")),
+        yes if deal["chelem_announced"] else "",
+        str(words.sides.get(deal["chelem"], "")),
+        yes if deal["passed"] else "",
+        yes if deal["cancelled"] else "",
+        yes if deal["arbiter_called"] else "",
+        yes if deal["adjusted"] else "",
+        deal["adjustment_reason"],
+        " ".join(str(s) for s in deal["computed_scores"] or []) if deal["adjusted"] else "",
+    ]
+
+
+def _seat_columns(
+    sheet: int, scores: list[int], names: dict[tuple[int, int], SeatPlayer]
+) -> list[Any]:
+    """Each of the MAX_SEATS seats in the sheet's order: label, name, number, licence, score."""
+    columns: list[Any] = []
+    order = sheet_seat_order(names, sheet, len(scores))
+    for index in range(MAX_SEATS):
+        seat = order[index] if index < len(order) else None
+        player = names.get((sheet, seat)) if seat is not None else None
+        if player is not None and seat is not None:
+            label = str(DIRECTION_LABELS.get(player.direction, "")) or str(seat + 1)
+            columns += [label, player.name, player.number, player.licence, scores[seat]]
+        elif seat is not None:
+            columns += [str(seat + 1), str(seat + 1), None, None, scores[seat]]
+        else:
+            columns += ["", "", None, None, None]
+    return columns
+
+
+def _incident_rows(incidents: list[dict[str, Any]], width: int) -> Iterator[list[Any]]:
+    """A sheet's incidents as rows of the log, empty cells None."""
+    for incident in incidents:
+        yield [value if value != "" else None for value in _incident_row(incident, width)]
 
 
 def _number(value: Decimal | None) -> int | float | None:

@@ -3,41 +3,62 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Iterator
+from itertools import chain
+from typing import Any, NamedTuple
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
+from scoring.core import ranking
 from scoring.documents.exports.common import title_line, titled_sheet
 from scoring.live.standings import FREE_SHEETS, Standings
+
+
+class _Sheet(NamedTuple):
+    """One worksheet: its tab's label, the subject its title names, the headings and rows."""
+
+    label: str
+    subject: str
+    header: list[str]
+    rows: list[list[Any]]
 
 
 def build(standings: Standings) -> bytes:
     """The workbook as bytes; numbers are stored as numbers, header rows frozen."""
     workbook = Workbook(write_only=True)
-    tournament = standings.tournament
-    normalised = standings.normalised
-    has_teams = standings.has_teams
-
-    partial = standings.partial_numbers
     provisional = standings.provisional
-
-    def position_label(number: int) -> str:
-        if number == FREE_SHEETS:
-            return _("Libres")
-        if number in partial:
-            return _("P%(number)s (en cours)") % {"number": number}
-        return _("P%(number)s") % {"number": number}
-
-    def subject_of(subject: str) -> str:
+    sheets = chain(
+        [_individual(standings)],
+        (_position(standings, number) for number in standings.positions),
+        _groups(standings),
+    )
+    for sheet in sheets:
         # Partial results never look final: every sheet's title says so.
-        return f"{subject} — {provisional}" if provisional else subject
+        subject = f"{sheet.subject} — {provisional}" if provisional else sheet.subject
+        title = title_line(standings.tournament, subject, normalised=standings.normalised)
+        titled_sheet(workbook, sheet.label, title, sheet.header, sheet.rows)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
 
+
+def _position_column(standings: Standings, number: int) -> str:
+    if number == FREE_SHEETS:
+        return _("Libres")
+    if number in standings.partial_numbers:
+        return _("P%(number)s (en cours)") % {"number": number}
+    return _("P%(number)s") % {"number": number}
+
+
+def _individual(standings: Standings) -> _Sheet:
+    """The individual ranking: each player's points by position, deals, penalties, total."""
+    has_teams = standings.has_teams
     # The tournament number and the licence beside each name: homonyms are never ambiguous.
     header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Club")]
     if has_teams:
         header.append(_("Équipe"))
-    header += [position_label(n) for n in standings.positions]
+    header += [_position_column(standings, n) for n in standings.positions]
     header += [_("Donnes"), _("Pénalités"), _("Total")]
     rows = []
     for item in standings.players:
@@ -49,44 +70,47 @@ def build(standings: Standings) -> bytes:
         values += [points.get(n, 0) for n in standings.positions]
         values += [row.deal_points, row.penalty, row.total]
         rows.append(values)
-    title = title_line(tournament, subject_of(_("Classement individuel")), normalised=normalised)
-    titled_sheet(workbook, _("Individuel"), title, header, rows)
+    return _Sheet(_("Individuel"), _("Classement individuel"), header, rows)
 
-    for number in standings.positions:
-        header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Table"), _("Bilan")]
+
+def _position(standings: Standings, number: int) -> _Sheet:
+    """One position's ranking: each player's table and bilan there (normalised too when it is)."""
+    normalised = standings.normalised
+    header = [_("Rang"), _("N°"), _("Joueur"), _("Licence"), _("Table"), _("Bilan")]
+    if normalised:
+        header.append(_("Bilan normalisé"))
+    header += [_("Pénalités"), _("Total")]
+    rows = []
+    for item in standings.by_position(number):
+        result = item.row.results[number]
+        values = [
+            item.rank,
+            item.row.number,
+            item.row.name,
+            item.row.licence or None,
+            result.table,
+            result.raw_points,
+        ]
         if normalised:
-            header.append(_("Bilan normalisé"))
-        header += [_("Pénalités"), _("Total")]
-        rows = []
-        for item in standings.by_position(number):
-            result = item.row.results[number]
-            values = [
-                item.rank,
-                item.row.number,
-                item.row.name,
-                item.row.licence or None,
-                result.table,
-                result.raw_points,
-            ]
-            if normalised:
-                values.append(result.points)
-            values += [item.row.penalty, item.row.total]
-            rows.append(values)
-        label = _("Position %(number)s") % {"number": number}
-        subject = label
-        if number == FREE_SHEETS:
-            label = subject = _("Feuilles libres")
-        elif number in partial:
-            subject = _("Position %(number)s — résultats partiels") % {"number": number}
-        titled_sheet(
-            workbook,
-            label,
-            title_line(tournament, subject_of(subject), normalised=normalised),
-            header,
-            rows,
-        )
+            values.append(result.points)
+        values += [item.row.penalty, item.row.total]
+        rows.append(values)
+    label = _("Position %(number)s") % {"number": number}
+    subject = label
+    if number == FREE_SHEETS:
+        label = subject = _("Feuilles libres")
+    elif number in standings.partial_numbers:
+        subject = _("Position %(number)s — résultats partiels") % {"number": number}
+    return _Sheet(label, subject, header, rows)
 
-    for ranked, label in ((standings.teams, _("Équipes")), (standings.clubs, _("Clubs"))):
+
+def _groups(standings: Standings) -> Iterator[_Sheet]:
+    """The teams' ranking and the clubs', each when there is one."""
+    groups: tuple[tuple[list[ranking.Ranked], str, str], ...] = (
+        (standings.teams, _("Équipes"), _("Classement par équipes")),
+        (standings.clubs, _("Clubs"), _("Classement par clubs")),
+    )
+    for ranked, label, subject in groups:
         if not ranked:
             continue
         header = [_("Rang"), _("Nom"), _("Joueurs"), _("Donnes"), _("Pénalités"), _("Total")]
@@ -101,17 +125,4 @@ def build(standings: Standings) -> bytes:
             ]
             for item in ranked
         ]
-        subject = (
-            _("Classement par équipes") if ranked is standings.teams else _("Classement par clubs")
-        )
-        titled_sheet(
-            workbook,
-            label,
-            title_line(tournament, subject_of(subject), normalised=normalised),
-            header,
-            rows,
-        )
-
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+        yield _Sheet(label, subject, header, rows)

@@ -28,7 +28,13 @@ from scoring.core.statistics import (
     totals_by,
 )
 from scoring.live.counted import PUBLIC_TOURNAMENTS
-from scoring.live.standings import FREE_SHEETS, standings_for, standings_for_many, visible_sheets_of
+from scoring.live.standings import (
+    FREE_SHEETS,
+    Standings,
+    standings_for,
+    standings_for_many,
+    visible_sheets_of,
+)
 from scoring.models import Deal
 from scoring.season.statistics_loader import BY_PLAYER, deal_records, penalty_records
 from tournament.access.permissions import (
@@ -185,10 +191,37 @@ def public_player_statistics(
     stats_season = player_statistics(
         records, player.pk, [p for found in penalties.values() for p in found]
     )
+    by_tournament = _points_by_tournament(stats_season)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "season_label": _season_label(tournament),
+        "rows": _season_rows(season, entries, standings, by_tournament),
+        "here": figures(stats_here),
+        "season": figures(stats_season),
+        **_player_charts(
+            tournament, season, stats_here, stats_season, by_tournament, who=player.full_name
+        ),
+    }
+    return render(request, "statistics/player.html", context)
+
+
+def _points_by_tournament(stats: PlayerStats) -> dict[int, int]:
+    """The player's points in each tournament of the season (their rounds added up)."""
     by_tournament: dict[int, int] = {}
-    for key, points in stats_season.rounds.items():
+    for key, points in stats.rounds.items():
         tournament_id = _round(key)[0]
         by_tournament[tournament_id] = by_tournament.get(tournament_id, 0) + points
+    return by_tournament
+
+
+def _season_rows(
+    season: Sequence[Tournament],
+    entries: dict[int, int],
+    standings: dict[int, Standings],
+    by_tournament: dict[int, int],
+) -> list[dict]:
+    """One row per tournament of the season: the player's entry, rank and points there."""
     rows = []
     for one in season:
         entry_pk = entries.get(one.pk)
@@ -201,15 +234,22 @@ def public_player_statistics(
                 "points": by_tournament.get(one.pk, 0),
             }
         )
-    who = player.full_name
+    return rows
+
+
+def _player_charts(
+    tournament: Tournament,
+    season: Sequence[Tournament],
+    stats_here: PlayerStats,
+    stats_season: PlayerStats,
+    by_tournament: dict[int, int],
+    *,
+    who: str,
+) -> dict[str, str]:
+    """The player page's charts: contracts and points by position here, the same over the
+    season by tournament."""
     positions = sorted(_round(key)[1] for key in stats_here.rounds)
-    context = {
-        "tournament": tournament,
-        "entry": entry,
-        "season_label": _season_label(tournament),
-        "rows": rows,
-        "here": figures(stats_here),
-        "season": figures(stats_season),
+    return {
         "here_contracts": contracts_chart(stats_here, who=who, ident="here-contracts"),
         "season_contracts": contracts_chart(stats_season, who=who, ident="season-contracts"),
         "here_rounds": rounds_chart(
@@ -227,7 +267,6 @@ def public_player_statistics(
             ident="season-rounds",
         ),
     }
-    return render(request, "statistics/player.html", context)
 
 
 @permission_required(Permission.VIEW)

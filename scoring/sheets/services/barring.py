@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from scoring.core.engine import DealError, is_int
+from scoring.core.deal import DealError, is_int
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from tournament.core.i18n import gettext_noop as _
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from scoring.core.engine import Deal as EngineDeal
-from scoring.core.engine import DealError, is_int, score_deal
+from scoring.core.deal import Deal as EngineDeal
+from scoring.core.deal import DealError, is_int
+from scoring.core.engine import score_deal
 from scoring.core.engine_fields import ENGINE_FIELDS
 from scoring.core.figures import FIGURE, figure_scores
 from scoring.core.rules import RULE_SETS

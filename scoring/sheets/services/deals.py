@@ -14,8 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from scoring.core.engine import Deal as EngineDeal
-from scoring.core.engine import DealError, split_value
+from scoring.core.deal import Deal as EngineDeal
+from scoring.core.deal import DealError
+from scoring.core.engine import split_value
 from scoring.core.figures import FIGURE
 from scoring.core.rules import RULE_SETS
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
 from scoring.sheets.services import (
     StaleSheetError,
@@ -204,15 +204,12 @@ def _confirm(sheet, deals, *, registration, user, expected_version=None) -> list
                 continue
             deal.pending = False
             deal.disputed = False
-            change_record(
-                tournament=sheet.tournament_id,
-                obj=deal,
-                kind=ChangeLog.ObjectType.DEAL_CONFIRMATION,
-                sheet=sheet,
-                action=ChangeLog.Action.UPDATE,
-                before={"number": deal.number, "pending": True},
+            _deal_change_record(
+                sheet,
+                deal,
+                ChangeLog.ObjectType.DEAL_CONFIRMATION,
+                before={"pending": True},
                 after={
-                    "number": deal.number,
                     "pending": False,
                     "confirmed_by_player": registration.number if registration else None,
                 },
@@ -220,6 +217,31 @@ def _confirm(sheet, deals, *, registration, user, expected_version=None) -> list
                 username=registration.player.full_name if registration else "",
             )
     return deals
+
+
+def _deal_change_record(
+    sheet: ScoreSheet,
+    deal: Deal,
+    kind: str,
+    *,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    user: Any = None,
+    username: str = "",
+) -> None:
+    """The history's line for a waiting deal confirmed or contested at the table: its number,
+    then what changed."""
+    change_record(
+        tournament=sheet.tournament_id,
+        obj=deal,
+        kind=kind,
+        sheet=sheet,
+        action=ChangeLog.Action.UPDATE,
+        before={"number": deal.number, **before},
+        after={"number": deal.number, **after},
+        user=user,
+        username=username,
+    )
 
 
 def _waiting_deal(sheet: ScoreSheet, number: Any) -> Deal:
@@ -260,14 +282,12 @@ def deal_contest(
         )
         if not updated:
             raise Locked(_("Cette donne est déjà confirmée : appelez l'arbitre pour la changer."))
-        change_record(
-            tournament=sheet.tournament_id,
-            obj=deal,
-            kind=ChangeLog.ObjectType.DEAL_DISPUTE,
-            sheet=sheet,
-            action=ChangeLog.Action.UPDATE,
-            before={"number": deal.number, "disputed": deal.disputed},
-            after={"number": deal.number, "disputed": True, "note": text},
+        _deal_change_record(
+            sheet,
+            deal,
+            ChangeLog.ObjectType.DEAL_DISPUTE,
+            before={"disputed": deal.disputed},
+            after={"disputed": True, "note": text},
             username=registration.player.full_name,
         )
     deal.refresh_from_db()

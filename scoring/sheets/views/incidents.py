@@ -5,14 +5,16 @@ default penalty per kind of incident.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.core.penalties import penalty_defaults
 from scoring.models import Incident, ScoreSheet
 from scoring.sheets import services
@@ -34,14 +36,7 @@ from tournament.players.selectors import roster
 def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
     """Record a fault on a sheet (optionally a deal) or on the tournament."""
     tournament = request.tournament
-    sheet_id = int_or_none(request.GET.get("sheet") or request.POST.get("sheet"))
-    sheet = None
-    registrations = roster(tournament)
-    if sheet_id is not None:
-        sheet = get_object_or_404(
-            ScoreSheet.objects.select_related("table__position"), pk=sheet_id, tournament=tournament
-        )
-        registrations = registrations.filter(pk__in=sheet.players.values("registration_id"))
+    sheet, registrations = _incident_sheet(request)
     initial = {"deal_number": int_or_none(request.GET.get("deal"))}
     # Without a sheet (the Incidents tab), the form asks the position and table.
     tables = played_tables(tournament) if sheet is None else None
@@ -49,41 +44,12 @@ def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
         request.POST or None, registrations=registrations, tables=tables, initial=initial
     )
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        if data.get("table") is not None:
-            sheet = services.sheet_for_table(table=data["table"])
-        try:
-            incident = services.incident_record(
-                tournament=tournament,
-                kind=data["kind"],
-                registration=data["registration"],
-                sheet=sheet,
-                deal_number=data.get("deal_number"),
-                decision=data.get("decision", ""),
-                note=data.get("note", ""),
-                penalty_points=data.get("penalty_points"),
-                user=request.user,
-            )
-        except (Locked, DealError) as err:
-            # A locked sheet, or a petit sec cancelling a deal the sheet can't change.
-            form.add_error(None, " ".join(getattr(err, "messages", [str(err)])))
-        except ValidationError as err:  # no amount given and no default one
-            for field, errors in err.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        else:
+        if form.cleaned_data.get("table") is not None:
+            sheet = services.sheet_for_table(table=form.cleaned_data["table"])
+        incident = _incident_record(request, form, sheet)
+        if incident is not None:
             messages.success(request, gettext("Incident enregistré."))
-            barred = services.incident_barred_taker(incident)
-            if barred is not None and incident.registration is not None:
-                # The deal was typed before the incident: the rules bar its taker from bidding.
-                messages.warning(
-                    request,
-                    gettext(
-                        "Attention : %(name)s est noté preneur de la donne %(number)s alors "
-                        "qu'il ne pouvait pas enchérir. Corrigez la donne ou donnez un score "
-                        "arbitral."
-                    )
-                    % {"name": incident.registration.player, "number": barred.number},
-                )
+            _warn_barred_taker(request, incident)
             if sheet is not None:
                 return redirect("sheet-detail", sheet.pk)
             return redirect("incident-list", tournament.pk)
@@ -98,6 +64,61 @@ def incident_create(request: TournamentRequest, pk: int) -> HttpResponse:
             "defaults": json.dumps(penalty_defaults(tournament.penalty_defaults)),
         },
     )
+
+
+def _incident_sheet(request: TournamentRequest) -> tuple[ScoreSheet | None, QuerySet[Any]]:
+    """The sheet the incident is recorded from (?sheet=, or the form's hidden field) and the
+    players it may concern: that sheet's, or the whole roster without one."""
+    tournament = request.tournament
+    sheet_id = int_or_none(request.GET.get("sheet") or request.POST.get("sheet"))
+    registrations = roster(tournament)
+    if sheet_id is None:
+        return None, registrations
+    sheet = get_object_or_404(
+        ScoreSheet.objects.select_related("table__position"), pk=sheet_id, tournament=tournament
+    )
+    return sheet, registrations.filter(pk__in=sheet.players.values("registration_id"))
+
+
+def _incident_record(
+    request: TournamentRequest, form: IncidentForm, sheet: ScoreSheet | None
+) -> Incident | None:
+    """The incident the valid form records, or None with the refusal added to the form."""
+    data = form.cleaned_data
+    try:
+        return services.incident_record(
+            tournament=request.tournament,
+            kind=data["kind"],
+            registration=data["registration"],
+            sheet=sheet,
+            deal_number=data.get("deal_number"),
+            decision=data.get("decision", ""),
+            note=data.get("note", ""),
+            penalty_points=data.get("penalty_points"),
+            user=request.user,
+        )
+    except (Locked, DealError) as err:
+        # A locked sheet, or a petit sec cancelling a deal the sheet can't change.
+        form.add_error(None, " ".join(getattr(err, "messages", [str(err)])))
+    except ValidationError as err:  # no amount given and no default one
+        for field, errors in err.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    return None
+
+
+def _warn_barred_taker(request: TournamentRequest, incident: Incident) -> None:
+    """The deal was typed before the incident: the rules bar its taker from bidding."""
+    barred = services.incident_barred_taker(incident)
+    if barred is not None and incident.registration is not None:
+        messages.warning(
+            request,
+            gettext(
+                "Attention : %(name)s est noté preneur de la donne %(number)s alors "
+                "qu'il ne pouvait pas enchérir. Corrigez la donne ou donnez un score "
+                "arbitral."
+            )
+            % {"name": incident.registration.player, "number": barred.number},
+        )
 
 
 @permission_required(Permission.VIEW)

@@ -15,7 +15,7 @@ from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet
 from scoring.sheets import services
 from scoring.sheets.forms import CrossCheckForm, DealForm, FigureDealForm, deal_initial
@@ -31,7 +31,7 @@ from scoring.sheets.services import StaleSheetError
 from tournament.access.lifecycle import Locked
 from tournament.access.permissions import TournamentRequest, capabilities
 
-# The URL's object, seen from the tournament (tournament.access.permissions's look-ups).
+# The URL's object, seen from the tournament (tournament.access's look-ups).
 SHEET = "sheets__pk"
 DEAL = "sheets__deals__pk"
 TABLE = "positions__tables__pk"

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.core.engine import DealError
+from scoring.core.deal import DealError
 from scoring.models import ScoreSheet
 from scoring.sheets import history, services
 from scoring.sheets.forms import CrossCheckForm, FreeSheetForm

@@ -30,7 +30,7 @@ Position = tuple[Table, ...]
 class SeatingError(TranslatableError):
     """A request that cannot be seated, meant for the arbiter.
 
-    Like scoring.core.engine.DealError, it carries a French message template with named params,
+    Like scoring.core.deal.DealError, it carries a French message template with named params,
     marked for the catalogue; the Django layer translates the template when it shows it
     (`gettext(error.template) % error.params`). str() gives the French message.
     """

@@ -1,0 +1,121 @@
+"""What every view of the phone page shares: the link as credential, who the phone is, the
+JSON body of a write and the one JSON answer of every refusal."""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.core.deal import DealError
+from scoring.http import json_object
+from scoring.models import TableLink
+from scoring.sheets import table_entry
+from scoring.sheets.services import StaleSheetError
+from tournament.access.lifecycle import Locked
+from tournament.access.permissions import json_error
+
+# What a write may be refused for, each answered by `refused`.
+REFUSALS = (
+    DealError,
+    table_entry.CodeRefused,
+    StaleSheetError,
+    Locked,
+    table_entry.CallRefused,
+)
+
+
+def _closed(request: HttpRequest) -> HttpResponse:
+    return render(request, "scoring/table_closed.html", status=404)
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    return json_object(request.body, field="body", unreadable=_("Corps JSON illisible."))
+
+
+def table_link(*, page: bool):
+    """Resolve the URL's token to its table's link, the pages' only credential; a closed or
+    unknown link answers the "no longer valid" page (or its JSON) and the view never runs."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+            try:
+                link = table_entry.link_for(token)
+            except table_entry.TableClosed:
+                if page:
+                    return _closed(request)
+                return json_error(None, _("Ce lien de table n'est plus valable."), 404)
+            return view(request, link, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def table_write(view):
+    """A write from the phone: a POST through the table's link, the view called with the
+    request's JSON body, and every refusal (REFUSALS) answered as JSON."""
+
+    @require_POST
+    @table_link(page=False)
+    @wraps(view)
+    def wrapper(request: HttpRequest, link: TableLink, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, link, _body(request), **kwargs)
+        except REFUSALS as err:
+            return refused(err)
+
+    return wrapper
+
+
+def refused(err: Exception) -> JsonResponse:
+    """The one JSON answer of the table's refusals."""
+    if isinstance(err, DealError):
+        return json_error(err.field, _(err.template) % err.params)
+    if isinstance(err, table_entry.CodeRefused):
+        return json_error(err.field, str(err), 429 if err.throttled else 403)
+    if isinstance(err, StaleSheetError):
+        return json_error(
+            "version",
+            _(
+                "La feuille a changé sur un autre téléphone (donne ajoutée ou confirmée). "
+                "Vérifiez la feuille puis renvoyez."
+            ),
+            409,
+            version=err.sheet.version,
+        )
+    if isinstance(err, Locked):
+        return json_error("sheet", " ".join(err.messages), 409)
+    if isinstance(err, table_entry.CallRefused):
+        return json_error("call", str(err), 429)
+    raise err
+
+
+def client_address(request: HttpRequest) -> str:
+    # The same address as the login throttle sees (the trusted proxy setting applies).
+    return settings.AXES_CLIENT_IP_CALLABLE(request) or "?"
+
+
+def client(request: HttpRequest) -> table_entry.Client:
+    """The guessing client: its address and the phone's own random cookie."""
+    device = request.COOKIES.get(table_entry.DEVICE_COOKIE, "")
+    if not device.isalnum():
+        device = ""
+    return table_entry.Client(address=client_address(request), device=device[:40])
+
+
+def code_sent(request: HttpRequest, payload: dict[str, Any]) -> dict[str, Any]:
+    """A personal code sent with a write, as table_entry's checks take it: the seat it claims,
+    its pin and the guessing client."""
+    return {"seat": payload.get("seat"), "pin": payload.get("pin"), "client": client(request)}
+
+
+def bound(request: HttpRequest, link: TableLink):
+    """The player this phone was bound to (its binding cookie), or None."""
+    return table_entry.bound_player(link, request.COOKIES.get(table_entry.BINDING_COOKIE))

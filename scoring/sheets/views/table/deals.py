@@ -1,0 +1,123 @@
+"""Deals entered at the table: previewed, recorded, corrected by their enterer, confirmed or
+contested by the other side, and the sheet said complete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+
+from scoring.models import Deal, ScoreSheet, TableLink
+from scoring.sheets import table_entry
+from scoring.sheets.services import compute_scores, deal_input_check
+from scoring.sheets.views.table.common import bound, client, code_sent, table_write
+
+
+@table_write
+def table_preview(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
+    """The row the deal would add, computed by the engine, before anything is saved."""
+    sheet = table_entry.table_sheet(link) or ScoreSheet(
+        tournament=link.table.position.tournament, table=link.table
+    )
+    if sheet.pk is None:
+        sheet._players_count = link.table.seats.count()
+    data = deal_input_check(payload.get("deal"), sheet)
+    scores = compute_scores(data, link.table.position.tournament.rule_set)
+    return JsonResponse({"scores": scores})
+
+
+def _enterer(request: HttpRequest, link: TableLink, payload: dict[str, Any]):
+    """Who enters or corrects: a code sent with the request (its seat and pin), else the
+    player this phone was bound to. Never a seat alone."""
+    if "pin" in payload:
+        return table_entry.code_check(
+            link=link,
+            seat=payload.get("entered_by"),
+            pin=payload.get("pin"),
+            client=client(request),
+        )
+    registration = bound(request, link)
+    if registration is None:
+        raise table_entry.CodeRefused(
+            _("Identifiez-vous d'abord : votre nom et votre code personnel, en haut de la page."),
+            field="entered_by",
+        )
+    return registration
+
+
+def _deal_answer(deal: Deal, *, status: int, replayed: bool = False) -> JsonResponse:
+    sheet_version = ScoreSheet.objects.values_list("version", flat=True).get(pk=deal.sheet_id)
+    return JsonResponse(
+        {
+            "deal": deal.pk,
+            "number": deal.number,
+            "scores": deal.scores,
+            "pending": deal.pending,
+            "version": sheet_version,
+            "replayed": replayed,
+        },
+        status=status,
+    )
+
+
+@table_write
+def table_deal_create(
+    request: HttpRequest, link: TableLink, payload: dict[str, Any]
+) -> JsonResponse:
+    """Record a deal typed at the table; a resend of the same client id answers the original."""
+    client_id = table_entry.check_client_id(payload.get("client_id"))
+    earlier = table_entry.replayed_deal(link, client_id)
+    if earlier is not None:
+        return _deal_answer(earlier, status=200, replayed=True)
+    deal, replayed = table_entry.phone_deal_record(
+        link=link,
+        client_id=client_id,
+        data=payload.get("deal"),
+        version=payload.get("version"),
+        enterer=_enterer(request, link, payload),
+    )
+    return _deal_answer(deal, status=200 if replayed else 201, replayed=replayed)
+
+
+@table_write
+def table_deal_correct(
+    request: HttpRequest, link: TableLink, payload: dict[str, Any], number: int
+) -> JsonResponse:
+    """The player who entered a waiting deal corrects it; it waits for a new confirmation."""
+    deal = table_entry.phone_deal_correct(
+        link=link,
+        number=number,
+        data=payload.get("deal"),
+        version=payload.get("version"),
+        enterer=_enterer(request, link, payload),
+    )
+    return _deal_answer(deal, status=200)
+
+
+@table_write
+def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
+    """A player of the other side confirms the waiting deals with their personal code."""
+    deals = table_entry.deals_confirm(
+        link=link, version=payload.get("version"), **code_sent(request, payload)
+    )
+    return JsonResponse({"confirmed": [deal.number for deal in deals]})
+
+
+@table_write
+def table_contest(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
+    """A player of the other side refuses a waiting deal, with their code and a word."""
+    deal = table_entry.deal_contest(
+        link=link,
+        number=payload.get("number"),
+        note=payload.get("note"),
+        **code_sent(request, payload),
+    )
+    return JsonResponse({"contested": deal.number})
+
+
+@table_write
+def table_finish(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
+    """The table says its sheet is complete (the arbiter still validates it)."""
+    table_entry.sheet_finish_at_table(link=link, **code_sent(request, payload))
+    return JsonResponse({"status": "complete"})

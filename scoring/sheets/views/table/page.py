@@ -1,0 +1,169 @@
+"""The phone page itself: the table's running sheet, reached by its QR code or by the code printed
+on the sheet, and the service worker that keeps it offline."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from scoring.models import Deal, TableLink
+from scoring.sheets import table_entry
+from scoring.sheets.screen import load_sheet_view, sheet_is_full
+from scoring.sheets.views.table.common import bound, client, client_address, table_link
+from tournament.access import throttle
+from tournament.public_address import absolute_url
+from tournament.seats import sheet_order_key
+
+# Guessing table codes: attempts allowed per client address and window.
+CODE_ATTEMPTS = 20
+CODE_WINDOW = 600  # seconds
+
+
+@never_cache
+def table_code(request: HttpRequest) -> HttpResponse:
+    """Type the code printed on the table's sheet instead of scanning its QR code."""
+    error = ""
+    code = ""
+    if request.method == "POST":
+        key = f"table-code:{client_address(request)}"
+        code = table_entry.normalise_code(request.POST.get("code", ""))
+        # Every attempt is counted before the code is looked up (one atomic statement), so
+        # parallel guesses can't slip past the limit between a read and a write.
+        if throttle.hit(key, CODE_WINDOW) > CODE_ATTEMPTS:
+            error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
+        else:
+            link = TableLink.objects.filter(code=code).first() if code else None
+            if link is not None:
+                return redirect("table-entry", link.token)
+            error = _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
+    status = 400 if error else 200
+    return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)
+
+
+def _sheet_context(link: TableLink, bound=None) -> dict:
+    """The running sheet as the phone shows it (rows, totals, bilans, who deals, who waits,
+    who entered each waiting deal and which ones this phone's player may correct)."""
+    table = link.table
+    sheet = table_entry.table_sheet(link)
+    seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+    # By seat index, as the engine and the page's script count seats.
+    names = [seat.registration.player.full_name for seat in seats]
+    # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
+    order = sorted(range(len(seats)), key=lambda i: sheet_order_key(seats[i].direction))
+    people = [(seat, names[seat]) for seat in order]
+    seat_of = {seat.registration_id: index for index, seat in enumerate(seats)}
+    bound_seat = seat_of.get(bound.pk) if bound is not None else None
+    next_dealer = 0
+    context = {
+        "bound": bound,
+        "bound_seat": bound_seat,
+        "link": link,
+        "table": table,
+        "position": table.position,
+        "tournament": table.position.tournament,
+        "names": names,
+        "people": people,
+        "sheet": sheet,
+        "view": None,
+        "version": 0,
+        "next_number": 1,
+        "next_dealer": next_dealer,
+        # The tap rows that are plain choices: the engine's contracts, the oudlers, which side
+        # took the petit au bout (none at first).
+        "contracts": Deal.Contract.choices,
+        "oudlers": [(str(n), str(n)) for n in range(4)],
+        "petit_au_bout": [("", _("Non")), *Deal.Side.choices],
+        "called_king": table.game == "five",
+        "dead_is_dealer": table.game == "five_dead",
+    }
+    if sheet is not None:
+        view = load_sheet_view(sheet)
+        next_dealer = view.next_dealer
+        totals = [0] * len(names)
+        for line in view.lines:
+            for seat, points in enumerate(line.deal.scores[: len(names)]):
+                totals[seat] += points
+        context.update(
+            totals=[totals[seat] for seat in order],
+            rows=[_row(line, order, names, seat_of, bound_seat) for line in view.lines],
+            view=view,
+            version=sheet.version,
+            next_number=view.next_number,
+            next_dealer=next_dealer,
+            pending=[line for line in view.lines if line.deal.pending],
+            full=sheet_is_full(view),
+        )
+    context["dealer_name"] = names[next_dealer] if names else ""
+    return context
+
+
+def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
+    """A sheet row on the phone: its scores in the page's order and, while it waits, who
+    entered it, whether it is contested, and the inputs its enterer corrects from."""
+    deal = line.deal
+    enterer = seat_of.get(deal.entered_by_player_id)
+    description = line.description
+    if line.detail is not None and deal.taker is not None and deal.taker < len(names):
+        # A seat letter means little on a phone: the contract and the taker's name lead.
+        lead = f"{deal.get_contract_display()} · {names[deal.taker]}"
+        if deal.partner is not None and deal.partner < len(names):
+            lead += f" + {names[deal.partner]}"
+        elif line.detail.alone:
+            lead += " " + line.detail.alone_text
+        description = line.detail.text_led_by(lead)
+    return {
+        "line": line,
+        "description": description,
+        "scores": [deal.scores[seat] for seat in order],
+        "enterer": names[enterer] if enterer is not None else "",
+        "mine": deal.pending and enterer is not None and enterer == bound_seat,
+        "inputs": json.dumps(deal.engine_input()) if deal.pending else "",
+    }
+
+
+@never_cache
+@require_safe
+@table_link(page=True)
+def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
+    context = _sheet_context(link, bound(request, link))
+    # The short way back to this page, printed under the bookmark hint: the table's code there.
+    context["code_page"] = absolute_url(request, reverse("table-code"))
+    response = render(request, "scoring/table_entry.html", context)
+    if not client(request).device:
+        # The phone's own random id: wrong codes lock this phone, not the table's other ones.
+        response.set_cookie(
+            table_entry.DEVICE_COOKIE,
+            secrets.token_hex(16),
+            max_age=365 * 24 * 3600,
+            path="/table/",
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
+
+
+@never_cache
+@require_safe
+@table_link(page=True)
+def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
+    """The running sheet, refreshed by the phone after each save and every few seconds."""
+    return render(request, "scoring/_table_sheet.html", _sheet_context(link, bound(request, link)))
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Keeps the table page on the phone so that a reload without Wi-Fi still opens it."""
+    script = render(request, "scoring/table_sw.js", {"partial": reverse("table-code")})
+    response = HttpResponse(script.content, content_type="application/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/table/"
+    return response
