@@ -17,6 +17,12 @@ def url(tournament) -> str:
     return reverse("incident-create", args=[tournament.pk])
 
 
+def post_renonce(client, tournament, table, culprit, **more):
+    """A renonce of 10 penalty points at `table` by `culprit`, posted from the tab."""
+    data = {"table": table.pk, "kind": "renonce_defence", "registration": culprit.pk}
+    return client.post(url(tournament), {**data, "penalty_points": 10, **more})
+
+
 @pytest.mark.django_db
 def test_the_tab_form_offers_this_tournaments_tables_only(arbiter_client):
     tournament, position = make_tournament(tables=2)
@@ -26,11 +32,7 @@ def test_the_tab_form_offers_this_tournaments_tables_only(arbiter_client):
     assert "Position 1 — table 1" in html and "Position 1 — table 2" in html
     foreign = other_position.tables.get()
     culprit = position.tables.get(number=1).seats.first().registration
-    response = arbiter_client.post(
-        url(tournament),
-        {"table": foreign.pk, "kind": "renonce_defence", "registration": culprit.pk,
-         "penalty_points": 10},
-    )  # fmt: skip
+    response = post_renonce(arbiter_client, tournament, foreign, culprit)
     assert response.status_code == 200 and not Incident.objects.exists()
 
 
@@ -39,21 +41,15 @@ def test_an_incident_from_the_tab_lands_on_its_tables_sheet(arbiter_client):
     tournament, position = make_tournament(tables=2)
     table = position.tables.get(number=2)
     culprit = table.seats.first().registration
-    response = arbiter_client.post(
-        url(tournament),
-        {"table": table.pk, "kind": "renonce_defence", "registration": culprit.pk,
-         "deal_number": 2, "decision": DECISION, "penalty_points": 10},
-    )  # fmt: skip
+    response = post_renonce(
+        arbiter_client, tournament, table, culprit, deal_number=2, decision=DECISION
+    )
     assert response.status_code == 302
     incident = Incident.objects.get()
     assert incident.sheet.table == table and incident.deal_number == 2
     # A player of table 1 is refused for table 2.
     stranger = position.tables.get(number=1).seats.first().registration
-    response = arbiter_client.post(
-        url(tournament),
-        {"table": table.pk, "kind": "renonce_defence", "registration": stranger.pk,
-         "penalty_points": 10},
-    )  # fmt: skip
+    response = post_renonce(arbiter_client, tournament, table, stranger)
     assert "pas assis à cette table" in response.content.decode()
     assert Incident.objects.count() == 1
 
