@@ -5,20 +5,21 @@ tournament.evening.selectors.position_or_404, which scoring's views use too)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.forms import BaseForm
+from django.forms import BaseForm, BaseModelForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from tournament.access.permissions import (
-    capabilities,
-)
-from tournament.models import Tournament
+from tournament.access.permissions import TournamentRequest, capabilities, tournament_copy
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
 
 T = TypeVar("T")
+F = TypeVar("F", bound=BaseModelForm)
 
 
 def desk_context(request: HttpRequest, tournament: Tournament, tab: str, **extra: Any) -> dict:
@@ -83,6 +84,21 @@ def form_post(
         return None
     messages.success(request, success(result))
     return redirect(to, *args)
+
+
+def settings_form_post(
+    request: TournamentRequest,
+    form_class: type[F],
+    save: Callable[[dict[str, Any]], Any],
+    success: str,
+    to: str,
+) -> tuple[F, HttpResponse | None]:
+    """A form on the URL's tournament's own settings, and its POST as form_post runs it (back to
+    the tournament's page `to` when saved). The form gets its own copy of the tournament:
+    validating it changes the instance, the page's header (request.tournament) must not."""
+    tournament = request.tournament
+    form = form_class(request.POST or None, instance=tournament_copy(tournament))
+    return form, form_post(request, form, save, lambda _done: success, to, tournament.pk)
 
 
 def desk_page(

@@ -167,6 +167,25 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(Q(owner=user) | Q(roles__user=user)).distinct()
 
 
+def public_tournaments(*, besides: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """The public tournaments but those in `besides` (the home page lists a user's own apart)."""
+    return Tournament.objects.filter(PUBLIC_TOURNAMENTS).exclude(pk__in=besides.values("pk"))
+
+
+def viewable_tournament(user, pk: int | str) -> Tournament | None:
+    """Tournament `pk` when there is one and the user may view it, None otherwise."""
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is not None and not may(user, Permission.VIEW, tournament):
+        return None
+    return tournament
+
+
+def tournament_copy(tournament: Tournament) -> Tournament:
+    """The tournament read again, as its own instance: a settings form validating it changes
+    the instance, and the page's header (request.tournament) must not change with it."""
+    return Tournament.objects.get(pk=tournament.pk)
+
+
 def readable_tournaments(user) -> QuerySet[Tournament]:
     """The tournaments whose name and results a user may see (Permission.VIEW_PUBLIC as a
     query): the public ones and those the user works on."""

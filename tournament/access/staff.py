@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from tournament.access import throttle
@@ -16,6 +17,10 @@ from tournament.models import Tournament, TournamentRole
 # real owner names a handful of people; someone probing for account names gets this many).
 NAMING_ATTEMPTS = 20
 NAMING_WINDOW = 3600
+
+# The roles an owner names people to, as the staff page offers them, and the one it proposes.
+ROLE_CHOICES = TournamentRole.Role.choices
+DEFAULT_ROLE = TournamentRole.Role.SCORER
 
 
 class TooManyNamings(ValidationError):
@@ -111,6 +116,15 @@ def _staff_grant(
         user=user,
     )
     return entry
+
+
+def staff_entry_or_404(tournament_id: int, pk: int) -> TournamentRole:
+    """One role on the tournament, with its account and tournament; 404 when there is none."""
+    return get_object_or_404(
+        TournamentRole.objects.select_related("user", "tournament"),
+        pk=pk,
+        tournament_id=tournament_id,
+    )
 
 
 @transaction.atomic

@@ -32,6 +32,11 @@ class PersonChoiceField(forms.ModelChoiceField):
     iterator = FrenchOrderIterator
 
 
+# How a position may be seated (the generator, or the standings for a final), for the form and
+# the positions page's own select.
+SEATING_CHOICES = Position.Seating.choices
+
+
 class GenerateForm(forms.Form):
     seed = forms.IntegerField(
         label=_("graine (facultatif)"),
@@ -43,7 +48,7 @@ class GenerateForm(forms.Form):
     # Only the next position to play can be seated from the standings: they are known.
     seating = forms.ChoiceField(
         label=_("placement de la prochaine position"),
-        choices=Position.Seating.choices,
+        choices=SEATING_CHOICES,
         required=False,
     )
 

@@ -112,6 +112,15 @@ def position_plan(position: Position) -> list[Table]:
     return tables
 
 
+def seated_registrations(position: Position) -> QuerySet[Registration]:
+    """The position's seated registrations with player and team, by name (the swap's choices)."""
+    return (
+        Registration.objects.filter(seats__table__position=position)
+        .select_related("player", "team")
+        .order_by("player__last_name", "player__first_name")
+    )
+
+
 def who_sits_where(position: Position) -> list[dict[str, Any]]:
     """Every seated player of a position, alphabetically, with table and seat."""
     seats = Seat.objects.filter(table__position=position).select_related(
@@ -159,6 +168,13 @@ def positions_overview(tournament: Tournament) -> list[dict[str, Any]]:
                 line["stale"] = seated != expected
         lines.append(line)
     return lines
+
+
+def next_seating(overview: list[dict[str, Any]], played: int) -> str:
+    """How the position after the `played` ones is seated, from positions_overview's lines: its
+    own choice, or the generator when it is not planned yet or none is left."""
+    following = overview[played]["position"] if played < len(overview) else None
+    return following.seating if following else Position.Seating.GENERATOR
 
 
 def tables_of(position: Position) -> list[list[int]]:

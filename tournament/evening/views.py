@@ -14,20 +14,21 @@ from tournament.access.permissions import Permission, TournamentRequest, permiss
 from tournament.evening import positions as position_services
 from tournament.evening import swaps as swap_services
 from tournament.evening.fairness import PlanChange, plan_drift, replan_change
-from tournament.evening.forms import GenerateForm, SwapForm
+from tournament.evening.forms import SEATING_CHOICES, GenerateForm, SwapForm
 from tournament.evening.plan_quality import plan_quality
 from tournament.evening.positions import EarlierPositionsUnfinished, generation_seconds
 from tournament.evening.selectors import (
     last_played_position,
+    next_seating,
     position_or_404,
     position_plan,
     positions_overview,
+    seated_registrations,
     tournament_plan,
     who_sits_where,
 )
 from tournament.evening.swaps import seat_swap_preview
 from tournament.evening.tables import WhoSitsWhereTable
-from tournament.models import Position, Registration
 from tournament.pages import desk_context, desk_page, error_messages, form_errors, post_outcome
 
 # The session key of a re-plan's before → after, shown once by the next positions page.
@@ -53,20 +54,11 @@ def _plan_change(request: TournamentRequest, tournament) -> PlanChange | None:
     return PlanChange.from_data(data) if data else None
 
 
-def _seated(position: Position):
-    return (
-        Registration.objects.filter(seats__table__position=position)
-        .select_related("player", "team")
-        .order_by("player__last_name", "player__first_name")
-    )
-
-
 @permission_required(Permission.VIEW)
 def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     positions = positions_overview(tournament)
     played = last_played_position(tournament)
-    following = positions[played]["position"] if played < len(positions) else None
     return desk_page(
         request,
         tournament,
@@ -75,8 +67,8 @@ def position_list(request: TournamentRequest, pk: int) -> HttpResponse:
         positions=positions,
         played=played,
         # How the next position to play is seated: the generator, or the standings (a final).
-        seating_choices=Position.Seating.choices,
-        next_seating=following.seating if following else Position.Seating.GENERATOR,
+        seating_choices=SEATING_CHOICES,
+        next_seating=next_seating(positions, played),
         # Over 2 s, a progress bar follows this budget while the generating POST runs.
         generation_seconds=generation_seconds(tournament, played),
         quality=plan_quality(tournament),  # so the arbiter sees the plan is fair before publishing
@@ -97,7 +89,7 @@ def position_detail(request: TournamentRequest, pk: int, number: int) -> HttpRes
         position=position,
         played=last_played_position(position.tournament),
         tables=position_plan(position),
-        swap_form=SwapForm(registrations=_seated(position)),
+        swap_form=SwapForm(registrations=seated_registrations(position)),
         plan_change=_plan_change(request, position.tournament),
     )
 
@@ -191,7 +183,7 @@ def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpRe
     else:
         # Every table gets its link and code now (scoring listens): printed on its sheet,
         # scanned by players.
-        hooks.position_published.send(sender=Position, position=position)
+        hooks.position_published.send(sender=type(position), position=position)
         messages.success(request, _("Position %(number)s publiée.") % {"number": number})
     return redirect("position-detail", pk, number)
 
@@ -200,7 +192,9 @@ def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpRe
 def seat_swap(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
     """GET shows what the swap changes (E before and after); POST with confirm applies it."""
     position = position_or_404(pk, number)
-    form = SwapForm(request.POST or request.GET or None, registrations=_seated(position))
+    form = SwapForm(
+        request.POST or request.GET or None, registrations=seated_registrations(position)
+    )
     preview = None
     if form.is_bound and form.is_valid():
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]

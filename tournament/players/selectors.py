@@ -32,6 +32,11 @@ def registration_or_404(tournament: Tournament, pk: int) -> Registration:
     return entry
 
 
+def player_or_404(pk: int | str) -> Player:
+    """A roster player by id; 404 when there is none."""
+    return get_object_or_404(Player, pk=pk)
+
+
 def player_or_none(pk: int) -> Player | None:
     """A roster player by id, None when there is none."""
     return Player.objects.filter(pk=pk).first()

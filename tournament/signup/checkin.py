@@ -152,3 +152,12 @@ def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
         )
     )
     return rows
+
+
+def presence_counts(tournament: Tournament) -> dict[str, int]:
+    """How many players are present and how many still expected (the page's counters)."""
+    registrations = tournament.registrations
+    return {
+        "present_count": registrations.filter(status=Registration.Status.ACTIVE).count(),
+        "expected_count": registrations.filter(status=Registration.Status.EXPECTED).count(),
+    }

@@ -25,8 +25,7 @@ from tournament.access.permissions import (
     signup_code_page,
 )
 from tournament.core.collation import fold_words
-from tournament.models import Registration, Tournament
-from tournament.pages import desk_context, desk_page, form_errors, form_post
+from tournament.pages import desk_context, desk_page, form_errors, form_post, settings_form_post
 from tournament.players.selectors import registration_or_404
 from tournament.public_address import absolute_url
 from tournament.settings import client_ip_address
@@ -94,18 +93,16 @@ def signup_confirmation(request: SignupRequest, pk: int, code: str) -> HttpRespo
 def signup_settings(request: TournamentRequest, pk: int) -> HttpResponse:
     """Open or close the public registration page; its link, capacity and closing time."""
     tournament = request.tournament
-    form = SignupSettingsForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
-    saved = form_post(
+    form, saved = settings_form_post(
         request,
-        form,
+        SignupSettingsForm,
         lambda data: signup.signup_settings_update(
             tournament=tournament,
             data={key: data[key] for key in signup.SIGNUP_FIELDS},
             user=request.user,
         ),
-        lambda _done: _("Inscriptions en ligne enregistrées."),
+        _("Inscriptions en ligne enregistrées."),
         "signup-settings",
-        pk,
     )
     if saved is not None:
         return saved
@@ -172,13 +169,11 @@ def checkin_toggle(request: TournamentRequest, pk: int, registration: int) -> Ht
     if _wants_json(request):
         if error:
             return json_error("present", error)
-        counts = request.tournament.registrations
         return JsonResponse(
             {
-                "present": entry.status == Registration.Status.ACTIVE,
+                "present": entry.status == entry.Status.ACTIVE,
                 "status": entry.get_status_display(),
-                "present_count": counts.filter(status=Registration.Status.ACTIVE).count(),
-                "expected_count": counts.filter(status=Registration.Status.EXPECTED).count(),
+                **checkin.presence_counts(request.tournament),
             }
         )
     if error:

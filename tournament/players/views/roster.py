@@ -8,14 +8,18 @@ import re
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.access.permissions import Permission, TournamentRequest, may, permission_required
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    permission_required,
+    viewable_tournament,
+)
 from tournament.evening.selectors import last_played_position, start_labels
-from tournament.models import Player, Tournament
 from tournament.pages import desk_context, desk_page, error_messages, form_errors
 from tournament.players import identity, selectors
 from tournament.players import registrations as registration_services
@@ -59,7 +63,7 @@ def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
             # Chosen from the roster search: the player exists already.
             if not request.POST["player"].isdecimal():
                 raise Http404  # not an id at all (the ORM would raise ValueError: a 500)
-            player = get_object_or_404(Player, pk=request.POST["player"])
+            player = selectors.player_or_404(request.POST["player"])
             registration = registration_services.player_register(
                 tournament=tournament, player=player, user=request.user
             )
@@ -113,9 +117,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     tournament = None
     if re.fullmatch(r"[0-9]{1,9}", request.GET.get("tournoi", "")):
-        tournament = Tournament.objects.filter(pk=request.GET["tournoi"]).first()
-        if tournament is not None and not may(request.user, Permission.VIEW, tournament):
-            tournament = None
+        tournament = viewable_tournament(request.user, request.GET["tournoi"])
     # One more than shown, to say when the list is cut.
     players = selectors.player_search(query=query, limit=SEARCH_RESULTS + 1)
     more = len(players) > SEARCH_RESULTS
@@ -147,7 +149,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     raw = request.POST.get("keep") or request.GET.get("garder", "")
     if not re.fullmatch(r"[0-9]{1,9}", raw):
         return render(request, "tournament/player_merge.html", {"keep": None})
-    keep = get_object_or_404(Player, pk=raw)
+    keep = selectors.player_or_404(raw)
     # The roster is shared: each player's tournaments as this user may see them.
     candidates = identity.merge_candidates(keep, user=request.user)
     error = None
@@ -159,7 +161,7 @@ def player_merge(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 kept = identity.player_merge(
-                    keep=keep, drop=Player.objects.get(pk=drop_pk), user=request.user
+                    keep=keep, drop=selectors.player_or_404(drop_pk), user=request.user
                 )
             except ValidationError as refusal:
                 error = " ".join(refusal.messages)

@@ -5,8 +5,12 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament.access.permissions import PUBLIC_TOURNAMENTS, Permission, may, visible_tournaments
-from tournament.models import Tournament
+from tournament.access.permissions import (
+    Permission,
+    may,
+    public_tournaments,
+    visible_tournaments,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -14,7 +18,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         # The desk's people open their tournaments' desks; everyone reads public standings.
         "tournaments": mine,
-        "public": Tournament.objects.filter(PUBLIC_TOURNAMENTS).exclude(pk__in=mine.values("pk")),
+        "public": public_tournaments(besides=mine),
         "can_edit": may(request.user, Permission.CREATE),
     }
     return render(request, "home.html", context)

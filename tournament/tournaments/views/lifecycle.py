@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 from tournament.access import lifecycle, staff
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.evening.selectors import position_or_404
-from tournament.models import TournamentRole
 from tournament.pages import desk_page, error_messages, post_outcome
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
     """The owner names co-arbiters and scorers (existing accounts, by exact username), or
     removes them; a superuser may also create the account (tournament.access.staff)."""
     tournament = request.tournament
-    typed = {"username": "", "role": TournamentRole.Role.SCORER}
+    typed = {"username": "", "role": staff.DEFAULT_ROLE}
     status = 200
     if request.method == "POST":
         typed = {
@@ -99,7 +98,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
         "tournament/staff.html",
         status=status,
         entries=tournament.roles.select_related("user"),
-        roles=TournamentRole.Role.choices,
+        roles=staff.ROLE_CHOICES,
         typed=typed,
         creates_accounts=request.user.is_superuser,
     )
@@ -108,9 +107,7 @@ def tournament_staff(request: TournamentRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.ADMINISTER)
 @require_POST
 def tournament_staff_remove(request: TournamentRequest, pk: int, role: int) -> HttpResponse:
-    entry = get_object_or_404(
-        TournamentRole.objects.select_related("user", "tournament"), pk=role, tournament_id=pk
-    )
+    entry = staff.staff_entry_or_404(pk, role)
     staff.staff_remove(entry=entry, user=request.user)
     messages.success(request, _("%(name)s retiré.") % {"name": entry.user.get_username()})
     return redirect("tournament-staff", pk)

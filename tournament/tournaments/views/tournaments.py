@@ -16,8 +16,7 @@ from tournament.access.permissions import (
     permission_required,
     visible_tournaments,
 )
-from tournament.models import Tournament
-from tournament.pages import desk_context, form_errors, form_post
+from tournament.pages import desk_context, form_errors, settings_form_post
 from tournament.tournaments import services as tournament_services
 from tournament.tournaments.forms import TournamentForm
 from tournament.tournaments.services import tournament_update
@@ -54,15 +53,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @permission_required(Permission.MANAGE)
 def tournament_edit(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    # The form gets its own copy: validating it changes the instance, the page header must not.
-    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=pk))
-    saved = form_post(
+    form, saved = settings_form_post(
         request,
-        form,
+        TournamentForm,
         lambda data: tournament_update(tournament=tournament, data=data, user=request.user),
-        lambda _done: _("Tournoi enregistré."),
+        _("Tournoi enregistré."),
         "tournament-detail",
-        pk,
     )
     if saved is not None:
         return saved
