@@ -40,7 +40,6 @@ def tabu_search(state: State, grouping: Grouping, rng: random.Random, floor: int
     bound of the cost, when it is reached. Swaps that would widen the odd-table spread are
     left out.
     """
-    meets, odd = state.meets, state.odd
     cost = state.cost()
     if cost <= floor or len(grouping[0]) < 2:  # a single table: nothing to swap
         return cost
@@ -57,34 +56,11 @@ def tabu_search(state: State, grouping: Grouping, rng: random.Random, floor: int
             conflicts = conflicts_of(state, grouping)
         if not conflicts:
             break
-        # A few players in conflict (possibly in different positions) compete for the best swap.
-        movers = []
-        for r, x in rng.sample(conflicts, min(3, len(conflicts))):
-            if in_conflict(state, grouping[r][where[r][x]], x):
-                movers.append((r, x))
+        movers = _movers(state, grouping, where, conflicts, rng)
         if not movers:
             conflicts = conflicts_of(state, grouping)  # stale entries: refresh the list
             continue
-        # The best swap so far: (delta, tie-breaking draw) and (r, x, a, y, b).
-        choice: tuple[tuple[int, float], tuple[int, int, int, int, int]] | None = None
-        for r, x in movers:
-            tables, tab_of = grouping[r], where[r]
-            a = tab_of[x]
-            ta = tables[a]
-            x_tabu = tabu[r][x] > it
-            for b, tb in enumerate(tables):
-                if b == a:
-                    continue
-                same_kind = (len(ta) == 4) == (len(tb) == 4)
-                for y in tb:
-                    if not same_kind and not keeps_fair(odd, ta, tb, x, y):
-                        continue
-                    delta = swap_delta(meets, ta, tb, x, y, state.inc)
-                    if (x_tabu or tabu[r][y] > it) and cost + delta >= best_cost:
-                        continue
-                    key = (delta, rng.random())
-                    if choice is None or key < choice[0]:
-                        choice = key, (r, x, a, y, b)
+        choice = _best_swap(state, grouping, where, movers, tabu, it, cost - best_cost, rng)
         if choice is None:
             continue
         (best_delta, _draw), (r, x, a, y, b) = choice
@@ -110,6 +86,60 @@ def tabu_search(state: State, grouping: Grouping, rng: random.Random, floor: int
     return best_cost
 
 
+def _movers(
+    state: State,
+    grouping: Grouping,
+    where: list[list[int]],
+    conflicts: list[tuple[int, int]],
+    rng: random.Random,
+) -> list[tuple[int, int]]:
+    """A few players still in conflict (possibly in different positions), drawn from the list
+    of conflicts (which may be stale): those who compete for the tabu search's next swap."""
+    movers = []
+    for r, x in rng.sample(conflicts, min(3, len(conflicts))):
+        if in_conflict(state, grouping[r][where[r][x]], x):
+            movers.append((r, x))
+    return movers
+
+
+def _best_swap(
+    state: State,
+    grouping: Grouping,
+    where: list[list[int]],
+    movers: list[tuple[int, int]],
+    tabu: list[list[int]],
+    it: int,
+    behind: int,
+    rng: random.Random,
+) -> tuple[tuple[int, float], tuple[int, int, int, int, int]] | None:
+    """The tabu search's best swap of a mover with a player of another table of its position:
+    ((delta, tie-breaking draw), (r, x, a, y, b)), None when every swap is tabu or unfair.
+
+    A tabu swap is allowed when it beats the best cost so far (`behind`: the current cost
+    minus that best). Swaps that would widen the odd-table spread are left out."""
+    meets, odd = state.meets, state.odd
+    choice: tuple[tuple[int, float], tuple[int, int, int, int, int]] | None = None
+    for r, x in movers:
+        tables, tab_of = grouping[r], where[r]
+        a = tab_of[x]
+        ta = tables[a]
+        x_tabu = tabu[r][x] > it
+        for b, tb in enumerate(tables):
+            if b == a:
+                continue
+            same_kind = (len(ta) == 4) == (len(tb) == 4)
+            for y in tb:
+                if not same_kind and not keeps_fair(odd, ta, tb, x, y):
+                    continue
+                delta = swap_delta(meets, ta, tb, x, y, state.inc)
+                if (x_tabu or tabu[r][y] > it) and behind + delta >= 0:
+                    continue
+                key = (delta, rng.random())
+                if choice is None or key < choice[0]:
+                    choice = key, (r, x, a, y, b)
+    return choice
+
+
 def anneal(
     state: State, grouping: Grouping, rng: random.Random, cost: int, floor: int, steps: int
 ) -> int:
@@ -122,7 +152,6 @@ def anneal(
     fair by the reverse hand-over in another position (both swaps are judged together), so the
     odd-table counts never move away from the fairest.
     """
-    meets, odd = state.meets, state.odd
     n = state.present
     rounds = len(grouping)
     where = [table_index(pos, n) for pos in grouping]
@@ -138,7 +167,7 @@ def anneal(
     temperature = _HOT
     improved_at = 0
     conflicts: list[tuple[int, int]] = []
-    exp, rand = math.exp, rng.random
+    rand = rng.random
     for step in range(steps):
         if step % cycle == 0 and step:
             if step - improved_at >= cycle * _PATIENCE:
@@ -153,23 +182,7 @@ def anneal(
             if not conflicts:
                 break
         temperature *= cooling
-        r, x = conflicts[int(rand() * len(conflicts))]
-        tables, tab_of, four = grouping[r], where[r], fours[r]
-        a = tab_of[x]
-        b = int(rand() * (len(tables) - 1))
-        b += b >= a
-        if four[a] == four[b] and rand() < _REDEAL:
-            delta = _repartition(state, tables, tab_of, a, b, temperature, rand)
-        else:
-            tb = tables[b]
-            y = tb[int(rand() * len(tb))]
-            if four[a] != four[b] and (odd[y] >= odd[x] if four[b] else odd[x] >= odd[y]):
-                delta = _exchange(state, grouping, where, fours, r, x, y, temperature, rand)
-            else:
-                delta = swap_delta(meets, tables[a], tb, x, y, state.inc)
-                if delta > 0 and rand() >= exp(-delta / temperature):
-                    continue
-                move(state, tables, tab_of, x, a, y, b)
+        delta = _anneal_step(state, grouping, where, fours, conflicts, temperature, rand)
         if delta is None:
             continue
         cost += delta
@@ -180,6 +193,37 @@ def anneal(
                 break
     restore(state, grouping, best)
     return best_cost
+
+
+def _anneal_step(
+    state: State,
+    grouping: Grouping,
+    where: list[list[int]],
+    fours: list[list[bool]],
+    conflicts: list[tuple[int, int]],
+    temperature: float,
+    rand: Callable[[], float],
+) -> int | None:
+    """One step of the annealing from a player in conflict and another table of its position:
+    a redeal of both tables, a fair pair of swaps (`_exchange`), or one swap, each on the
+    annealing's terms. Returns the cost change, or None when nothing changed."""
+    r, x = conflicts[int(rand() * len(conflicts))]
+    tables, tab_of, four = grouping[r], where[r], fours[r]
+    a = tab_of[x]
+    b = int(rand() * (len(tables) - 1))
+    b += b >= a
+    if four[a] == four[b] and rand() < _REDEAL:
+        return _repartition(state, tables, tab_of, a, b, temperature, rand)
+    tb = tables[b]
+    y = tb[int(rand() * len(tb))]
+    odd = state.odd
+    if four[a] != four[b] and (odd[y] >= odd[x] if four[b] else odd[x] >= odd[y]):
+        return _exchange(state, grouping, where, fours, r, x, y, temperature, rand)
+    delta = swap_delta(state.meets, tables[a], tb, x, y, state.inc)
+    if delta > 0 and rand() >= math.exp(-delta / temperature):
+        return None
+    move(state, tables, tab_of, x, a, y, b)
+    return delta
 
 
 @cache

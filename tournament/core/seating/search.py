@@ -129,7 +129,43 @@ def best_groupings(
     if design is not None:
         hints.append(design)
     hints.append(None)  # plain greedy
+    start = _best_start(state, sizes, new_count, hints, fair, floor, rng)
+    grouping = start.grouping
+    if not start.clean and len(sizes) > 1:
+        # The best start still has repeats: anneal it, the tabu search alone stalls on plateaus.
+        # A design relabelled is the better start of the other runs at tables of 4 only: with
+        # tables of 3 or 5, sharing them fairly breaks it up anyway.
+        redesign = design is not None and all(s == 4 for s in sizes)
+        grouping = _anneal_runs(state, roster, sizes, new_count, start, floor, redesign, rng)
+    even_prefixes(state, grouping)
+    spread = max(fair) - min(fair)
+    uneven = start.uneven
+    if uneven is not None and (uneven[0] >= state.repeats() or uneven[1] <= spread):
+        uneven = None  # fairness cost nothing
+    return Outcome(grouping, spread, repeats_floor, uneven)
 
+
+@dataclass
+class _Start:
+    """The cheapest start after the tabu search, seated in `state`."""
+
+    cost: int
+    grouping: Grouping
+    clean: bool  # at the floor, or no pair meets too often: nothing left to anneal
+    uneven: tuple[int, int] | None  # (repeats, odd spread) of the cheapest start before sharing
+
+
+def _best_start(
+    state: State,
+    sizes: list[int],
+    new_count: int,
+    hints: list[list[list[list[int]]] | None],
+    fair: list[int],
+    floor: int,
+    rng: random.Random,
+) -> _Start:
+    """Build a grouping from each hint in turn, make it fair, improve it by the tabu search;
+    stop at the first clean one. The cheapest is left seated in `state`."""
     best: tuple[int, Grouping] | None = None
     uneven: tuple[int, int] | None = None
     clean = False
@@ -152,36 +188,42 @@ def best_groupings(
     cost, grouping = best
     for pos in grouping:
         state.add_position(pos, 1)
-    if not clean and len(sizes) > 1:
-        # The best start still has repeats: anneal it, the tabu search alone stalls on plateaus.
-        # Independent runs from fresh starts make the result depend far less on the seed than
-        # one long run. A design relabelled is the better start at tables of 4 only: with
-        # tables of 3 or 5, sharing them fairly breaks it up anyway.
-        steps = anneal_steps(state.present, new_count) // RUNS
-        cost = anneal(state, grouping, rng, cost, floor, steps)
-        for _ in range(RUNS - 1):
-            if cost <= floor:
-                break
-            for pos in grouping:
+    return _Start(cost, grouping, clean, uneven)
+
+
+def _anneal_runs(
+    state: State,
+    roster: list[SeatingPlayer],
+    sizes: list[int],
+    new_count: int,
+    start: _Start,
+    floor: int,
+    redesign: bool,
+    rng: random.Random,
+) -> Grouping:
+    """Anneal the start, then fresh starts (a design relabelled when `redesign`, else greedy)
+    while the floor is not reached, RUNS in all; the cheapest grouping stays seated in `state`.
+    Independent runs make the result depend far less on the seed than one long run."""
+    steps = anneal_steps(state.present, new_count) // RUNS
+    grouping = start.grouping
+    cost = anneal(state, grouping, rng, start.cost, floor, steps)
+    for _ in range(RUNS - 1):
+        if cost <= floor:
+            break
+        for pos in grouping:
+            state.add_position(pos, -1)
+        fresh = design_hint(state, roster, new_count, rng) if redesign else None
+        other = build_grouping(state, sizes, new_count, fresh, rng)
+        share_odd_seats(state, other, rng)
+        other_cost = anneal(state, other, rng, state.cost(), floor, steps)
+        if other_cost < cost:
+            cost, grouping = other_cost, other
+        else:
+            for pos in other:
                 state.add_position(pos, -1)
-            fresh = None
-            if design is not None and all(s == 4 for s in sizes):
-                fresh = design_hint(state, roster, new_count, rng)
-            other = build_grouping(state, sizes, new_count, fresh, rng)
-            share_odd_seats(state, other, rng)
-            other_cost = anneal(state, other, rng, state.cost(), floor, steps)
-            if other_cost < cost:
-                cost, grouping = other_cost, other
-            else:
-                for pos in other:
-                    state.add_position(pos, -1)
-                for pos in grouping:
-                    state.add_position(pos, 1)
-    even_prefixes(state, grouping)
-    spread = max(fair) - min(fair)
-    if uneven is not None and (uneven[0] >= state.repeats() or uneven[1] <= spread):
-        uneven = None  # fairness cost nothing
-    return Outcome(grouping, spread, repeats_floor, uneven)
+            for pos in grouping:
+                state.add_position(pos, 1)
+    return grouping
 
 
 def even_prefixes(state: State, grouping: Grouping) -> None:
