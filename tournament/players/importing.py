@@ -269,6 +269,14 @@ def _header_columns(header: list[str]) -> dict[int, str]:
     return columns
 
 
+class _Refused(Exception):
+    """A line of the file that is not read: the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def _read_row(
     number: int,
     cells: list[str],
@@ -277,19 +285,30 @@ def _read_row(
     seen_licences: dict[str, int],
     seen_names: dict[tuple[str, str, str], tuple[int, bool]],
 ) -> None:
+    """Line `number` as a row of the preview, or its error."""
     values = {name: "" for name in FIELDS}
     for index, name in columns.items():
         if index < len(cells):
             values[name] = cells[index]
-    if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
-        preview.error(number, str(ProhibitNullCharactersValidator.message))
+    try:
+        row = _checked_row(number, values)
+        _check_not_repeated(row, seen_licences, seen_names)
+    except _Refused as refusal:
+        preview.error(number, refusal.message)
         return
+    preview.rows.append(row)
+
+
+def _checked_row(number: int, values: dict[str, str]) -> ImportRow:
+    """The line's values, field by field, as a row: names as every form takes them, a licence
+    cleaned; _Refused when a value is not acceptable."""
+    if any("\x00" in value for value in values.values()):  # PostgreSQL refuses NUL in text
+        raise _Refused(str(ProhibitNullCharactersValidator.message))
     labels = {**person_labels(), "team": _("Équipe")}
     for name, label in labels.items():  # the one rule for names, as on every form
         refusal = name_refusal(values[name], label)
         if refusal is not None:
-            preview.error(number, refusal)
-            return
+            raise _Refused(refusal)
     values = {name: name_normalise(value) for name, value in values.items()}
     row = ImportRow(
         line=number,
@@ -300,39 +319,41 @@ def _read_row(
         team=values["team"],
     )
     if not row.last_name:
-        preview.error(number, _("Nom manquant."))
-        return
-    too_long = [n for n in FIELDS if len(getattr(row, n)) > MAX_LENGTHS[n]]
-    if too_long:
-        preview.error(number, _("Valeur trop longue."))
-        return
+        raise _Refused(_("Nom manquant."))
+    if any(len(getattr(row, n)) > MAX_LENGTHS[n] for n in FIELDS):
+        raise _Refused(_("Valeur trop longue."))
     try:
         # "412345" from a spreadsheet that made the licence a number is "0412345" again.
         row.licence = licence_clean(row.licence)
     except ValidationError as invalid:
-        preview.error(number, invalid.messages[0])
-        return
+        raise _Refused(invalid.messages[0]) from None
+    return row
+
+
+def _check_not_repeated(
+    row: ImportRow,
+    seen_licences: dict[str, int],
+    seen_names: dict[tuple[str, str, str], tuple[int, bool]],
+) -> None:
+    """_Refused when the row repeats an earlier line of the file (its licence, or its name in
+    the same club); otherwise the row is remembered for the lines after it."""
+    number = row.line
     if row.licence:
         if row.licence in seen_licences:
-            preview.error(
-                number,
+            raise _Refused(
                 _("Licence %(licence)s déjà présente ligne %(other)s.")
-                % {"licence": row.licence, "other": seen_licences[row.licence]},
+                % {"licence": row.licence, "other": seen_licences[row.licence]}
             )
-            return
         seen_licences[row.licence] = number
     # Homonyms may play together: a same name is the same line twice only within one club and
     # unless both lines carry (different) licences.
     same_line = (*row.key, normalise(row.club))
     if same_line in seen_names and not (row.licence and seen_names[same_line][1]):
-        preview.error(
-            number,
+        raise _Refused(
             _("%(name)s figure déjà ligne %(other)s.")
             % {
                 "name": f"{row.last_name} {row.first_name}".strip(),
                 "other": seen_names[same_line][0],
-            },
+            }
         )
-        return
     seen_names.setdefault(same_line, (number, bool(row.licence)))
-    preview.rows.append(row)

@@ -24,6 +24,40 @@ def next_number(tournament: Tournament) -> int:
     return (tournament.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
+def _typed_player(
+    *, last_name: str, first_name: str, licence: str, club: str, other_player: bool
+) -> Player:
+    """The roster player the typed fields name: the holder of the licence (refused when the
+    names differ), else a new player saved on the roster, unless the name and club are a roster
+    player's and `other_player` does not say the arbiter checked (identity.LikelyDuplicate)."""
+    typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
+    last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
+    try:
+        licence = licence_clean(licence)
+    except ValidationError as invalid:
+        raise ValidationError({"licence": invalid.messages}) from None
+    holder = identity.players_by_licence([licence]).get(licence)
+    if holder is not None:
+        if holder.key != (normalise(last_name), normalise(first_name)):
+            raise ValidationError(
+                {
+                    "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
+                    % {"licence": licence, "player": holder.full_name}
+                }
+            )
+        return Player.objects.get(pk=holder.pk)  # the same licence: the same person
+    if not other_player:
+        duplicates = identity.likely_duplicates(
+            last_name=last_name, first_name=first_name, club=club, licence=licence
+        )
+        if duplicates:
+            raise identity.LikelyDuplicate(duplicates)
+    player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
+    player.full_clean(validate_constraints=False)
+    player.save()
+    return player
+
+
 @transaction.atomic
 def player_register(
     *,
@@ -46,32 +80,13 @@ def player_register(
     """
     ensure_tournament_open(tournament)
     if player is None:
-        typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
-        last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
-        try:
-            licence = licence_clean(licence)
-        except ValidationError as invalid:
-            raise ValidationError({"licence": invalid.messages}) from None
-        holder = identity.players_by_licence([licence]).get(licence)
-        if holder is not None:
-            if holder.key != (normalise(last_name), normalise(first_name)):
-                raise ValidationError(
-                    {
-                        "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
-                        % {"licence": licence, "player": holder.full_name}
-                    }
-                )
-            player = Player.objects.get(pk=holder.pk)  # the same licence: the same person
-        else:
-            if not other_player:
-                duplicates = identity.likely_duplicates(
-                    last_name=last_name, first_name=first_name, club=club, licence=licence
-                )
-                if duplicates:
-                    raise identity.LikelyDuplicate(duplicates)
-            player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
-            player.full_clean(validate_constraints=False)
-            player.save()
+        player = _typed_player(
+            last_name=last_name,
+            first_name=first_name,
+            licence=licence,
+            club=club,
+            other_player=other_player,
+        )
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(
             _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}

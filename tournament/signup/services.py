@@ -260,37 +260,21 @@ def _check_fields(tournament: Tournament, *, last_name: str, licence: str) -> No
         raise ValidationError(errors)
 
 
-@transaction.atomic
-def signup_register(
-    *, tournament: Tournament, now=None, **typed: Unpack[TypedPerson]
-) -> Registration:
-    """A player signs up on the public page: registered as pré-inscrit, with a code to show.
-
-    The tournament row is locked first, so that two sign-ups racing for the last place are
-    counted one after the other (SQLite's IMMEDIATE transactions serialise them the same way).
-    """
-    now = now or timezone.now()
-    tournament = locked_tournament(tournament)
-    refusal = signup_refusal(tournament, now=now)
-    if refusal is not None:
-        raise ValidationError(refusal, code="closed")
+def _signup_person(tournament: Tournament, typed: TypedPerson) -> Person:
+    """What the visitor typed, cleaned as every form cleans it, the licence too; the refusals
+    by field (a name is required, and a licence when the tournament asks for one)."""
     person = clean_person(typed)
     try:
         person["licence"] = licence_clean(person["licence"])
     except ValidationError as error:
         raise ValidationError({"licence": error.messages}) from None
     _check_fields(tournament, last_name=person["last_name"], licence=person["licence"])
-    # What a stranger learns here. A licence the roster holds under another name is not
-    # refused (that would tell anyone which licences the site knows): the sign-up goes through
-    # exactly as with a new licence, registered without it, and the arbiter sees the conflict
-    # on the check-in page (licence_conflicts). The one refusal left is a double sign-up, and
-    # it needs what the person typed to match a registration of this tournament: the same
-    # name and club, or the same licence *and* name. So it only confirms that the person
-    # typed in is already signed up here, someone the visitor named in full, and never
-    # names or hints at anybody else.
-    conflict = ""
-    if _licence_holder(person["licence"], **_names(person)) is not None:
-        conflict, person["licence"] = person["licence"], ""
+    return person
+
+
+def _signup_player(tournament: Tournament, person: Person) -> Player:
+    """The roster player who signs up: the one the sign-up names, or a new one. Refused when
+    that person is registered in this tournament already."""
     if duplicate_of(tournament, **person) is not None:
         raise ValidationError(
             _(
@@ -306,6 +290,36 @@ def signup_register(
         player.save()
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
         raise ValidationError(_("Vous êtes déjà inscrit à ce tournoi."), code="duplicate")
+    return player
+
+
+@transaction.atomic
+def signup_register(
+    *, tournament: Tournament, now=None, **typed: Unpack[TypedPerson]
+) -> Registration:
+    """A player signs up on the public page: registered as pré-inscrit, with a code to show.
+
+    The tournament row is locked first, so that two sign-ups racing for the last place are
+    counted one after the other (SQLite's IMMEDIATE transactions serialise them the same way).
+    """
+    now = now or timezone.now()
+    tournament = locked_tournament(tournament)
+    refusal = signup_refusal(tournament, now=now)
+    if refusal is not None:
+        raise ValidationError(refusal, code="closed")
+    person = _signup_person(tournament, typed)
+    # What a stranger learns here. A licence the roster holds under another name is not
+    # refused (that would tell anyone which licences the site knows): the sign-up goes through
+    # exactly as with a new licence, registered without it, and the arbiter sees the conflict
+    # on the check-in page (licence_conflicts). The one refusal left is a double sign-up, and
+    # it needs what the person typed to match a registration of this tournament: the same
+    # name and club, or the same licence *and* name. So it only confirms that the person
+    # typed in is already signed up here, someone the visitor named in full, and never
+    # names or hints at anybody else.
+    conflict = ""
+    if _licence_holder(person["licence"], **_names(person)) is not None:
+        conflict, person["licence"] = person["licence"], ""
+    player = _signup_player(tournament, person)
     registration = Registration.objects.create(
         tournament=tournament,
         player=player,
