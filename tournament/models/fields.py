@@ -1,4 +1,4 @@
-"""The relations both apps' models declare again and again, each kind written once.
+"""The relations and choices both apps' models declare again and again, each kind written once.
 
 Declared through these, a field is the same Django field as written out (migrations see no
 change); the return annotations give django-stubs the attribute's type the plugin would infer.
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     # settings.AUTH_USER_MODEL, as django-stubs resolves it for the fields written out.
     from django.contrib.auth.models import User
+    from django.db.models.expressions import Combinable
     from django_stubs_ext import StrOrPromise
 
     from .tournaments import Tournament
@@ -60,6 +61,23 @@ def _nullable(
         blank=True,
         on_delete=on_delete,
         related_name=related_name,
+    )
+
+
+def choice_field(
+    verbose_name: StrOrPromise,
+    default: models.TextChoices,
+    *,
+    max_length: int = 10,
+    help_text: StrOrPromise = "",
+) -> models.CharField[str | int | Combinable, str]:
+    """One value of `default`'s enumeration (a status, a mode), `default` until chosen."""
+    return models.CharField(
+        verbose_name,
+        max_length=max_length,
+        choices=type(default).choices,
+        default=default,
+        help_text=help_text,
     )
 
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ..seats import DIRECTIONS, seat_label
 from . import choices
 from .choices import Direction
-from .fields import tournament_part
+from .fields import choice_field, tournament_part
 from .registrations import Registration
 
 
@@ -20,17 +20,13 @@ class Position(models.Model):
 
     tournament = tournament_part("positions")
     number = models.PositiveSmallIntegerField(_("numéro"))
-    status = models.CharField(
-        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
+    status = choice_field(_("état"), Status.DRAFT)
     seed = models.PositiveIntegerField(_("graine"), default=0)
     # The whole plan's fairness measures as the generator left them (services.fairness): the
     # positions page says when hand changes made one worse.
     generated_figures = models.JSONField(_("équité à la génération"), null=True, blank=True)
     # A final or the last position of an evening may be seated from the standings instead.
-    seating = models.CharField(
-        _("placement"), max_length=10, choices=Seating.choices, default=Seating.GENERATOR
-    )
+    seating = choice_field(_("placement"), Seating.GENERATOR)
     published_at = models.DateTimeField(_("publiée le"), null=True, blank=True)
     # The position's clock: running while clock_ends_at is set, paused while
     # clock_paused_left (seconds) is set, not started when both are empty.
@@ -64,7 +60,7 @@ class Table(models.Model):
         Position, verbose_name=_("position"), on_delete=models.CASCADE, related_name="tables"
     )
     number = models.PositiveSmallIntegerField(_("numéro"))
-    game = models.CharField(_("jeu"), max_length=10, choices=Game.choices, default=Game.FOUR)
+    game = choice_field(_("jeu"), Game.FOUR)
     # Not a field: services.position_plan sets it, the seats in the score sheet's order.
     seat_list: list[Seat]
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..seats import start_codes, start_display
 from . import choices
-from .fields import optional_link, tournament_part
+from .fields import choice_field, optional_link, tournament_part
 from .players import Player
 
 if TYPE_CHECKING:
@@ -57,9 +57,7 @@ class Registration(models.Model):
     )
     team = optional_link(Team, _("équipe"), on_delete=models.SET_NULL, related_name="members")
     number = models.PositiveIntegerField(_("numéro"))
-    status = models.CharField(
-        _("état"), max_length=10, choices=Status.choices, default=Status.ACTIVE
-    )
+    status = choice_field(_("état"), Status.ACTIVE)
     # First position the player plays (late arrivals) and last one (withdrawals).
     first_position = models.PositiveSmallIntegerField(_("arrivé à la position"), default=1)
     withdrawn_after = models.PositiveSmallIntegerField(

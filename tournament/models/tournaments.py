@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
-from .fields import Stamped, account_link, tournament_part
+from .fields import Stamped, account_link, choice_field, tournament_part
 
 DEALS_PER_TABLE = [MinValueValidator(1), MaxValueValidator(30)]
 
@@ -27,9 +27,7 @@ class Tournament(Stamped):
     date = models.DateField(_("date"))
     venue = models.CharField(_("lieu"), max_length=200, blank=True)
     club = models.CharField(_("club organisateur"), max_length=200, blank=True)
-    format = models.CharField(
-        _("formule"), max_length=12, choices=Format.choices, default=Format.INDIVIDUAL
-    )
+    format = choice_field(_("formule"), Format.INDIVIDUAL, max_length=12)
     positions_count = models.PositiveSmallIntegerField(_("nombre de positions"), default=4)
     # A table plays at least one deal a position; 30 is far beyond any evening.
     deals_per_table_4 = models.PositiveSmallIntegerField(
@@ -41,37 +39,31 @@ class Tournament(Stamped):
     deals_per_table_3 = models.PositiveSmallIntegerField(
         _("donnes par table de 3"), default=6, validators=DEALS_PER_TABLE
     )
-    remainder = models.CharField(
+    remainder = choice_field(
         _("joueurs en surnombre"),
+        Remainder.FIVE,
         max_length=12,
-        choices=Remainder.choices,
-        default=Remainder.FIVE,
         help_text=_("Quand le nombre de joueurs n'est pas un multiple de 4."),
     )
     rule_set = models.CharField(_("règlement"), max_length=20, default="fft")
-    status = models.CharField(
-        _("état"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
+    status = choice_field(_("état"), Status.DRAFT)
     is_public = models.BooleanField(
         _("classement public"),
         default=False,
         help_text=_("Les joueurs peuvent suivre le classement en direct."),
     )
-    entry_mode = models.CharField(
+    entry_mode = choice_field(
         _("saisie des donnes"),
+        EntryMode.PAPER,
         max_length=8,
-        choices=EntryMode.choices,
-        default=EntryMode.PAPER,
         help_text=_(
             "Avec les téléphones, chaque table saisit ses donnes par son QR code ; un adversaire "
             "les confirme avec son code personnel."
         ),
     )
-    sheet_style = models.CharField(
+    sheet_style = choice_field(
         _("feuille de marque"),
-        max_length=10,
-        choices=SheetStyle.choices,
-        default=SheetStyle.DETAILED,
+        SheetStyle.DETAILED,
         help_text=_(
             "La feuille FFT officielle ne porte que le contrat et le chiffre de chaque joueur : "
             "l'arbitre saisit le contrat, le preneur et son chiffre."
