@@ -12,18 +12,12 @@ from django.urls import reverse
 
 from scoring.documents.exports import deal_log, deals_csv, deals_xlsx
 from scoring.models import Deal, DealScore, ScoreSheet
+from scoring.sheets import table_entry
 from scoring.sheets.services import deal_adjust
-from scoring.sheets.table_entry import Client as PhoneClient
-from scoring.sheets.table_entry import (
-    deal_confirm_by_arbiter,
-    deals_confirm,
-    links_for_position,
-    phone_deal_record,
-)
 from tests.report_builders import build_tournament
 from tournament.models import Tournament
 
-PHONE = PhoneClient(address="192.168.1.20", device="phone1")
+PHONE = table_entry.Client(address="192.168.1.20", device="phone1")
 
 pytestmark = pytest.mark.django_db
 
@@ -129,12 +123,12 @@ def phones(arbiter):
     """Position 1, table 1 (A B C D) enters three more deals on a phone: A's confirmed by B with
     B's code, B's confirmed by the arbiter, C's still waiting."""
     built = build_tournament(entry_mode=Tournament.EntryMode.PHONES)
-    link = links_for_position(built["positions"][1])[0]
+    link = table_entry.links_for_position(built["positions"][1])[0]
     sheet = built["sheets"][(1, 1)]
     seated = {p.seat: p.registration for p in sheet.players.select_related("registration")}
     pins = {seat: registration.pin for seat, registration in seated.items()}
     for number, taker in enumerate((0, 1, 2), start=3):
-        deal, _replayed = phone_deal_record(
+        deal, _replayed = table_entry.phone_deal_record(
             link=link,
             client_id=f"deal-log-{number:04d}",
             data=dict(players=4, taker=taker, contract="prise", oudlers=1, points=45 + number),
@@ -143,9 +137,9 @@ def phones(arbiter):
         )
         version = ScoreSheet.objects.get(pk=sheet.pk).version
         if taker == 0:
-            deals_confirm(link=link, seat=1, pin=pins[1], client=PHONE)
+            table_entry.deals_confirm(link=link, seat=1, pin=pins[1], client=PHONE)
         elif taker == 1:
-            deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=version)
+            table_entry.deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=version)
     built["arbiter"] = arbiter
     return built
 

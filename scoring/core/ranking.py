@@ -27,7 +27,7 @@ Normalisation of tables of 3 and 5 (optional, off by default)
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol, overload
 
@@ -289,14 +289,8 @@ def position_rows(rows: Iterable[PlayerRow], number: int) -> list[PlayerRow]:
         if result is None:
             continue
         restricted.append(
-            PlayerRow(
-                key=row.key,
-                name=row.name,
-                number=row.number,
-                club=row.club,
-                team=row.team,
-                team_key=row.team_key,
-                licence=row.licence,
+            replace(
+                row,
                 results={number: result},
                 penalty=result.penalty,
                 penalties_charged=result.penalty_charged,
