@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.core.notation import FieldError, NotationError, Row, SeatInfo
-from scoring.core.notation_format import format
-from scoring.core.notation_parse import parse, parse_figure
+from scoring.core.notation.keys import FieldError, NotationError, Row, SeatInfo
+from scoring.core.notation.reading import parse, parse_figure
+from scoring.core.notation.writing import format
 from tests.examples_004 import TYPED, engine_deals
 
 FOUR = SeatInfo(

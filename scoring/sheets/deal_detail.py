@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.core.notation import SeatInfo
+from scoring.core.notation.keys import SeatInfo
 from scoring.models import Deal
 from scoring.sheets.history import ALONE_LABELS, POIGNEE_LABELS, SIDE_LABELS
 

@@ -10,9 +10,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.core import notation_format, notation_parse
 from scoring.core.deal import TOTAL_POINTS, DealError
-from scoring.core.notation import NotationError, Row, SeatInfo
+from scoring.core.notation import reading as notation_parse
+from scoring.core.notation import writing as notation_format
+from scoring.core.notation.keys import NotationError, Row, SeatInfo
 from scoring.models import Incident
 from scoring.sheets.services import CARD_FIELDS, deal_figure
 from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration, Table

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring.core.deal import CONTRACT_LABELS
-from scoring.core.notation import DIRECTION_CODES, SeatInfo
+from scoring.core.notation.keys import DIRECTION_CODES, SeatInfo
 from scoring.core.penalties import penalty_adjustments
 from scoring.core.sheet import PassedRow, Row, ScoresRow, SheetColumn, SheetLine, build_sheet
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer

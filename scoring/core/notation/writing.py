@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from scoring.core.notation import (
+from scoring.core.notation.keys import (
     ALONE_KEYS,
     CANCELLED_KEY,
     CHELEM_KEYS,

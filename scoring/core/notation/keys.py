@@ -1,8 +1,8 @@
 """The desk's keyboard notation: the keys a sheet row is typed with, and what a row is.
 
 A row typed with short keys (`E`, `G`, `2`, `d36`, `E1 N2`, `A`, `AR`…) is read into the engine's
-deal fields by `scoring.core.notation_parse`, and written back with the same keys by
-`scoring.core.notation_format`, so that `parse(format(fields, seats), seats) == fields`. A row the
+deal fields by `scoring.core.notation.reading`, and written back with the same keys by
+`scoring.core.notation.writing`, so that `parse(format(fields, seats), seats) == fields`. A row the
 notation cannot read raises NotationError listing every field at fault, each with a French message
 template and its params (translated by the Django layer when shown, as
 scoring.core.deal.DealError). Pure: no Django.

@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scoring.core.deal import TOTAL_POINTS
-from scoring.core.notation import (
+from scoring.core.notation.keys import (
     ALONE_KEYS,
     CANCELLED_KEYS,
     CHELEM_KEYS,
