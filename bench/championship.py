@@ -25,7 +25,7 @@ TMP = django_on_scratch_database()
 
 from django.urls import reverse  # noqa: E402
 
-from tests.championship_helpers import championship, generated_season  # noqa: E402
+from tests.scoring.season.championship_helpers import championship, generated_season  # noqa: E402
 
 PLAYERS = 60
 SIZES = (12, 24)

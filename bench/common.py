@@ -3,7 +3,7 @@ and the gunicorn server on loopback (a load test's run and report are in load_ru
 
 The scripts of bench/ are run as files (`.venv/bin/python bench/load.py`): their folder is on
 the import path, so they import this module as `common`; the tests import it as `bench.common`
-(tests/parallel_site.py serves the site the same way).
+(tests/load/parallel_site.py serves the site the same way).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ acknowledged) and go on until the end.
 Afterwards the server is stopped and a fresh process reads the deals back: every acknowledged
 deal (a 201 answer) must be in the database with the scores the client was told. The exit code
 is non-zero when an acknowledged deal is missing or altered, or when any answer was a 5xx.
-The last line of output is a JSON summary (for tests/test_load_crash.py).
+The last line of output is a JSON summary (for tests/load/test_load_crash.py).
 
 All traffic goes to 127.0.0.1; every loop is bounded by the run's deadline.
 """

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.seating_helpers import random_draw  # noqa: E402
+from tests.tournament.core.seating.seating_helpers import random_draw  # noqa: E402
 from tournament.core.seating import (  # noqa: E402
     generate,
     meeting_counts,

@@ -1,0 +1,243 @@
+"""The accessibility tests' evening: one tournament with every page filled, and what each page
+template is reached by (tests/browser/test_accessibility_browser.py)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+# Templates that are no page of their own, so the audit reaches them through the pages that use
+# them: partials (`_*.html`, htmx answers included), the layouts other pages extend, and the
+# PDFs' templates, those extending print/base.html (WeasyPrint renders them to paper; the
+# screens under print/, its index and the loopback question, are audited). The error pages
+# are audited like any page, rendered by the test itself
+# (tests/browser/test_accessibility_browser.py: ERROR_TEMPLATES).
+LAYOUTS = {
+    "base.html",
+    "error_base.html",
+    "error_page.html",
+    "tournament/base_signup.html",
+    "tournament/base_tournament.html",
+    "print/base.html",
+}
+PDF_LAYOUT = '{% extends "print/base.html" %}'
+
+
+def page_templates() -> set[str]:
+    """Every template under templates/ that renders a whole page on screen."""
+    found = set()
+    for path in TEMPLATES.rglob("*.html"):
+        name = path.relative_to(TEMPLATES).as_posix()
+        if path.name.startswith("_") or name in LAYOUTS:
+            continue
+        if PDF_LAYOUT in path.read_text(encoding="utf-8"):
+            continue
+        found.add(name)
+    return found
+
+
+# axe-core's impacts that fail the test; "moderate" and "minor" are reported, not failed.
+FAILING_IMPACTS = ("serious", "critical")
+AXE = Axe()
+
+
+def axe_violations(page) -> list[str]:
+    """The serious and critical axe-core violations of the page as shown, one line each."""
+    response = AXE.run(page).response
+    found = []
+    for violation in response["violations"]:
+        if violation["impact"] not in FAILING_IMPACTS:
+            continue
+        nodes = violation["nodes"]
+        targets = [", ".join(map(str, node["target"])) for node in nodes]
+        checks = [*nodes[0]["any"], *nodes[0]["all"], *nodes[0]["none"]]
+        why = checks[0]["message"] if checks else violation["help"]
+        found.append(
+            f"{violation['id']} ({violation['impact']}, {len(targets)}×): "
+            f"{'; '.join(targets[:4])} — {why}"
+        )
+    return found
+
+
+@dataclass
+class Evening:
+    """The ids the pages' addresses need."""
+
+    tournament: int
+    upcoming: int
+    registration: int
+    expected: int
+    signup_code: str
+    sheet: int
+    deal: int
+    draft_table: int
+    table_token: str
+    hall_token: str
+    championship: int
+    championship_player: int
+
+
+def build_evening(staged, arbiter) -> Evening:
+    """with_incidents (position 1 published, its sheet typed, two penalties), made public, on
+    phones and paper, open to sign-ups, with a hall screen, position 2 drafted, one pré-inscrit,
+    and a public championship of two finished evenings."""
+    from scoring.models import Deal, ScoreSheet
+    from scoring.sheets.services import deal_delete
+    from scoring.sheets.table_entry import links_for_position
+    from tests.scoring.season.championship_helpers import championship, evening, people
+    from tournament.evening import clock, hall
+    from tournament.evening.positions import position_generate
+    from tournament.models import Tournament
+    from tournament.signup import checkin
+    from tournament.signup import services as signup
+
+    tournament = staged("with_incidents")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        is_public=True,
+        entry_mode=Tournament.EntryMode.BOTH,
+        signup_open=True,
+        date=datetime.date.today(),
+    )
+    tournament.refresh_from_db()
+    hall.hall_link_create(tournament=tournament)
+    hall.hall_announcement_set(tournament=tournament, text="Buvette ouverte à la pause")
+    tournament.refresh_from_db()
+    first = tournament.positions.get(number=1)
+    clock.clock_start(position=first)
+    link = links_for_position(first)[0]
+    position_generate(tournament=tournament)
+    draft = tournament.positions.get(number=2)
+    # Next week's tournament, open to sign-ups: three pré-inscrits, one already at the door.
+    upcoming = Tournament.objects.create(
+        name="Open du dimanche",
+        date=datetime.date.today() + datetime.timedelta(days=7),
+        signup_open=True,
+        signup_capacity=40,
+    )
+    signed = [
+        signup.signup_register(tournament=upcoming, last_name=last, first_name=first, club=club)
+        for last, first, club in [
+            ("MARTIN", "Lucie", "Tarot Club Angevin"),
+            ("CÔTÉ", "François", "Excuse Nantaise"),
+            ("PERRIN", "Inès", ""),
+        ]
+    ]
+    checkin.registration_check_in(registration=signed[1], present=True)
+    expected = signed[0]
+    sheet = ScoreSheet.objects.get(tournament=tournament, table__position=first)
+    # Deal 5 still to play: the phones show their entry form, the desk a sheet in progress.
+    deal_delete(deal=sheet.deals.get(number=5))
+    registration = tournament.registrations.get(player__last_name="DURAND")
+
+    p = people("ANNE", "BRUNO", "CLAIRE", "DENIS")
+    evenings = [
+        evening("Soirée de septembre", 1, [{p["ANNE"]: 300, p["BRUNO"]: 100,
+                                            p["CLAIRE"]: -100, p["DENIS"]: -300}], owner=arbiter),
+        evening("Soirée d'octobre", 8, [{p["ANNE"]: -300, p["BRUNO"]: 100,
+                                         p["CLAIRE"]: 500, p["DENIS"]: -300}], owner=arbiter),
+    ]  # fmt: skip
+    Tournament.objects.filter(pk__in=[t.pk for t in evenings]).update(is_public=True)
+    season = championship(evenings, owner=arbiter, is_public=True)
+    return Evening(
+        tournament=tournament.pk,
+        upcoming=upcoming.pk,
+        registration=registration.pk,
+        expected=expected.pk,
+        signup_code=(expected.signup_code or "").lower(),
+        sheet=sheet.pk,
+        deal=Deal.objects.filter(sheet=sheet).order_by("number").first().pk,
+        draft_table=draft.tables.first().pk,
+        table_token=link.token,
+        hall_token=tournament.hall_token or "",
+        championship=season.pk,
+        championship_player=p["ANNE"].pk,
+    )
+
+
+def desk_pages(e: Evening) -> list[tuple[str, str]]:
+    """(template, address) of the arbiter's pages, logged in."""
+    t = e.tournament
+    return [
+        ("home.html", "/"),
+        ("tournament/tournament_list.html", "/tournois/"),
+        ("tournament/tournament_form.html", "/tournois/nouveau/"),
+        ("tournament/tournament_edit.html", f"/tournois/{t}/modifier/"),
+        ("tournament/tournament_detail.html", f"/tournois/{t}/"),
+        ("tournament/staff.html", f"/tournois/{t}/equipe-arbitrale/"),
+        ("tournament/player_list.html", f"/tournois/{t}/joueurs/"),
+        ("tournament/player_import.html", f"/tournois/{t}/joueurs/import/"),
+        ("tournament/player_merge.html", "/joueurs/fusionner/"),
+        ("tournament/player_itinerary.html", f"/tournois/{t}/joueurs/{e.registration}/"),
+        ("tournament/team_list.html", f"/tournois/{t}/equipes/"),
+        ("tournament/checkin.html", f"/tournois/{e.upcoming}/pointage/"),
+        ("tournament/signup_settings.html", f"/tournois/{e.upcoming}/inscriptions-en-ligne/"),
+        ("tournament/position_list.html", f"/tournois/{t}/positions/"),
+        ("tournament/position_detail.html", f"/tournois/{t}/positions/1/"),
+        ("tournament/position_detail.html", f"/tournois/{t}/positions/2/"),
+        ("tournament/position_who_sits_where.html", f"/tournois/{t}/positions/1/qui-est-ou/"),
+        ("tournament/seat_swap.html", f"/tournois/{t}/positions/2/echanger/"),
+        ("tournament/backup_restore.html", "/tournois/restaurer/"),
+        ("scoring/entry_overview.html", f"/tournois/{t}/saisie/"),
+        ("scoring/sheet_detail.html", f"/feuilles/{e.sheet}/"),
+        ("scoring/sheet_history.html", f"/feuilles/{e.sheet}/historique/"),
+        ("scoring/sheet_open.html", f"/tables/{e.draft_table}/feuille/"),
+        ("scoring/sheet_free_form.html", f"/tournois/{t}/feuilles/libre/"),
+        ("scoring/deal_adjust.html", f"/donnes/{e.deal}/score-arbitral/"),
+        ("scoring/incident_list.html", f"/tournois/{t}/incidents/"),
+        ("scoring/incident_form.html", f"/tournois/{t}/incidents/nouveau/"),
+        ("scoring/penalty_settings.html", f"/tournois/{t}/penalites/"),
+        ("scoring/ranking.html", f"/tournois/{t}/classement/"),
+        ("scoring/ranking_player.html", f"/tournois/{t}/classement/joueur/{e.registration}/"),
+        ("statistics/tournament.html", f"/tournois/{t}/statistiques/"),
+        ("print/index.html", f"/tournois/{t}/impressions/"),
+        # Phones enter deals and the site answers on loopback: blank sheets ask first.
+        (
+            "print/loopback_confirm.html",
+            f"/tournois/{t}/impressions/positions/1/feuilles-vierges.pdf",
+        ),
+        ("championship/list.html", "/championnats/"),
+        ("championship/form.html", "/championnats/nouveau/"),
+        ("championship/detail.html", f"/championnats/{e.championship}/"),
+        (
+            "championship/player.html",
+            f"/championnats/{e.championship}/joueur/{e.championship_player}/",
+        ),
+    ]
+
+
+def players_pages(e: Evening) -> list[tuple[str, str]]:
+    """(template, address) of the pages players open on their phones, no login."""
+    t = e.tournament
+    return [
+        ("scoring/public_tournament.html", f"/public/{t}/"),
+        ("scoring/public_me.html", f"/public/{t}/moi/"),
+        ("scoring/public_me.html", f"/public/{t}/moi/?q=du"),
+        ("scoring/public_player.html", f"/public/{t}/joueur/{e.registration}/"),
+        ("statistics/player.html", f"/public/{t}/joueur/{e.registration}/statistiques/"),
+        ("championship/detail.html", f"/public/championnat/{e.championship}/"),
+        (
+            "championship/player.html",
+            f"/public/championnat/{e.championship}/joueur/{e.championship_player}/",
+        ),
+        ("tournament/signup.html", f"/inscription/{e.upcoming}/"),
+        (
+            "tournament/signup_confirmation.html",
+            f"/inscription/{e.upcoming}/confirmation/{e.signup_code}/",
+        ),
+        ("scoring/table_code.html", "/table/"),
+        ("scoring/table_entry.html", f"/table/{e.table_token}/"),
+        ("scoring/table_closed.html", "/table/lien-perime/"),
+    ]
+
+
+def anonymous_pages(e: Evening) -> list[tuple[str, str]]:
+    """(template, address) of the other pages seen without a login."""
+    return [
+        ("registration/login.html", "/connexion/"),
+        ("hall/screen.html", f"/salle/{e.hall_token}/"),
+    ]

@@ -1,0 +1,93 @@
+"""Phones on a club's plain-http Wi-Fi: no secure context, so no service worker. The page says
+how to find it again, warns when offline that the deals are kept on the phone, and its queue
+survives a reload without Wi-Fi (the browser's own error page) and a closed tab: reopened
+online, each deal is stored exactly once."""
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Deal
+from tests.browser.phone.test_table_entry_browser import (  # noqa: F401 (table_of_five is a fixture)
+    DEALS,
+    PHONE,
+    enter,
+    identify,
+    table_of_five,
+)
+from tests.browser_helpers import csp_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BANNER = "Vos donnes sont gardées sur ce téléphone ; rouvrez cette page quand le Wi-Fi revient."
+
+
+def queued(context, origin: str, token: str) -> list:
+    """The deals waiting in the phone's storage for this table, read from the browser itself
+    (the tab may be showing the browser's error page, which has no access to it)."""
+    import json
+
+    for entry in context.storage_state()["origins"]:
+        if entry["origin"] == origin:
+            for item in entry["localStorage"]:
+                if item["name"] == f"tarot-queue-{token}":
+                    return json.loads(item["value"])
+    return []
+
+
+def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_tab(
+    lan_browser,
+    lan_server,
+    one_request_at_a_time,
+    table_of_five,  # noqa: F811 (the fixture)
+):
+    link = table_of_five["link"]
+    url = lan_server + reverse("table-entry", args=[link.token])
+    context = lan_browser.new_context(locale="fr-FR", **PHONE)
+    violations = csp_violations(context)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(url)
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.evaluate("'serviceWorker' in navigator") is False
+        # Before the Wi-Fi drops: how to find this page again (its code on the short address).
+        hint = page.locator("#keep-hint")
+        hint.wait_for(state="visible")
+        assert f"{link.code} sur {lan_server}/table/" in hint.inner_text()
+        assert page.locator("#offline-banner").is_hidden()
+        identify(page, 0, table_of_five["players"][0].pin)
+
+        context.set_offline(True)
+        page.wait_for_selector(f"#offline-banner:has-text('{BANNER}')")
+        for deal in DEALS[:3]:
+            enter(page, deal, online=False)
+        page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
+        assert Deal.objects.count() == 0
+
+        # A reload without Wi-Fi and without a service worker: the browser's error page. The
+        # deals are still in the phone's storage.
+        with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
+            page.reload()
+        waiting = queued(context, lan_server, link.token)
+        assert len(waiting) == 3 and len({item["client_id"] for item in waiting}) == 3
+        page.close()
+
+        # The Wi-Fi is back; the player reopens the page: every deal is sent, once.
+        context.set_offline(False)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(url)
+        page.wait_for_selector("#row-3", timeout=20_000)
+        page.wait_for_selector("#queue-status", state="hidden")
+        assert page.locator("#offline-banner").is_hidden()
+        deals = list(Deal.objects.order_by("number"))
+        assert [d.number for d in deals] == [1, 2, 3]
+        assert {d.client_id for d in deals} == {item["client_id"] for item in waiting}
+        assert queued(context, lan_server, link.token) == []
+        # A second visit sends nothing more.
+        page.reload()
+        page.wait_for_selector("#row-3")
+        assert Deal.objects.count() == 3
+        assert violations == []  # nothing the Content-Security-Policy blocked
+    finally:
+        context.close()

@@ -1,0 +1,194 @@
+"""The attempt limits hold under real parallel requests to a multi-process server: gunicorn with
+4 workers on a throw-away database (SQLite file on the suite's SQLite run, a fresh PostgreSQL
+database on its PostgreSQL run), driven by threads released together by one barrier. Each
+attempt is one atomic statement in the database (tournament.access.throttle), so exactly the limit
+gets through, however the requests are spread over the processes.
+
+Every case is a subtest of one test, so that the server starts once per database even under
+`pytest -n 2` (xdist would deal two tests of a module to both workers, each starting its own
+server; `--dist loadgroup` can't group them with pytest 9's node ids). A new case: a function
+taking the site (and `phone_table`, for the phone pages), one more subtest below; wrong
+personal codes at one table go through parallel_site.wrong_personal_codes_at_once. Timings are
+printed (`-s` shows them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.links import CODE_ALPHABET, CODE_LENGTH
+from scoring.sheets.views.table.page import CODE_ATTEMPTS
+from tests.load.parallel_site import (
+    PhoneTable,
+    ServedSite,
+    all_at_once,
+    form_page,
+    request,
+    served_site,
+    tally,
+    wrong_personal_codes_at_once,
+)
+from tournament.signup.services import MIN_FORM_SECONDS, THROTTLE_ATTEMPTS
+
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+DATABASE = "postgres" if ON_POSTGRES else "sqlite"
+
+SIGNUPS = 64
+TABLE_CODES = 400
+PERSONAL_CODES = 400
+
+SIGNUP_THROTTLED = "Trop de tentatives depuis cette connexion"
+CODE_UNKNOWN = "Code inconnu"
+CODE_THROTTLED = "Trop d'essais"
+
+pytestmark = [pytest.mark.slow, pytest.mark.database]
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[ServedSite]:
+    with tempfile.TemporaryDirectory(prefix="tarot-parallel-") as tmp:
+        with served_site(DATABASE, Path(tmp)) as served:
+            print(
+                f"\n[{DATABASE}] seeded in {served.timings['seed_s']:.1f} s, "
+                f"gunicorn -w 4 up in {served.timings['boot_s']:.1f} s"
+            )
+            yield served
+
+
+@pytest.fixture(scope="module")
+def phone_table(site: ServedSite) -> PhoneTable:
+    """The seeded published position in phone entry mode: one table of four, its link's token
+    and code, and its seats with each registration's personal code (for the personal-code lock
+    under parallel wrong codes: parallel_site.wrong_personal_codes_at_once)."""
+    return site.phone_table
+
+
+def _timed(label: str, started: float) -> None:
+    print(f"[{DATABASE}] {label}: {time.monotonic() - started:.2f} s")
+
+
+def check_64_parallel_signups_from_one_address_accept_exactly_the_limit(site: ServedSite):
+    started = time.monotonic()
+    # 64 visitors open the page: 64 stamps, 64 CSRF cookies and tokens.
+    pages = all_at_once(SIGNUPS, lambda _i: form_page(site.port, site.signup_page))
+    _timed(f"{SIGNUPS} sign-up pages read", started)
+    assert not [page for page in pages if isinstance(page, BaseException)], pages
+    time.sleep(MIN_FORM_SECONDS + 0.5)  # the stamps are old enough for a person's typing
+
+    def sign_up(i: int):
+        cookies, hidden = pages[i]
+        form = {
+            **hidden,  # csrfmiddlewaretoken and the stamp
+            "last_name": f"PARALLELE{i:02d}",
+            "first_name": "Camille",
+            "licence": "",
+            "club": "",
+            "website": "",
+        }
+        return request(site.port, "POST", site.signup_page, form=form, cookies=cookies)
+
+    started = time.monotonic()
+    results = all_at_once(SIGNUPS, sign_up)
+    _timed(f"{SIGNUPS} parallel sign-ups", started)
+    counts = tally(
+        results,
+        accepted=lambda a: a.status == 302 and "/confirmation/" in a.location,
+        throttled=lambda a: a.status == 429 and SIGNUP_THROTTLED in a.text,
+    )
+    print(f"[{DATABASE}] sign-ups: {counts}")
+    assert counts["accepted"] == THROTTLE_ATTEMPTS, counts
+    assert counts["throttled"] == SIGNUPS - THROTTLE_ATTEMPTS, counts
+
+    stored = site.read_back()
+    assert len(stored["signed_up"]) == THROTTLE_ATTEMPTS
+    # Every attempt was counted, the refused ones included: one row, one exact count.
+    assert stored["counters"]["signup-attempts:127.0.0.1"] == SIGNUPS
+
+
+def check_400_parallel_wrong_table_codes_check_exactly_the_limit(
+    site: ServedSite, phone_table: PhoneTable
+):
+    cookies, hidden = form_page(site.port, "/table/")
+    rng = random.Random(21)
+    wrong: set[str] = set()
+    while len(wrong) < TABLE_CODES:
+        code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code != phone_table.code:
+            wrong.add(code)
+    codes = sorted(wrong)
+
+    def guess(i: int):
+        form = {**hidden, "code": codes[i]}
+        return request(site.port, "POST", "/table/", form=form, cookies=cookies)
+
+    started = time.monotonic()
+    results = all_at_once(TABLE_CODES, guess)
+    _timed(f"{TABLE_CODES} parallel table codes", started)
+    counts = tally(
+        results,
+        checked=lambda a: a.status == 400 and CODE_UNKNOWN in a.text,
+        throttled=lambda a: a.status == 400 and CODE_THROTTLED in a.text,
+    )
+    print(f"[{DATABASE}] table codes: {counts}")
+    assert counts["checked"] == CODE_ATTEMPTS, counts
+    assert counts["throttled"] == TABLE_CODES - CODE_ATTEMPTS, counts
+    assert site.read_back()["counters"]["table-code:127.0.0.1"] == TABLE_CODES
+
+    # Once over the limit the right code is refused too: the limit is per address, not per code.
+    answer = request(
+        site.port, "POST", "/table/", form={**hidden, "code": phone_table.code}, cookies=cookies
+    )
+    assert answer.status == 400 and CODE_THROTTLED in answer.text
+
+
+def check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(
+    site: ServedSite, phone_table: PhoneTable
+):
+    """One phone sends 400 wrong codes for one player at once: exactly the allowance is checked,
+    the rest refused unchecked; the player's own phone still gets in with the right code."""
+    path = f"/table/{phone_table.token}/identifier/"
+    target = 1
+
+    def post(cookies: dict[str, str], pin: str):
+        body = {"seat": target, "pin": pin}
+        return request(site.port, "POST", path, json_body=body, cookies=cookies)
+
+    started = time.monotonic()
+    results = wrong_personal_codes_at_once(
+        site.port, phone_table, target_seat=target, count=PERSONAL_CODES, post=post
+    )
+    _timed(f"{PERSONAL_CODES} parallel personal codes", started)
+    counts = tally(
+        results,
+        checked=lambda a: (
+            a.status == 403 and "Code personnel erroné" in json.loads(a.text)["error"]
+        ),
+        locked=lambda a: a.status == 429 and "Trop de codes erronés" in json.loads(a.text)["error"],
+    )
+    print(f"[{DATABASE}] personal codes: {counts}")
+    assert counts["checked"] == CLIENT_ALLOWANCE, counts
+    assert counts["locked"] == PERSONAL_CODES - CLIENT_ALLOWANCE, counts
+    # The lock is the guessing phone's: the real player's phone is not blocked by it.
+    own_phone = phone_table.csrf_cookies(site.port)
+    answer = post(own_phone, phone_table.seats[target]["pin"])
+    assert answer.status == 200, (answer.status, answer.text[:300])
+
+
+def test_limits_hold_under_parallel_requests_to_four_server_processes(site, phone_table, subtests):
+    started = time.monotonic()
+    with subtests.test("64 parallel sign-ups from one address: exactly the limit accepted"):
+        check_64_parallel_signups_from_one_address_accept_exactly_the_limit(site)
+    with subtests.test("400 parallel wrong table codes: exactly the limit checked"):
+        check_400_parallel_wrong_table_codes_check_exactly_the_limit(site, phone_table)
+    with subtests.test("400 parallel wrong personal codes: exactly the allowance checked"):
+        check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(site, phone_table)
+    _timed("every case", started)

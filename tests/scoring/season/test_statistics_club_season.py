@@ -1,0 +1,73 @@
+"""The arbiter's statistics over the club's season: every tournament of the season the arbiter
+may see, players joined across tournaments by their roster entry."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from tests.scoring.season.championship_helpers import evening, people
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def season_rows(html: str) -> list[str]:
+    body = html.split('<table class="stats-table stats-players">', 1)[1].split("</tbody>", 1)[0]
+    return [row for row in body.split("<tr>")[2:]]
+
+
+def test_the_season_adds_every_visible_tournament_of_the_club_and_nothing_else(
+    arbiter, arbiter_client, django_user_model
+):
+    p = people("ANNE", "BRUNO", "CÔTÉ", "DAVID")
+    a, b, c, d = p["ANNE"], p["BRUNO"], p["CÔTÉ"], p["DAVID"]
+    first = evening("Soirée 1", 5, [{a: 60, b: -20, c: -20, d: -20}], owner=arbiter)
+    evening("Soirée 2", 12, [{a: -30, b: 90, c: -30, d: -30}], owner=arbiter)
+    # Another season, and another arbiter's evening: neither counts.
+    later = evening("Saison suivante", 19, [{a: 400, b: -400, c: 0, d: 0}], owner=arbiter)
+    Tournament.objects.filter(pk=later.pk).update(date=datetime.date(2026, 9, 19))
+    other = django_user_model.objects.create_user("autre", password="x")
+    evening("Chez un autre", 26, [{a: 1000, b: -1000, c: 0, d: 0}], owner=other)
+
+    html = arbiter_client.get(
+        reverse("tournament-statistics", args=[first.pk]) + "?saison=1"
+    ).content.decode()
+    assert "Statistiques de la saison 2025-2026" in html
+    assert "2 tournois" in html
+    assert "Soirée 1" in html and "Soirée 2" in html
+    assert "Saison suivante" not in html and "Chez un autre" not in html
+    rows = season_rows(html)
+    # Deal points over the season: BRUNO 70, ANNE 30, then CÔTÉ and DAVID at −50 in French order.
+    names = [next(n for n in ("ANNE", "BRUNO", "CÔTÉ", "DAVID") if n in row) for row in rows]
+    assert names == ["BRUNO", "ANNE", "CÔTÉ", "DAVID"]
+    # Each played one deal per evening: two deals each.
+    for row in rows:
+        assert '<td class="num">2</td>' in row
+
+
+def test_the_season_page_is_for_those_who_may_view_the_tournament(client, arbiter):
+    p = people("ANNE", "BRUNO", "CÔTÉ", "DAVID")
+    tournament = evening(
+        "Soirée", 5, [dict(zip(p.values(), (30, -10, -10, -10), strict=True))], owner=arbiter
+    )
+    response = client.get(reverse("tournament-statistics", args=[tournament.pk]) + "?saison=1")
+    assert response.status_code in (302, 403)
+
+
+def test_the_season_page_costs_the_same_queries_for_one_or_three_evenings(
+    arbiter, arbiter_client, django_assert_max_num_queries
+):
+    p = people("ANNE", "BRUNO", "CÔTÉ", "DAVID")
+    bilans = dict(zip(p.values(), (30, -10, -10, -10), strict=True))
+    first = evening("Soirée 1", 5, [bilans], owner=arbiter)
+    url = reverse("tournament-statistics", args=[first.pk]) + "?saison=1"
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as one:
+        assert arbiter_client.get(url).status_code == 200
+    evening("Soirée 2", 12, [bilans], owner=arbiter)
+    evening("Soirée 3", 19, [bilans, bilans], owner=arbiter)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        assert arbiter_client.get(url).status_code == 200
