@@ -201,8 +201,10 @@ def test_deals_typed_offline_are_stored_exactly_once(
         assert cached
         identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
-        for deal in DEALS[:3]:
+        for kept, deal in enumerate(DEALS[:3], start=1):
             enter(page, deal, online=False)
+            assert page.inner_text("#entry-error") == ""  # kept, not refused
+            page.wait_for_selector(f"#queue-status:has-text('{kept} donne')")
         page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
         assert Deal.objects.count() == 0
         page.reload()
