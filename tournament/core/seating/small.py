@@ -40,17 +40,25 @@ EXACT_BUDGET = 2.0
 _SMALL_RUNS = 4  # annealing runs on repeats alone (`refine_on_repeats`)
 
 
+ANNEAL_SECONDS = 10  # the annealing runs' full budget on a loaded 2-core machine
+
+
 def expected_seconds(players: int, new_positions: int, exact_budget: float = EXACT_BUDGET) -> int:
     """The most a generation of `new_positions` for `players` should take, in whole seconds on
     a loaded 2-core machine (what the arbiter is told to wait): the exact solver's budget and
-    its set-up for small fields, the annealing runs on repeats for those up to 20 players, and
-    a search in proportion to the seats planned otherwise (1,000 x 10: under 2 s)."""
+    its set-up for small fields, the annealing runs on repeats for those up to 20 players, the
+    full annealing budget for larger fields beyond the repeat-free limit, and a search in
+    proportion to the seats planned otherwise (1,000 x 10: under 2 s)."""
     if new_positions < 1:
         return 0
     if players <= EXACT_MAX_PLAYERS:
         return 3 + round(3 * exact_budget)
     if players <= SMALL_MAX_PLAYERS:
         return 5
+    if 3 * new_positions > players - 1:
+        # Beyond what repeat-free positions allow (3 new opponents a position): the annealing
+        # runs to their full budget unless they reach the bound (40 x 14: about 5 s of CPU).
+        return ANNEAL_SECONDS
     return 1 + players * new_positions // 10_000
 
 

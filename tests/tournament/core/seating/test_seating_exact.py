@@ -136,3 +136,16 @@ def test_teammates_are_kept_apart_by_the_solver():
         for table in position:
             for a, b in itertools.combinations(table, 2):
                 assert (a + 1) // 2 != (b + 1) // 2
+
+
+def test_the_announced_wait_covers_the_search_each_field_gets():
+    """The positions page's progress bar announces what the generator may spend: the exact
+    solver for small fields, the full annealing budget beyond the repeat-free limit (24 x 8,
+    40 x 14: repeats are forced, the runs go to their end), little where designs answer."""
+    from tournament.core.seating.small import ANNEAL_SECONDS, expected_seconds
+
+    assert expected_seconds(12, 4) > 2  # the exact solver
+    assert expected_seconds(24, 8) == expected_seconds(40, 14) == ANNEAL_SECONDS > 2
+    assert expected_seconds(28, 9) <= 2  # 27 new opponents among 27: a design, no annealing
+    assert expected_seconds(1000, 10) <= 2
+    assert expected_seconds(40, 0) == 0
