@@ -133,14 +133,24 @@ def who_sits_where(request: TournamentRequest, pk: int, number: int | None = Non
     return pdf_response(pdf, pdf_filename("qui-est-ou", tournament.name, _suffix(number)))
 
 
+def _registration_number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
 @permission_required(Permission.VIEW)
 def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
     drafts = request.GET.get("brouillons") != "non"
     # ?numeros=3,7: those players' cards only (the cockpit's cards to reprint).
+    # Only plain ASCII digits that a registration number can be ("²" or 25 digits would crash
+    # int() or the query): anything else names no card.
     wanted = request.GET.get("numeros")
-    numbers = {int(n) for n in wanted.split(",") if n.strip().isdigit()} if wanted else None
+    numbers = (
+        {int(n) for n in (p.strip() for p in wanted.split(",")) if _registration_number(n)}
+        if wanted
+        else None
+    )
     cards = itinerary_cards(tournament, drafts=drafts, numbers=numbers)
     pdf = itinerary_cards_pdf(tournament, cards=cards, base_url=site_root(request))
     # Printed by an arbiter: what each card says is kept, for the cockpit to tell which to

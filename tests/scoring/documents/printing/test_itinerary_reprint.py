@@ -92,3 +92,10 @@ def test_the_cockpit_keeps_its_query_count_with_cards_to_reprint(arbiter_client)
             assert "à réimprimer" in arbiter_client.get(url).content.decode()
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize("numbers", ["%C2%B2", "99999999999999999999999", "3,x,%20"])
+def test_a_card_list_no_player_can_have_prints_no_unknown_card(arbiter_client, planned, numbers):
+    """A superscript digit or a number past any column's range names no card: never a 500."""
+    text = print_cards(arbiter_client, planned, f"?numeros={numbers}")
+    assert planned.registrations.get(number=4).player.full_name not in text
