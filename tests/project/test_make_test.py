@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -37,11 +38,26 @@ def ready(port: int) -> bool:
     )
 
 
+def free_port_below_the_ephemeral_range() -> int:
+    """A loopback port free right now in 22000-22999 (outside the checkouts' 21000-21999 and
+    below the kernel's ephemeral ports, which another socket may take at any moment)."""
+    start = 22000 + os.getpid() % 1000
+    for offset in range(1000):
+        port = 22000 + (start - 22000 + offset) % 1000
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 22000-22999")
+
+
 @pytest.mark.skipif(not PG_BIN or shutil.which("runuser") is None, reason="no PostgreSQL server")
 def test_stop_stops_only_what_start_started():
     # Straight under /tmp: as root the server runs as 'postgres', who can't enter pytest's dirs.
     tmp_path = Path(tempfile.mkdtemp(prefix="tarot-desk-pg-stop-", dir="/tmp"))
-    port = 54000 + os.getpid() % 900
+    port = free_port_below_the_ephemeral_range()
     env = {**os.environ, "PG_TEST_PORT": str(port), "PG_TEST_DATA": str(tmp_path / "pg")}
     if os.geteuid() == 0:
         shutil.chown(tmp_path, "postgres", "postgres")
