@@ -68,7 +68,8 @@ def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]
     position.tables.all().delete()
     stored = Table.objects.bulk_create(
         Table(position=position, number=number, game=_game(position.tournament, len(seated)))
-        for number, seated in enumerate(tables, start=1)
+        # An event's brackets play in one venue: each numbers its tables from its first_table.
+        for number, seated in enumerate(tables, start=position.tournament.first_table)
     )
     Seat.objects.bulk_create(
         Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])

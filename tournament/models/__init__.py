@@ -4,6 +4,7 @@
 - players: Player, the club roster shared by every tournament
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
+- events: Event (a big event's sessions and brackets) and Cut (qualified, consolante, report)
 - audit: ChangeLog, the one history of every write
 - limits: Counter, every attempts counter and lock (tournament.access.throttle)
 - choices: the models' enumerations (Direction, and each model's own, named on the model too)
@@ -21,6 +22,7 @@ from ..seats import (
 )
 from .audit import ChangeLog
 from .choices import DIRECTION_LABELS, Direction
+from .events import Cut, Event
 from .limits import Counter
 from .players import Player
 from .positions import Position, Seat, Table
@@ -32,8 +34,10 @@ __all__ = [
     "SHEET_ORDER",
     "ChangeLog",
     "Counter",
+    "Cut",
     "DIRECTION_LABELS",
     "Direction",
+    "Event",
     "Player",
     "Position",
     "Registration",

@@ -64,6 +64,18 @@ class Role(models.TextChoices):
     SCORER = "scorer", _("Marqueur")
 
 
+class Bracket(models.TextChoices):
+    """Which bracket of an event's session a tournament is (tournament.models.events)."""
+
+    MAIN = "main", _("Tableau principal")
+    CONSOLANTE = "consolante", _("Consolante")
+
+
+class CutRule(models.TextChoices):
+    TOP_N = "top_n", _("Les N premiers")
+    TOP_PERCENT = "top_percent", _("Les P % premiers")
+
+
 # Registration, Position, Table
 
 
@@ -132,3 +144,5 @@ class ObjectType(models.TextChoices):
     PLAYER_CODE = "player_code", _("code personnel")
     INCIDENT = "incident", _("incident")
     CHAMPIONSHIP = "championship", _("championnat")
+    EVENT = "event", _("épreuve")
+    CUT = "cut", _("coupe")

@@ -22,6 +22,7 @@ class Tournament(Stamped):
     EntryMode = choices.EntryMode
     SheetStyle = choices.SheetStyle
     Status = choices.TournamentStatus
+    Bracket = choices.Bracket
 
     name = models.CharField(_("nom"), max_length=200)
     date = models.DateField(_("date"))
@@ -109,11 +110,44 @@ class Tournament(Stamped):
     )
     seating_seed = models.PositiveIntegerField(_("graine du placement"), default=0)
     owner = account_link(_("arbitre"), related_name="tournaments")
+    # A bracket of a big event's session (tournament.models.events); empty for a tournament of
+    # its own. PROTECT: an event goes only once its brackets (and their deals) are gone.
+    event = models.ForeignKey(
+        "tournament.Event",
+        verbose_name=_("épreuve"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="brackets",
+    )
+    session = models.PositiveSmallIntegerField(
+        _("séance"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    bracket = choice_field(_("tableau"), Bracket.MAIN, max_length=12)
+    carry_over_percent = models.PositiveSmallIntegerField(
+        _("report du cumul (%)"),
+        default=100,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "La part du score cumulé des séances précédentes reprise dans cette séance "
+            "(sans effet en séance 1)."
+        ),
+    )
+    # Table numbers are unique across the venue: a session's brackets number theirs from here.
+    first_table = models.PositiveSmallIntegerField(
+        _("numéro de la première table"), default=1, validators=[MinValueValidator(1)]
+    )
 
     class Meta:
         verbose_name = _("tournoi")
         verbose_name_plural = _("tournois")
         ordering = ["-date", "name"]
+        constraints = [
+            # Null events never collide (NULL is distinct on SQLite and PostgreSQL alike).
+            models.UniqueConstraint(
+                fields=["event", "session", "bracket"], name="unique_bracket_per_session"
+            )
+        ]
 
     def __str__(self) -> str:
         date = self.date.strftime("%d/%m/%Y") if hasattr(self.date, "strftime") else self.date

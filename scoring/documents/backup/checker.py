@@ -214,6 +214,9 @@ class Checker:
         tournament.owner_id = self.owner_id  # whoever restores it owns it; never the file's
         # The hall screen's link is a credential of the original: the copy gets its own on demand.
         tournament.hall_token = None
+        # Restored without its event (plan.related_label): a tournament of its own.
+        tournament.session = None
+        tournament.bracket = Tournament.Bracket.MAIN
         # The settings pass the settings form, exactly as when an arbiter types them.
         form = TournamentForm(data={name: getattr(tournament, name) for name in TOURNAMENT_FIELDS})
         if not form.is_valid():
