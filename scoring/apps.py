@@ -1,7 +1,5 @@
 """The scoring app: deals, score sheets, penalties, rankings and the pure scoring engine."""
 
-from typing import cast
-
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -31,7 +29,8 @@ def _links_for_position(sender, *, position, **kwargs) -> None:
 
 
 def _standings_order(tournament) -> list[int]:
-    """Registration ids, best first, in the current standings (a final seated by rank)."""
-    from scoring.live.standings import standings_for
+    """Registration ids, best first, in the current standings (a final seated by rank): an
+    event's later session is seated on the cumulative ranking, carry-over included."""
+    from scoring.events.standings import standings_order
 
-    return [cast(int, ranked.row.key) for ranked in standings_for(tournament).players]
+    return standings_order(tournament)

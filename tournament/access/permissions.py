@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from tournament.access.roles import ARBITER
-from tournament.models import Registration, Tournament, TournamentRole
+from tournament.models import Event, Registration, Tournament, TournamentRole
 
 
 class TournamentRequest(HttpRequest):
@@ -37,6 +37,12 @@ class TournamentRequest(HttpRequest):
 
     tournament: Tournament
     htmx: HtmxDetails
+
+
+class EventRequest(HttpRequest):
+    """Behind event_required: the event the URL points at is on it."""
+
+    event: Event
 
 
 class SignupRequest(TournamentRequest):
@@ -66,6 +72,9 @@ class Permission(StrEnum):
     CHAMPIONSHIP_MANAGE = "tournament.championship_manage"  # a championship's settings, files
     CHAMPIONSHIP_PUBLIC = "tournament.championship_public"  # a championship's public page
     SIGN_UP = "tournament.sign_up"  # anyone: the online registration page, while it is open
+    # A big event (tournament.models.events): its owner creates its brackets' sessions and
+    # sees its pages; a cut is applied by whoever may MANAGE the bracket it cuts.
+    EVENT_MANAGE = "tournament.event_manage"
 
 
 def _roles(user) -> dict[int, str]:
@@ -127,6 +136,11 @@ def runs_some_tournament(user) -> bool:
     )
 
 
+@rules.predicate
+def owns_event(user, event: Event) -> bool:
+    return event.owner_id is not None and event.owner_id == user.pk
+
+
 runs = is_active & (is_owner | is_co_arbiter)
 works_on = is_active & (is_owner | is_co_arbiter | is_assigned_scorer)
 
@@ -139,6 +153,7 @@ rules.add_perm(Permission.ADMINISTER, is_active & is_owner)
 rules.add_perm(Permission.CREATE, is_active & is_arbiter_member)
 rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tournament))
 rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
+rules.add_perm(Permission.EVENT_MANAGE, is_active & owns_event)
 
 
 def may(user, permission: Permission, obj: object | None = None) -> bool:
@@ -244,6 +259,36 @@ def permission_required(
         return wrapper
 
     return decorator
+
+
+def event_required(permission: Permission = Permission.EVENT_MANAGE, kwarg: str = "pk"):
+    """Check `permission` on the event the URL points at, then run the view; the event is left
+    on `request.event` (an EventRequest)."""
+
+    def decorator(view: Callable):
+        @wraps(view)
+        def wrapper(request: EventRequest, *args, **kwargs):
+            event = Event.objects.filter(pk=kwargs[kwarg]).first()
+            if event is None:
+                raise Http404
+            if not may(request.user, permission, event):
+                return refuse(request)
+            request.event = event
+            return view(request, *args, **kwargs)
+
+        _mark(wrapper, "permission", permission)
+        return wrapper
+
+    return decorator
+
+
+def visible_events(user) -> QuerySet[Event]:
+    """The events a user owns (all of them for a superuser)."""
+    if not (user.is_authenticated and user.is_active):
+        return Event.objects.none()
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(owner=user)
 
 
 def public_page(

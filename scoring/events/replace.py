@@ -1,0 +1,120 @@
+"""A withdrawal after a cut, replaced by the next in line: the first player (or team) of the
+cut's ranking who did not qualify and has not withdrawn since, moved from the consolante (or
+from out) into the qualified bracket before its session starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.events.brackets import registrations_copy
+from tournament.access.audit import change_record
+from tournament.access.lifecycle import locked_tournament
+from tournament.evening.positions import position_generate
+from tournament.evening.selectors import last_played_position
+from tournament.models import Cut, Registration, Tournament
+from tournament.players.registrations import registration_withdraw
+
+
+def next_in_line(cut: Cut) -> dict[str, Any] | None:
+    """The cut's first non-qualified line still available, None when nobody is left."""
+    taken = {r["replacement"] for r in cut.report.get("replacements", [])}
+    source_regs = _source_registrations(cut)
+    for line in cut.report.get("next_in_line", []):
+        if line["key"] in taken:
+            continue
+        members = _members(cut, line["key"], source_regs)
+        if cut.consolante_id is not None:
+            playing = set(
+                Registration.objects.filter(
+                    tournament_id=cut.consolante_id,
+                    player_id__in=[r.player_id for r in members],
+                    status=Registration.Status.WITHDRAWN,
+                ).values_list("player_id", flat=True)
+            )
+            if playing:
+                continue  # withdrew from the consolante since: not available
+        return line
+    return None
+
+
+def _source_registrations(cut: Cut) -> list[Registration]:
+    return list(cut.source.registrations.select_related("player", "team"))
+
+
+def _members(cut: Cut, key: Any, registrations: list[Registration]) -> list[Registration]:
+    """The source's registrations a line of the report stands for (a player, or a team)."""
+    if cut.by_team:
+        return [r for r in registrations if r.team_id == key]
+    return [r for r in registrations if r.pk == key]
+
+
+@transaction.atomic
+def cut_withdrawal_replace(
+    *, cut: Cut, registration: Registration, user=None
+) -> list[Registration]:
+    """`registration` (in the qualified bracket; with its team, by team) withdraws, and the next
+    in line takes the place; the bracket's drafts are seated again. Refused once the qualified
+    bracket's session has started."""
+    qualified = locked_tournament(cut.qualified)
+    cut = Cut.objects.select_for_update().get(pk=cut.pk)
+    if registration.tournament_id != qualified.pk:
+        raise ValidationError(_("Ce joueur ne joue pas dans le tableau des qualifiés."))
+    if last_played_position(qualified) > 0:
+        raise ValidationError(
+            _("La séance a commencé : un forfait n'y est plus remplacé par le suivant.")
+        )
+    leaving = _leaving(cut, qualified, registration)
+    line = next_in_line(cut)
+    if line is None:
+        raise ValidationError(
+            _("Plus personne à repêcher : tous les suivants sont qualifiés ou forfaits.")
+        )
+    for member in leaving:
+        if member.status != Registration.Status.WITHDRAWN:
+            registration_withdraw(registration=member, user=user)
+    coming = _members(cut, line["key"], _source_registrations(cut))
+    if cut.consolante_id is not None:
+        for member in Registration.objects.filter(
+            tournament_id=cut.consolante_id, player_id__in=[r.player_id for r in coming]
+        ):
+            registration_withdraw(registration=member, user=user)
+    added = registrations_copy(registrations=coming, into=qualified, user=user)
+    before = dict(cut.report)
+    cut.report = cut.report | {
+        "replacements": [
+            *cut.report.get("replacements", []),
+            {
+                "withdrawn": [m.player.full_name for m in leaving],
+                "replacement": line["key"],
+                "name": line["name"],
+            },
+        ]
+    }
+    cut.save(update_fields=["report"])
+    change_record(
+        tournament=qualified, obj=cut, action="update", before=before, after=cut.report, user=user
+    )
+    _seat_again(qualified, user)
+    if cut.consolante is not None:
+        _seat_again(cut.consolante, user)
+    return added
+
+
+def _leaving(cut: Cut, qualified: Tournament, registration: Registration) -> list[Registration]:
+    """Who leaves the qualified bracket: the player, or their whole team in a cut by team."""
+    if cut.by_team and registration.team_id is not None:
+        return list(
+            qualified.registrations.filter(team_id=registration.team_id).select_related("player")
+        )
+    return [registration]
+
+
+def _seat_again(bracket: Tournament, user) -> None:
+    """The bracket's drafts seated again around the change, as they were seated."""
+    first = bracket.positions.filter(number=1).first()
+    if first is not None:
+        position_generate(tournament=bracket, start=1, seating_method=first.seating, user=user)
