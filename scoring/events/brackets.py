@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
+from tournament.evening.positions import position_generate
 from tournament.models import Event, Registration, Team, Tournament
 from tournament.tournaments.services import TOURNAMENT_FIELDS, tournament_create
 
@@ -127,3 +129,14 @@ def event_brackets(event: Event) -> dict[int, list[Tournament]]:
     for brackets in sessions.values():
         brackets.sort(key=lambda t: t.bracket != Tournament.Bracket.MAIN)
     return sessions
+
+
+def bracket_seat(bracket: Tournament, method: str, *, seed: int | None = None, user=None) -> str:
+    """Seat the bracket's positions as drafts (`method`: a Position.Seating). A field its
+    settings cannot seat (3 players at tables of 4 and 5) is left to the positions page: the
+    message is returned, "" when seated."""
+    try:
+        position_generate(tournament=bracket, start=1, seating_method=method, seed=seed, user=user)
+    except ValidationError as error:  # position_generate's savepoint undid its writes
+        return " ".join(error.messages)
+    return ""

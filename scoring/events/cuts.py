@@ -4,7 +4,7 @@ bracket and an optional consolante, settings and players copied, positions seate
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,12 +13,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.core import events, ranking
-from scoring.events.brackets import bracket_create, registrations_copy
+from scoring.events.brackets import bracket_create, bracket_seat, registrations_copy
 from scoring.events.standings import EventStandings, cumulative_standings, points_text
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import locked_tournament
 from tournament.core import seating
-from tournament.evening.positions import position_generate
 from tournament.models import Cut, Position, Registration, Tournament
 
 GENERATOR = Position.Seating.GENERATOR
@@ -207,12 +206,13 @@ def cut_apply(
         created_by=user if user is not None and user.is_authenticated else None,
         report=preview.report | {"seating": seating_method},
     )
+    unseated = {
+        str(bracket.pk): message
+        for bracket, method in ((main, seating_method), (second, GENERATOR))
+        if bracket is not None and (message := bracket_seat(bracket, method, seed=seed, user=user))
+    }
+    if unseated:
+        cut.report["unseated"] = unseated
+        cut.save(update_fields=["report"])
     change_record(tournament=source, obj=cut, action="create", after=cut.report, user=user)
-    position_generate(tournament=main, seating_method=seating_method, seed=seed, user=user)
-    if second is not None:
-        position_generate(tournament=second, seating_method=GENERATOR, seed=seed, user=user)
     return cut
-
-
-def keys_of(lines: list[dict[str, Any]]) -> list[Hashable]:
-    return [line["key"] for line in lines]

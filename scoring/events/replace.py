@@ -10,10 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.events.brackets import registrations_copy
+from scoring.events.brackets import bracket_seat, registrations_copy
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import locked_tournament
-from tournament.evening.positions import position_generate
 from tournament.evening.selectors import last_played_position
 from tournament.models import Cut, Registration, Tournament
 from tournament.players.registrations import registration_withdraw
@@ -113,8 +112,7 @@ def _leaving(cut: Cut, qualified: Tournament, registration: Registration) -> lis
     return [registration]
 
 
-def _seat_again(bracket: Tournament, user) -> None:
+def _seat_again(bracket: Tournament, user) -> str:
     """The bracket's drafts seated again around the change, as they were seated."""
     first = bracket.positions.filter(number=1).first()
-    if first is not None:
-        position_generate(tournament=bracket, start=1, seating_method=first.seating, user=user)
+    return bracket_seat(bracket, first.seating, user=user) if first is not None else ""
