@@ -34,4 +34,5 @@ urlpatterns = [
     path("", include("scoring.api.urls")),
     path("", include("scoring.sheets.urls")),
     path("", include("scoring.season.urls")),
+    path("", include("scoring.events.urls")),
 ]

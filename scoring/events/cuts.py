@@ -166,34 +166,9 @@ def cut_apply(
     consolante (when asked and there are any) or out. Every write is in the history. `seed`
     draws the generator's plans (random by default, as on the positions page)."""
     source = locked_tournament(source)
-    ensure_cuttable(source)
-    if source.status != Tournament.Status.FINISHED:
-        raise ValidationError(_("Terminez la séance avant de la couper."))
-    if Cut.objects.filter(source=source).exists():
-        raise ValidationError(_("Ce tableau a déjà été coupé."))
-    if not 0 <= carry_over_percent <= 100:
-        raise ValidationError(_("Le report du cumul va de 0 à 100 %."))
+    _ensure_applicable(source, carry_over_percent)
     preview = cut_preview(source=source, rule=rule, value=value, by_team=by_team)
-    going_on = preview.registrations(preview.result.qualified)
-    consoled = preview.registrations(preview.result.others) if consolante else []
-    main = bracket_create(
-        source=source,
-        bracket=Tournament.Bracket.MAIN,
-        carry_over_percent=carry_over_percent,
-        first_table=1,
-        user=user,
-    )
-    registrations_copy(registrations=going_on, into=main, user=user)
-    second = None
-    if consoled:
-        second = bracket_create(
-            source=source,
-            bracket=Tournament.Bracket.CONSOLANTE,
-            carry_over_percent=carry_over_percent,
-            first_table=1 + tables_needed(len(going_on), source.remainder),
-            user=user,
-        )
-        registrations_copy(registrations=consoled, into=second, user=user)
+    main, second = _next_brackets(source, preview, consolante, carry_over_percent, user)
     assert source.event is not None
     cut = Cut.objects.create(
         event=source.event,
@@ -216,3 +191,51 @@ def cut_apply(
         cut.save(update_fields=["report"])
     change_record(tournament=source, obj=cut, action="create", after=cut.report, user=user)
     return cut
+
+
+def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
+    ensure_cuttable(source)
+    if source.status != Tournament.Status.FINISHED:
+        raise ValidationError(_("Terminez la séance avant de la couper."))
+    if Cut.objects.filter(source=source).exists():
+        raise ValidationError(_("Ce tableau a déjà été coupé."))
+    if not 0 <= carry_over_percent <= 100:
+        raise ValidationError(_("Le report du cumul va de 0 à 100 %."))
+
+
+def _next_brackets(
+    source: Tournament, preview: CutPreview, consolante: bool, carry_over_percent: int, user
+) -> tuple[Tournament, Tournament | None]:
+    """The next session's main bracket with the qualified, and the consolante with the others
+    (None when not asked or nobody is left), its tables numbered after the main bracket's."""
+    going_on = preview.registrations(preview.result.qualified)
+    consoled = preview.registrations(preview.result.others) if consolante else []
+    main = bracket_create(
+        source=source,
+        bracket=Tournament.Bracket.MAIN,
+        carry_over_percent=carry_over_percent,
+        first_table=1,
+        user=user,
+    )
+    registrations_copy(registrations=going_on, into=main, user=user)
+    if not consoled:
+        return main, None
+    second = bracket_create(
+        source=source,
+        bracket=Tournament.Bracket.CONSOLANTE,
+        carry_over_percent=carry_over_percent,
+        first_table=1 + tables_needed(len(going_on), source.remainder),
+        user=user,
+    )
+    registrations_copy(registrations=consoled, into=second, user=user)
+    return main, second
+
+
+def cut_into(qualified: Tournament) -> Cut | None:
+    """The cut that made this main bracket, None for session 1 or a consolante."""
+    return Cut.objects.filter(qualified=qualified).first()
+
+
+def event_cuts(event) -> list[Cut]:
+    """The event's cuts in order, with their brackets (for the event page)."""
+    return list(Cut.objects.filter(event=event).select_related("source", "qualified", "consolante"))

@@ -80,6 +80,8 @@ class Evening:
     hall_token: str
     championship: int
     championship_player: int
+    event: int = 0
+    event_bracket: int = 0
 
 
 def build_evening(staged, arbiter) -> Evening:
@@ -143,7 +145,10 @@ def build_evening(staged, arbiter) -> Evening:
     ]  # fmt: skip
     Tournament.objects.filter(pk__in=[t.pk for t in evenings]).update(is_public=True)
     season = championship(evenings, owner=arbiter, is_public=True)
+    event, bracket = _event_cut(arbiter)
     return Evening(
+        event=event.pk,
+        event_bracket=bracket.pk,
         tournament=tournament.pk,
         upcoming=upcoming.pk,
         registration=registration.pk,
@@ -157,6 +162,18 @@ def build_evening(staged, arbiter) -> Evening:
         championship=season.pk,
         championship_player=p["ANNE"].pk,
     )
+
+
+def _event_cut(arbiter):
+    """An event whose session 1 (8 players) was cut: a tie at the line, a consolante."""
+    from scoring.events.cuts import cut_apply
+    from tests.scoring.events.event_helpers import new_event, play, seat
+
+    event, bracket = new_event(8, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    play(bracket, [[5, 9, 2], [5, 9, 2]])
+    cut_apply(source=bracket, rule="top_n", value=3, seed=1, user=arbiter)
+    return event, bracket
 
 
 def desk_pages(e: Evening) -> list[tuple[str, str]]:
@@ -200,6 +217,10 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
             "print/loopback_confirm.html",
             f"/tournois/{t}/impressions/positions/1/feuilles-vierges.pdf",
         ),
+        ("events/event_list.html", "/epreuves/"),
+        ("events/event_form.html", "/epreuves/nouvelle/"),
+        ("events/event_detail.html", f"/epreuves/{e.event}/"),
+        ("events/cut_form.html", f"/tournois/{e.event_bracket}/coupe/"),
         ("championship/list.html", "/championnats/"),
         ("championship/form.html", "/championnats/nouveau/"),
         ("championship/detail.html", f"/championnats/{e.championship}/"),

@@ -15,7 +15,7 @@ from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
 from tournament.access.permissions import Permission
 from tournament.access.roles import ARBITER
-from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+from tournament.models import Event, Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +38,8 @@ GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-
 GLOBAL |= {"player-merge"}
 # Season championships: the list and the form show and create only the user's own.
 GLOBAL |= {"championship-list", "championship-create"}
+# Big events: the list and the form show and create only the user's own.
+GLOBAL |= {"event-list", "event-create"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
 SCORER_WRITES = {
     "sheet-free-create",
@@ -57,7 +59,8 @@ URL_NAMES = [
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
-    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview", "export-deals-csv",
+    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview", "event-create",
+    "event-cut", "event-detail", "event-list", "event-replace", "export-deals-csv",
     "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "login", "logout", "penalty-settings", "player-import",
@@ -131,7 +134,9 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     )
     championship.tournaments.add(tournament)
     call = TableCall.objects.create(table=table, note="?")
+    event = Event.objects.create(name=f"Festival {name}", date="2026-11-21", owner=owner)
     return {
+        "event": event.pk,
         "call": call.pk,
         "tournament": tournament.pk,
         "table": table.pk,
@@ -192,6 +197,8 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["deal"]
             elif route.startswith(("championnats/", "public/championnat/")):
                 kwargs[key] = world["championship"]
+            elif route.startswith("epreuves/"):
+                kwargs[key] = world["event"]
             else:
                 kwargs[key] = world["tournament"]
         elif key in world:

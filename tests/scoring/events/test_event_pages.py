@@ -1,0 +1,68 @@
+"""Issue 26, the desk's event pages: create an event (its session 1), see its sessions and
+brackets, preview and apply a cut, replace a withdrawal; only the owner manages the event."""
+
+import pytest
+from django.urls import reverse
+
+from tests.scoring.events.event_helpers import new_event, play, seat
+from tournament.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_creating_an_event_creates_its_first_session(arbiter_client, arbiter):
+    response = arbiter_client.post(
+        reverse("event-create"),
+        {
+            "name": "Festival",
+            "date": "2026-07-04",
+            "format": "individual",
+            "positions_count": 3,
+            "position_minutes": 50,
+            "deals_per_table_4": 5,
+            "deals_per_table_5": 5,
+            "deals_per_table_3": 6,
+            "remainder": "five",
+            "rule_set": "fft",
+            "entry_mode": "paper",
+            "sheet_style": "detailed",
+        },
+    )
+    event = Event.objects.get()
+    assert response.status_code == 302 and response["Location"] == event.get_absolute_url()
+    bracket = event.brackets.get()
+    assert (bracket.session, bracket.bracket, bracket.positions_count) == (1, "main", 3)
+    assert bracket.owner == arbiter and event.owner == arbiter
+    page = arbiter_client.get(event.get_absolute_url()).text
+    assert "Séance 1" in page and "Couper ce tableau" in page and "Festival — séance 1" in page
+
+
+def test_the_cut_page_previews_then_applies(arbiter_client, arbiter):
+    event, bracket = new_event(8, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    play(bracket, [[5, 9, 2], [5, 9, 2]])  # P2 = P6 = 45, P1 = P5 = 29
+    url = reverse("event-cut", args=[bracket.pk])
+    form = {"rule": "top_n", "value": 3, "consolante": "on", "carry_over_percent": 50}
+    page = arbiter_client.post(url, form | {"seating": "rank", "preview": "1"}).text
+    assert "Aucun critère ne les sépare : tous sont qualifiés." in page
+    assert "Appliquer la coupe" in page
+    assert not event.brackets.filter(session=2).exists()  # a preview writes nothing
+    page = arbiter_client.post(url, form | {"seating": "rank", "value": 9, "preview": "1"}).text
+    assert "La coupe retient 9 joueurs, mais 8 seulement sont en lice" in page
+    response = arbiter_client.post(url, form | {"seating": "rank", "apply": "1"})
+    assert response.status_code == 302
+    main = event.brackets.get(session=2, bracket="main")
+    assert main.registrations.count() == 4 and main.carry_over_percent == 50
+    page = arbiter_client.get(event.get_absolute_url()).text
+    assert "Séance 2" in page and "Remplacer ce forfait par le suivant" in page
+    gone = main.registrations.get(player__last_name="P1")
+    arbiter_client.post(reverse("event-replace", args=[main.pk]), {"registration": gone.pk})
+    assert main.registrations.filter(player__last_name="P3").exists()
+
+
+def test_only_the_owner_opens_the_event(client, arbiter, django_user_model):
+    event, bracket = new_event(4, owner=arbiter)
+    stranger = django_user_model.objects.create_user("passant", password="pw-passant-1")
+    client.force_login(stranger)
+    assert client.get(event.get_absolute_url()).status_code == 403
+    assert client.get(reverse("event-cut", args=[bracket.pk])).status_code == 403
