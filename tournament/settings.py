@@ -155,7 +155,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # No cache holds anything that must be shared: every counter and lock of the site is a row of
-# tournament.models.Counter (tournament.access.throttle), one atomic statement per attempt.
+# tournament.models.Counter (tournament.access.throttle), one atomic statement per attempt, and
+# sessions and login locks are rows too. No CACHES: Django's default is a per-process LocMemCache,
+# which no module uses (tests/project/test_shared_state.py), so several application servers on
+# one database behave as one (tests/load/test_two_servers.py) with nothing else to share.
 
 # Login throttling: after 5 failures for one username from one address, wait 15 minutes.
 # The lock is on the (username, address) pair, so an attacker failing on "arbitre" from their

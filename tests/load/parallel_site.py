@@ -9,9 +9,13 @@ made is in `ServedSite.seeded`:
 - `signup`: a tournament whose public sign-up page is open (no position yet, no capacity);
 - `phone_table`: a running tournament in phone entry mode with one published position of one
   table of four: the table link's token and code, and its seats (registration id, direction,
-  seat index in the sheet's order, name and personal code), for the personal-code tests.
+  seat index in the sheet's order, name and personal code), for the personal-code tests;
+- `desk`: an arbiter account (a superuser: `username`, `password`) and a free score sheet of
+  four players in a tournament of its own (`sheet`), for the desk's JSON API.
 
-`python -m tests.load.parallel_site read OUT` writes the counters and the sign-ups back.
+`python -m tests.load.parallel_site read OUT` writes the counters, the sign-ups, the deals and
+the logged-in sessions back. `served_site(..., servers=2)` serves the one database with two
+gunicorn instances on two ports (tests/load/test_two_servers.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import html
 import http.client
 import json
+import os
 import random
 import re
 import subprocess
@@ -47,6 +52,8 @@ from bench.common import (
 WORKERS = 4  # gunicorn processes: the counts must hold across them
 REQUEST_TIMEOUT = 60.0  # seconds: a request queued behind hundreds of others still answers
 SEATS = 4
+ARBITER = "arbitre-deux-serveurs"
+ARBITER_PASSWORD = "deux-serveurs-" + "mot-de-passe-7"
 
 T = TypeVar("T")
 
@@ -61,6 +68,7 @@ def seed(out: str) -> None:
 
     call_command("migrate", verbosity=0)
 
+    from scoring.sheets.services import sheet_create_free
     from scoring.sheets.table_entry import links_for_position
     from tournament import models
 
@@ -95,6 +103,20 @@ def seed(out: str) -> None:
         for n, registration in enumerate(registrations)
     ]
     (link,) = links_for_position(position)
+    with open(os.devnull, "w") as quiet:
+        call_command("ensure_arbiter", username=ARBITER, password=ARBITER_PASSWORD, stdout=quiet)
+    desk = models.Tournament.objects.create(name="Table de marque", date="2026-11-21")
+    desk_players = models.Player.objects.bulk_create(
+        models.Player(last_name=f"MARQUE{'ABCD'[n]}", first_name="Prénom") for n in range(SEATS)
+    )
+    desk_sheet = sheet_create_free(
+        tournament=desk,
+        registrations=[
+            models.Registration.objects.create(tournament=desk, player=player, number=n + 1)
+            for n, player in enumerate(desk_players)
+        ],
+        title="Feuille libre",
+    )
     seeded = {
         "signup": {"tournament": signup.pk},
         "phone_table": {
@@ -114,19 +136,43 @@ def seed(out: str) -> None:
                 for seat in seats
             ],
         },
+        "desk": {"username": ARBITER, "password": ARBITER_PASSWORD, "sheet": desk_sheet.pk},
     }
     Path(out).write_text(json.dumps(seeded))
 
 
 def read(out: str) -> None:
-    """Write every attempts counter ({key: hits}) and the online sign-ups' names to `out`."""
+    """Write every attempts counter ({key: hits}), the online sign-ups' names, every deal and
+    the user ids of the logged-in sessions to `out`."""
+    from django.contrib.auth import SESSION_KEY
+    from django.contrib.sessions.models import Session
+
+    from scoring.models import Deal
     from tournament.models import Counter, Registration
 
     counters = dict(Counter.objects.values_list("key", "hits"))
     signed_up = list(
         Registration.objects.exclude(signup_code=None).values_list("player__last_name", flat=True)
     )
-    Path(out).write_text(json.dumps({"counters": counters, "signed_up": signed_up}))
+    deals = list(
+        Deal.objects.order_by("sheet_id", "number").values(
+            "pk",
+            "sheet_id",
+            "number",
+            "client_id",
+            "scores",
+            "pending",
+            "entered_by_player_id",
+            "confirmed_by_player_id",
+        )
+    )
+    sessions = [s.get_decoded().get(SESSION_KEY) for s in Session.objects.all()]
+    logged_in = [user for user in sessions if user is not None]
+    Path(out).write_text(
+        json.dumps(
+            {"counters": counters, "signed_up": signed_up, "deals": deals, "logged_in": logged_in}
+        )
+    )
 
 
 # --- the server ----------------------------------------------------------------------------
@@ -173,11 +219,19 @@ class PhoneTable:
 @dataclass
 class ServedSite:
     kind: str  # "sqlite" or "postgres"
-    port: int
+    ports: list[int]  # one per gunicorn instance, all on the one database
     workdir: Path
     env: dict[str, str]
     seeded: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def port(self) -> int:
+        return self.ports[0]
+
+    @property
+    def logs(self) -> list[Path]:
+        return [self.workdir / f"gunicorn-{port}.log" for port in self.ports]
 
     @property
     def signup_page(self) -> str:
@@ -201,25 +255,36 @@ def _django_step(env: dict[str, str], *args: str) -> None:
 
 
 @contextmanager
-def served_site(kind: str, workdir: Path) -> Iterator[ServedSite]:
-    """A fresh database of `kind`, seeded, served by gunicorn with WORKERS processes (DEBUG on:
-    no collectstatic to wait for; nothing measured here depends on it). Dropped afterwards."""
+def served_site(
+    kind: str, workdir: Path, *, servers: int = 1, workers: int = WORKERS
+) -> Iterator[ServedSite]:
+    """A fresh database of `kind`, seeded, served by `servers` gunicorn instances of `workers`
+    processes each, on ports of their own (DEBUG on: no collectstatic to wait for; nothing
+    measured here depends on it; every instance has the same settings, SECRET_KEY included, as
+    servers behind one proxy must). Dropped afterwards."""
     timings: dict[str, float] = {}
     started = time.monotonic()
     db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
     db.create()
+    running: list[Server] = []
     try:
         env = server_env(db.url, workdir / "static", debug=True)
         out = workdir / "seeded.json"
         _django_step(env, "seed", str(out))
         timings["seed_s"] = time.monotonic() - started
-        server = Server(env, free_port(), WORKERS, workdir / "gunicorn.log", preload=True)
-        timings["boot_s"] = server.start()
-        try:
-            yield ServedSite(kind, server.port, workdir, env, json.loads(out.read_text()), timings)
-        finally:
-            server.stop()
+        started = time.monotonic()
+        for _ in range(servers):
+            port = free_port()
+            running.append(
+                Server(env, port, workers, workdir / f"gunicorn-{port}.log", preload=True)
+            )
+            running[-1].start()
+        timings["boot_s"] = time.monotonic() - started
+        ports = [server.port for server in running]
+        yield ServedSite(kind, ports, workdir, env, json.loads(out.read_text()), timings)
     finally:
+        for server in running:
+            server.stop()
         db.drop()
 
 
