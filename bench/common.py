@@ -198,6 +198,23 @@ class Server:
         self.kill()
         raise RuntimeError(f"gunicorn did not answer within {SERVER_BOOT_LIMIT} s; see {self.log}")
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the master and its workers: the server's
+        own cost, which a machine shared with other work does not inflate as it does the
+        wall-clock rates (Linux /proc)."""
+        if self.proc is None:
+            return 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # a process that ended meanwhile
+            if int(fields[2]) == self.proc.pid:  # its process group: the master's and workers'
+                total += int(fields[11]) + int(fields[12])
+        return total / ticks
+
     def kill(self) -> None:
         """SIGKILL the master and every worker: no shutdown code runs."""
         if self.proc is None:

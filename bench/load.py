@@ -37,6 +37,7 @@ from pathlib import Path
 from common import Server, add_server_arguments
 from load_client import PASSWORD, REQUEST_TIMEOUT, USERNAME, Client
 from load_run import (
+    cpu_figures,
     percentile,
     phase,
     run_on_each_database,
@@ -174,6 +175,7 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
     times[1], times[2] = start, start + args.seconds
     for client in clients:
         client.go.set()
+    cpu = server.cpu_seconds()
     crash = {"crashed_at_s": None, "downtime_s": None, "acked_after_restart": 0}
     if args.crash:
         time.sleep(args.seconds / 2)
@@ -192,6 +194,8 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
     elapsed = time.monotonic() - start
     stats = [c.stats for c in clients]
     acked = [(d, s, sc) for st in stats for d, s, sc, _t in st.acked]
+    # A deal's cost with its share of home pages; a crash run restarts the server (no figure).
+    cpu = None if args.crash else server.cpu_seconds() - cpu
     if args.crash:
         crash["acked_after_restart"] = sum(
             1 for st in stats for *_rest, t in st.acked if t > crashed + crash["downtime_s"]
@@ -208,6 +212,7 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
         "refused": sum(st.refused for st in stats),
         "connection_errors": sum(st.connection_errors for st in stats),
         "deals_per_s": round(len(acked) / elapsed, 1),
+        **cpu_figures(cpu or 0.0, len(acked), "deal"),
         "deal_p50_ms": round(percentile(deal_ms, 0.50), 1),
         "deal_p95_ms": round(percentile(deal_ms, 0.95), 1),
         "home_p50_ms": round(percentile(home_ms, 0.50), 1),
@@ -233,6 +238,8 @@ COLUMNS = (
     ("conflicts", "409"),
     ("connection_errors", "conn err"),
     ("deals_per_s", "deals/s"),
+    ("cpu_ms_per_deal", "CPU ms/deal"),
+    ("deals_per_2_cores", "deals/s on 2 cores"),
     ("deal_p50_ms", "save p50 ms"),
     ("deal_p95_ms", "save p95 ms"),
     ("home_p50_ms", "home p50 ms"),

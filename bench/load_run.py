@@ -54,6 +54,15 @@ def random_played_deal(rng: random.Random) -> dict:
     return deal
 
 
+def cpu_figures(cpu_seconds: float, count: int, what: str) -> dict:
+    """The server's CPU milliseconds per `what` and how many a second two cores would serve at
+    that cost (gunicorn's processes only: the database server's own CPU is not counted)."""
+    if not count or cpu_seconds <= 0:
+        return {f"cpu_ms_per_{what}": None, f"{what}s_per_2_cores": None}
+    per = cpu_seconds * 1000 / count
+    return {f"cpu_ms_per_{what}": round(per, 1), f"{what}s_per_2_cores": round(2000 / per)}
+
+
 # --- one run on each database ---------------------------------------------------------------
 
 
