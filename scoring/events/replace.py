@@ -62,6 +62,13 @@ def cut_withdrawal_replace(
     cut = Cut.objects.select_for_update().get(pk=cut.pk)
     if registration.tournament_id != qualified.pk:
         raise ValidationError(_("Ce joueur ne joue pas dans le tableau des qualifiés."))
+    # Read again under the lock: the same request sent twice must not bring in two players.
+    registration = Registration.objects.select_related("player").get(pk=registration.pk)
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(
+            _("%(name)s a déjà déclaré forfait dans ce tableau.")
+            % {"name": registration.player.full_name}
+        )
     if last_played_position(qualified) > 0:
         raise ValidationError(
             _("La séance a commencé : un forfait n'y est plus remplacé par le suivant.")

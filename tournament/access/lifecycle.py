@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import save_recorded
-from tournament.models import Position, Tournament
+from tournament.models import Cut, Position, Tournament
 
 
 class Locked(ValidationError):
@@ -120,6 +120,15 @@ def tournament_reopen(*, tournament: Tournament, reason: str, user=None) -> Tour
     tournament = locked_tournament(tournament)
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError(_("Le tournoi n'est pas terminé."))
+    if Cut.objects.filter(source=tournament).exists():
+        # Its results placed the next session's players and carry into their scores.
+        raise Locked(
+            _(
+                "Ce tableau a été coupé : ses résultats ont décidé de la séance suivante, "
+                "il ne peut plus être rouvert."
+            ),
+            code="cut",
+        )
     _move(tournament, tournament, Tournament.Status.RUNNING, user, reason=reason)
     return tournament
 
