@@ -17,6 +17,7 @@ from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     event_required,
+    may,
     permission_required,
     visible_events,
 )
@@ -68,6 +69,14 @@ def _event_of(request: TournamentRequest):
     return request.tournament.event
 
 
+def _back(request: TournamentRequest, event) -> str:
+    """Where a bracket's event pages lead back: the event's page for its owner; a co-arbiter,
+    who may cut or replace in this bracket but not open the event, goes to the bracket's."""
+    if may(request.user, Permission.EVENT_MANAGE, event):
+        return event.get_absolute_url()
+    return request.tournament.get_absolute_url()
+
+
 @permission_required(Permission.MANAGE)
 @require_http_methods(["GET", "POST"])
 def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
@@ -94,13 +103,19 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("Coupe appliquée."))
                 for message in cut.report.get("unseated", {}).values():
                     messages.warning(request, message)
-                return redirect(event)
+                return redirect(_back(request, event))
             preview = cuts.cut_preview(
                 source=source, rule=data["rule"], value=data["value"], by_team=data["by_team"]
             ).report
         except ValidationError as error:
             form_errors(form, error)
-    context = {"event": event, "tournament": source, "form": form, "preview": preview}
+    context = {
+        "event": event,
+        "back": _back(request, event),
+        "tournament": source,
+        "form": form,
+        "preview": preview,
+    }
     return render(request, "events/cut_form.html", context)
 
 
@@ -116,7 +131,7 @@ def cut_replace(request: TournamentRequest, pk: int) -> HttpResponse:
     form = ReplaceForm(request.POST, qualified=qualified)
     if not form.is_valid():
         messages.error(request, _("Choisissez le joueur forfait."))
-        return redirect(event)
+        return redirect(_back(request, event))
     try:
         added = replace.cut_withdrawal_replace(
             cut=cut, registration=form.cleaned_data["registration"], user=request.user
@@ -126,4 +141,4 @@ def cut_replace(request: TournamentRequest, pk: int) -> HttpResponse:
     else:
         names = ", ".join(r.player.full_name for r in added)
         messages.success(request, _("Repêché : %(names)s.") % {"names": names})
-    return redirect(event)
+    return redirect(_back(request, event))

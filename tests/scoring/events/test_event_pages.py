@@ -66,3 +66,24 @@ def test_only_the_owner_opens_the_event(client, arbiter, django_user_model):
     client.force_login(stranger)
     assert client.get(event.get_absolute_url()).status_code == 403
     assert client.get(reverse("event-cut", args=[bracket.pk])).status_code == 403
+
+
+def test_a_co_arbiter_who_cuts_a_bracket_lands_on_a_page_they_may_open(
+    client, arbiter, django_user_model
+):
+    from tournament.models import TournamentRole
+
+    event, bracket = new_event(8, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    play(bracket, [[5, 9, 2], [7, 1, 12]])
+    helper = django_user_model.objects.create_user("adjoint", password="pw-adjoint-1")
+    TournamentRole.objects.create(tournament=bracket, user=helper, role="arbiter")
+    client.force_login(helper)
+    url = reverse("event-cut", args=[bracket.pk])
+    page = client.get(url).text
+    assert event.get_absolute_url() not in page  # the event's page is its owner's
+    form = {"rule": "top_n", "value": 4, "carry_over_percent": 100, "seating": "generator"}
+    response = client.post(url, form | {"apply": "1"}, follow=True)
+    assert response.status_code == 200
+    assert "Coupe appliquée." in response.text
+    assert response.redirect_chain[-1][0] == bracket.get_absolute_url()
