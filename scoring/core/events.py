@@ -55,6 +55,10 @@ class CutError(TranslatableError):
     """A cut that cannot be applied, meant for the arbiter (a French message template)."""
 
 
+class CutValueError(CutError):
+    """A cut its rule's value cannot give (0, a percentage over 100, more than the field)."""
+
+
 @dataclass(frozen=True)
 class SessionFigures:
     """What one session's bracket gave a player: the figures the criteria read."""
@@ -232,12 +236,14 @@ class CutResult:
 def cut_size(rule: str, value: int, eligible: int) -> int:
     """The number of places the rule gives out of `eligible` (P % rounded up)."""
     if value < 1:
-        raise CutError(_("La coupe doit retenir au moins un joueur ou une équipe."))
+        raise CutValueError(_("La coupe doit retenir au moins un joueur ou une équipe."))
     if rule == CutRule.TOP_N:
         return value
     if rule == CutRule.TOP_PERCENT:
         if value > 100:
-            raise CutError(_("Un pourcentage va de 1 à 100 (%(value)s demandé)."), {"value": value})
+            raise CutValueError(
+                _("Un pourcentage va de 1 à 100 (%(value)s demandé)."), {"value": value}
+            )
         return -(-value * eligible // 100)
     raise ValueError(f"unknown cut rule: {rule!r}")
 
@@ -270,7 +276,7 @@ def cut(
                 "(forfaits exclus)."
             )
         )
-        raise CutError(template, {"asked": asked, "eligible": len(eligible)})
+        raise CutValueError(template, {"asked": asked, "eligible": len(eligible)})
     ranked = ranking.rank(eligible, criteria)
     line = asked
     if line < len(ranked) and ranked[line].rank == ranked[line - 1].rank:

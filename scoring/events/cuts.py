@@ -51,7 +51,7 @@ def cut_preview(*, source: Tournament, rule: str, value: int, by_team: bool = Fa
     An impossible cut raises a ValidationError with the arbiter's French message."""
     ensure_cuttable(source)
     if by_team and not source.team_size:
-        raise ValidationError(_("Ce tableau n'est pas une épreuve par équipes."))
+        raise ValidationError({"by_team": _("Ce tableau n'est pas une épreuve par équipes.")})
     standings = cumulative_standings(source)
     out = {
         key
@@ -81,7 +81,10 @@ def cut_preview(*, source: Tournament, rule: str, value: int, by_team: bool = Fa
                 withdrawn=lambda row: row.key in out,
             )
     except events.CutError as error:
-        raise ValidationError(_(error.template) % error.params) from error
+        message = _(error.template) % error.params
+        if isinstance(error, events.CutValueError):
+            raise ValidationError({"value": message}) from error
+        raise ValidationError(message) from error
     report = cut_report(result, standings, rule=rule, value=value, by_team=by_team, alone=alone)
     return CutPreview(source, standings, result, by_team, report)
 

@@ -87,3 +87,25 @@ def test_a_co_arbiter_who_cuts_a_bracket_lands_on_a_page_they_may_open(
     assert response.status_code == 200
     assert "Coupe appliquée." in response.text
     assert response.redirect_chain[-1][0] == bracket.get_absolute_url()
+
+
+@pytest.mark.parametrize(
+    ("typed", "field", "message"),
+    [
+        ({"rule": "top_percent", "value": 101}, "value", "Un pourcentage va de 1 à 100"),
+        ({"value": 9}, "value", "La coupe retient 9 joueurs, mais 8 seulement"),
+        ({"value": 4, "by_team": "on"}, "by_team", "n&#x27;est pas une épreuve par équipes"),
+    ],
+)
+def test_a_refused_cut_names_its_field_and_keeps_what_was_typed(
+    arbiter_client, arbiter, typed, field, message
+):
+    event, bracket = new_event(8, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    play(bracket, [[5, 9, 2], [7, 1, 12]])
+    form = {"rule": "top_n", "carry_over_percent": 37, "seating": "rank", "preview": "1"}
+    page = arbiter_client.post(reverse("event-cut", args=[bracket.pk]), form | typed).text
+    errors = page.split(f'id="id_{field}_error"', 1)
+    assert len(errors) == 2 and message in errors[1].split("</ul>", 1)[0]
+    assert 'name="carry_over_percent" value="37"' in page
+    assert f'name="value" value="{typed["value"]}"' in page
