@@ -151,16 +151,27 @@ def free_port() -> int:
 class Server:
     """gunicorn in its own process group, so that master and workers die together."""
 
-    def __init__(self, env: dict[str, str], port: int, workers: int, log: Path, preload: bool):
+    def __init__(
+        self,
+        env: dict[str, str],
+        port: int,
+        workers: int,
+        log: Path,
+        preload: bool,
+        command: list[str] | None = None,
+    ):
+        """`command`: gunicorn's whole command line instead of the load tests' own."""
         self.env, self.port, self.workers, self.log = env, port, workers, log
         self.preload = preload
+        self.command = command
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> float:
         started = time.monotonic()
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [
+                self.command
+                or [
                     sys.executable,
                     "-m",
                     "gunicorn",
@@ -280,3 +291,57 @@ def run_django_step(script: str, env: dict[str, str], *args: str) -> None:
     subprocess.run(
         [sys.executable, str(Path(script).resolve()), *args], env=env, cwd=ROOT, check=True
     )
+
+
+# --- the server's CPU ------------------------------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_stats() -> list[tuple[int, list[str], int]]:
+    """(pid, the fields of /proc/<pid>/stat after the command's name, CPU ticks of the process
+    and of its reaped children) of every process."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        rest = text.rsplit(")", 1)[1].split()  # rest[0] is field 3 (state)
+        found.append((int(entry.name), rest, sum(int(rest[i]) for i in range(11, 15))))
+    return found
+
+
+def _postmaster(port: int) -> int | None:
+    """The pid of the PostgreSQL server listening on `port` (argv: postgres ... -p PORT)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].endswith(b"postgres") and any(
+            a == b"-p" and b == str(port).encode() for a, b in zip(argv, argv[1:], strict=False)
+        ):
+            return int(entry.name)
+    return None
+
+
+def server_cpu_seconds(gunicorn_pgid: int, pg_port: int | None = None) -> dict[str, float]:
+    """CPU seconds used so far by gunicorn (its process group: master and workers, and workers
+    that died, through the master's reaped children) and by the PostgreSQL server on `pg_port`
+    (the postmaster and its children: a backend per connection, gone after its request and
+    counted then in the postmaster's reaped children). The difference of two readings is the
+    server's CPU between them."""
+    stats = _proc_stats()
+    gunicorn = sum(ticks for _pid, rest, ticks in stats if int(rest[2]) == gunicorn_pgid)
+    postgres = 0
+    postmaster = _postmaster(pg_port) if pg_port else None
+    if postmaster is not None:
+        postgres = sum(
+            ticks for pid, rest, ticks in stats if pid == postmaster or int(rest[1]) == postmaster
+        )
+    return {"gunicorn": gunicorn / CLOCK_TICKS, "postgres": postgres / CLOCK_TICKS}

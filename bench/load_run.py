@@ -129,12 +129,20 @@ def run_on_each_database(
 
 
 def serve_and_read_back(
-    args, kind: str, workdir: Path, static_root: Path, script: str, setup_args: Sequence[str], load
+    args,
+    kind: str,
+    workdir: Path,
+    static_root: Path,
+    script: str,
+    setup_args: Sequence[str],
+    load,
+    server_command: Callable[[int], list[str] | None] = lambda port: None,
 ) -> tuple[dict, dict, Path]:
     """One load run on one database kind: create the database, run `script`'s `_setup` step
-    with `setup_args` (it writes a JSON with the tournament's id), serve the site with gunicorn,
-    `load(server, setup)` gives the run's result, stop the server, run the `_read` step on the
-    tournament, drop the database. Returns (result with boot_s, what `_read` wrote, server log)."""
+    with `setup_args` (it writes a JSON with the tournament's id), serve the site with gunicorn
+    (the load tests' command line, or `server_command(port)`'s), `load(server, setup)` gives the
+    run's result, stop the server, run the `_read` step on the tournament, drop the database.
+    Returns (result with boot_s, what `_read` wrote, server log)."""
     phase(f"{kind}: setting up the database")
     db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
     db.create()
@@ -146,7 +154,7 @@ def serve_and_read_back(
         setup = json.loads(setup_out.read_text())
         port = args.port or free_port()
         phase(f"{kind}: starting gunicorn on port {port}")
-        server = Server(env, port, args.workers, log, args.preload)
+        server = Server(env, port, args.workers, log, args.preload, server_command(port))
         boot = server.start()
         try:
             result = load(server, setup)

@@ -119,8 +119,10 @@ def django_setup(out: str, tables: int, positions: int, deals: int, seed: int) -
     Path(out).write_text(json.dumps({"tournament": tournament.pk, "clients": clients}))
 
 
-def django_read(out: str, tournament: int) -> None:
-    """Write the tournament's phone deals and what the checks need to `out`."""
+def django_read(out: str, tournament: int, first_position: int = 1) -> None:
+    """Write the tournament's phone deals and what the checks need to `out`: those of its
+    positions from `first_position` on (bench/big_event.py's earlier positions were generated,
+    not entered on phones)."""
     from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
     from scoring.sheets.table_entry import may_confirm
 
@@ -131,21 +133,21 @@ def django_read(out: str, tournament: int) -> None:
     )
     sheets = {
         sheet.pk: sheet
-        for sheet in ScoreSheet.objects.filter(tournament_id=tournament).only(
-            "pk", "table_id", "status", "version"
-        )
+        for sheet in ScoreSheet.objects.filter(
+            tournament_id=tournament, table__position__number__gte=first_position
+        ).only("pk", "table_id", "status", "version")
     }
     seat_of = {
         (sheet, registration): seat
         for sheet, registration, seat in SheetPlayer.objects.filter(
-            sheet__tournament_id=tournament
+            sheet_id__in=sheets
         ).values_list("sheet_id", "registration_id", "seat")
     }
     deals = []
     rows_of: Counter = Counter()
     ids_of: dict[int, set] = {}
     wrong_side = unconfirmed_by_anyone = 0
-    for deal in Deal.objects.filter(sheet__tournament_id=tournament).order_by("pk"):
+    for deal in Deal.objects.filter(sheet_id__in=sheets).order_by("pk"):
         sheet = sheets[deal.sheet_id]
         rows_of[deal.sheet_id] += 1
         if deal.client_id is not None:
@@ -189,9 +191,12 @@ def django_read(out: str, tournament: int) -> None:
 # --- one run ---------------------------------------------------------------------------------
 
 
-def drive(args, port: int, clients_tables: list[list[dict]]) -> dict:
+def drive(args, port: int, clients_tables: list[list[dict]], client_class=TableClient) -> dict:
+    """Run one `client_class` thread per table number for args.seconds; their tallies."""
     times = [0.0, 0.0]
-    clients = [TableClient(i, port, tables, args, times) for i, tables in enumerate(clients_tables)]
+    clients = [
+        client_class(i, port, tables, args, times) for i, tables in enumerate(clients_tables)
+    ]
     for client in clients:
         client.start()
     start = time.monotonic()
@@ -279,6 +284,12 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
     result, stored, log = load_run.serve_and_read_back(
         args, kind, workdir, static_root, __file__, [str(a) for a in setup_args], load
     )
+    return check_deals(kind, result, stored, log)
+
+
+def check_deals(kind: str, result: dict, stored: dict, log: Path) -> dict:
+    """Check what drive() tallied against what django_read() read back (lost, doubled, 5xx,
+    races, confirmations): `result` gains the figures, its "checks" and "ok"."""
     acked = result.pop("acked")
     by_client_id: dict[str, list] = {}
     null_ids = 0
