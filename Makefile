@@ -85,12 +85,14 @@ bench: deps
 	$(PY) bench/championship.py
 
 # 50 score-entry clients for 60 s on SQLite and PostgreSQL, then the same with a server crash;
-# 50 tables entering deals on their phones, then 50 tables' phones polling their sheets.
+# 50 tables entering deals on their phones, then 50 tables' phones polling their sheets;
+# a big event (200 and 800 players, 1,000 phones polling the standings and their own pages).
 load: deps debs-test
 	$(PY) bench/load.py --clients 50 --seconds 60 --db both
 	$(PY) bench/load.py --clients 50 --seconds 60 --db both --crash
 	$(PY) bench/table_entry.py --tables 50 --seconds 60 --db both
 	$(PY) bench/polls.py --tables 50 --seconds 20 --db both
+	$(PY) bench/big_event.py --db both
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles

@@ -15,7 +15,8 @@ line, bound to 127.0.0.1; production settings, plain http). Then each field in t
   minutes of tournament time (`--deal-minutes`), divided by `--speedup` (1: a real tournament's
   pace, not compressed), and a player of the other side confirms it; 10 % of the deals are sent
   twice (double tap, lost answer) and 3 % raced by a second phone, as bench/table_entry.py does;
-- 1.25 phones a player (1,000 at 800 players) poll every `--poll-seconds` with their ETag, half
+- 1.25 phones a player (1,000 at 800 players) poll every `--poll-seconds` (10; the pages
+  themselves poll every 5 s, scoring/live/views/public.py's POLL_SECONDS) with their ETag, half
   the public standings, half their player's own card (bench/big_event_phones.py, an asyncio loop
   in its own process); 4 hall screens poll their slides every 5 s; a few probes ask the table
   code page /table/, the trivial page the polls and saves are compared with.
@@ -24,9 +25,11 @@ Afterwards the deals are read back (lost, doubled: bench/table_entry.py's checks
 per field, acknowledged, lost, doubled, 5xx, p50/p95 of a poll, of a deal save and of the trivial
 page, the polls per second intended and delivered, and the server's CPU per poll: the CPU of
 gunicorn's processes (and PostgreSQL's) from /proc over the polling window, divided by the polls
-answered (it includes the saves and the trivial page, a few requests a second beside ~100 polls).
+sent (answered or given up after 30 s: the server worked on both); it includes the tables'
+requests and the trivial page, a few a second beside ~100 polls, so it is an upper bound.
 It exits non-zero unless, per field, nothing is lost or doubled, no answer is a 5xx, every poll
-is answered, at least 90 % of the intended polls are delivered, and the poll p95 is at most 5x
+is answered, at least 90 % of the intended polls are delivered (an overloaded server slows the
+trivial page as much as the polls: the ratio alone would pass), and the poll p95 is at most 5x
 the trivial page's; and unless the CPU per poll of the largest field is at most 2x the
 smallest's. The last line of output is a JSON summary.
 
@@ -244,6 +247,8 @@ def reader_figures(args, plan: dict, read: dict) -> dict:
     intended = len(plan["phones"]) / args.poll_seconds + len(plan["halls"]) / args.hall_seconds
     cpu = read["server_cpu_s"]
     p95, trivial_p95 = load_run.percentile(polls, 0.95), load_run.percentile(trivial, 0.95)
+    # A poll its phone gave up on was still worked on by the server: it counts in the CPU's share.
+    sent = len(polls) + sum(tallies[kind]["no_answer"] for kind in ("standings", "player", "hall"))
 
     def total(name: str) -> int:
         return sum(tallies[kind][name] for kind in tallies)
@@ -271,8 +276,9 @@ def reader_figures(args, plan: dict, read: dict) -> dict:
         "skipped_ticks": total("skipped_ticks"),
         "server_cpu_s": round(cpu["gunicorn"] + cpu["postgres"], 2),
         "postgres_cpu_s": round(cpu["postgres"], 2),
-        "cpu_ms_per_poll": round(1000 * (cpu["gunicorn"] + cpu["postgres"]) / len(polls), 2)
-        if polls
+        "polls_sent": sent,
+        "cpu_ms_per_poll": round(1000 * (cpu["gunicorn"] + cpu["postgres"]) / sent, 2)
+        if sent
         else None,
         "window_s": round(read["window_s"], 1),
         "readers_cpu_s": round(read["client_cpu_s"], 2),
@@ -377,6 +383,7 @@ DETAILS = (
     "tables",
     "deals_per_s",
     "polls",
+    "polls_sent",
     "polls_200",
     "standings_p95_ms",
     "player_p95_ms",
@@ -462,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     load_run.print_table(COLUMNS, rows)
     print(
         "(milliseconds; poll = a phone's or hall screen's poll, 200 or 304; page = GET /table/, "
-        "the trivial page; CPU = gunicorn's + PostgreSQL's over the polling window / polls)"
+        "the trivial page; CPU = gunicorn's + PostgreSQL's over the polling window / polls sent)"
     )
     ok = all(r.get("ok") for r in results)
     print("PASS" if ok else "FAIL: a lost or doubled deal, a 5xx, or slow or costly polls")
