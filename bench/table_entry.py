@@ -203,8 +203,9 @@ def drive(args, port: int, clients_tables: list[list[dict]], client_class=TableC
     times[0], times[1] = start, start + args.seconds
     for client in clients:
         client.go.set()
+    deadline = times[1] + 120  # one for all: each hung client must not add its own 120 s
     for client in clients:
-        client.join(timeout=max(0.0, times[1] - time.monotonic()) + 120)
+        client.join(timeout=max(0.0, deadline - time.monotonic()))
     elapsed = time.monotonic() - start
     hung = sum(1 for c in clients if c.is_alive())
     stats = [c.stats for c in clients]
