@@ -310,13 +310,14 @@ def reader_figures(args, plan: dict, read: dict) -> dict:
 def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
     def load(server, setup: dict) -> dict:
         runs = []
-        for field in setup["fields"]:
+        for n, field in enumerate(setup["fields"]):
+            if n:
+                drain(server.port)  # what the previous field left queued
             load_run.phase(
                 f"{kind}: {field['players']} players, {len(field['clients'])} tables, "
                 f"{round(field['players'] * args.phones_per_player)} phones for {args.seconds:g} s"
             )
             runs.append(run_field(args, server, field))
-            drain(server.port)
         return {"fields": runs, "setup": setup}
 
     def club_command(port: int) -> list[str]:
