@@ -294,6 +294,8 @@ def reader_figures(args, plan: dict, read: dict) -> dict:
         "skipped_ticks": total("skipped_ticks"),
         "server_cpu_s": round(cpu["gunicorn"] + cpu["postgres"], 2),
         "postgres_cpu_s": round(cpu["postgres"], 2),
+        # Cores the server got: well under 2 when the polls queue means the machine is shared.
+        "server_cores": round((cpu["gunicorn"] + cpu["postgres"]) / read["window_s"], 2),
         "polls_sent": sent,
         "cpu_ms_per_poll": round(1000 * (cpu["gunicorn"] + cpu["postgres"]) / len(polls), 2)
         if polls
@@ -415,6 +417,7 @@ DETAILS = (
     "read_other_status",
     "server_cpu_s",
     "postgres_cpu_s",
+    "server_cores",
     "window_s",
     "readers_cpu_s",
     "confirm_p95_ms",
