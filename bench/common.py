@@ -215,16 +215,7 @@ class Server:
         wall-clock rates (Linux /proc)."""
         if self.proc is None:
             return 0.0
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue  # a process that ended meanwhile
-            if int(fields[2]) == self.proc.pid:  # its process group: the master's and workers'
-                total += int(fields[11]) + int(fields[12])
-        return total / ticks
+        return server_cpu_seconds(self.proc.pid)["gunicorn"]
 
     def kill(self) -> None:
         """SIGKILL the master and every worker: no shutdown code runs."""
