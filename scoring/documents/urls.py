@@ -5,6 +5,7 @@ from django.urls import path
 
 from scoring.documents.views import backup as views_backup
 from scoring.documents.views import championship as views_championship
+from scoring.documents.views import events as views_events
 from scoring.documents.views import exports as views_exports
 from scoring.documents.views import print as views_print
 
@@ -78,5 +79,16 @@ urlpatterns = [
         "championnats/<id:pk>/classement.xlsx",
         views_championship.championship_xlsx_view,
         name="championship-xlsx",
+    ),
+    # An event's rankings (issue 26): a session's brackets, or one bracket; seance or cumul.
+    path(
+        "epreuves/<id:pk>/seances/<id:session>/classement-<slug:kind>.<slug:fmt>",
+        views_events.event_session_document,
+        name="event-session-document",
+    ),
+    path(
+        "epreuves/<id:pk>/tableaux/<id:bracket>/classement-<slug:kind>.<slug:fmt>",
+        views_events.event_bracket_document,
+        name="event-bracket-document",
     ),
 ]

@@ -75,6 +75,10 @@ class Permission(StrEnum):
     # A big event (tournament.models.events): its owner creates its brackets' sessions and
     # sees its pages; a cut is applied by whoever may MANAGE the bracket it cuts.
     EVENT_MANAGE = "tournament.event_manage"
+    # The venue's desk and the event's documents: its owner and whoever runs one of its
+    # brackets (owner or co-arbiter); the event's public pages: anyone, when it is public.
+    EVENT_DESK = "tournament.event_desk"
+    EVENT_PUBLIC = "tournament.event_public"
 
 
 def _roles(user) -> dict[int, str]:
@@ -141,7 +145,17 @@ def owns_event(user, event: Event) -> bool:
     return event.owner_id is not None and event.owner_id == user.pk
 
 
+@rules.predicate
+def runs_a_bracket(user, event: Event) -> bool:
+    """Owner or co-arbiter of one of the event's brackets (one query)."""
+    arbiter_of = [pk for pk, role in _roles(user).items() if role == TournamentRole.Role.ARBITER]
+    runs = Q(owner_id=user.pk) | Q(pk__in=arbiter_of)
+    return Tournament.objects.filter(runs, event_id=event.pk).exists()
+
+
 runs = is_active & (is_owner | is_co_arbiter)
+runs_the_venue = is_active & (owns_event | runs_a_bracket)
+has_public_event = rules.predicate(lambda user, event: event.is_public, name="has_public_event")
 works_on = is_active & (is_owner | is_co_arbiter | is_assigned_scorer)
 
 rules.add_perm(Permission.VIEW_PUBLIC, has_public_standings | works_on)
@@ -154,6 +168,8 @@ rules.add_perm(Permission.CREATE, is_active & is_arbiter_member)
 rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tournament))
 rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
 rules.add_perm(Permission.EVENT_MANAGE, is_active & owns_event)
+rules.add_perm(Permission.EVENT_DESK, runs_the_venue)
+rules.add_perm(Permission.EVENT_PUBLIC, has_public_event | runs_the_venue)
 
 
 def may(user, permission: Permission, obj: object | None = None) -> bool:
@@ -261,9 +277,12 @@ def permission_required(
     return decorator
 
 
-def event_required(permission: Permission = Permission.EVENT_MANAGE, kwarg: str = "pk"):
+def event_required(
+    permission: Permission = Permission.EVENT_MANAGE, kwarg: str = "pk", *, hidden: bool = False
+):
     """Check `permission` on the event the URL points at, then run the view; the event is left
-    on `request.event` (an EventRequest)."""
+    on `request.event` (an EventRequest). `hidden`: refusals answer 404, as a private
+    tournament's public pages do (the event's public page)."""
 
     def decorator(view: Callable):
         @wraps(view)
@@ -272,6 +291,8 @@ def event_required(permission: Permission = Permission.EVENT_MANAGE, kwarg: str 
             if event is None:
                 raise Http404
             if not may(request.user, permission, event):
+                if hidden:
+                    raise Http404
                 return refuse(request)
             request.event = event
             return view(request, *args, **kwargs)

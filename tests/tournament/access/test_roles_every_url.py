@@ -32,6 +32,8 @@ TABLE_LINK_PREFIXES = ("table-",)
 # (tournament.access.permissions hall_screen; tested on their own in test_hall_views.py); a revoked
 # or unknown one opens nothing.
 HALL_SCREEN = {"hall-screen", "hall-slides"}
+# An event's hall screen: one of its brackets' hall links opens the whole session's.
+HALL_SCREEN |= {"event-hall", "event-hall-slides"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
 # Merging two roster players: the service checks every tournament either one plays in.
@@ -59,8 +61,10 @@ URL_NAMES = [
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
-    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview", "event-create",
-    "event-cut", "event-detail", "event-list", "event-replace", "export-deals-csv",
+    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview",
+    "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
+    "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
+    "event-venue-hall-link", "event-venue-live", "export-deals-csv",
     "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "login", "logout", "penalty-settings", "player-import",
@@ -70,7 +74,8 @@ URL_NAMES = [
     "position-who-sits-where",
     "print-blank-sheets", "print-index", "print-itineraries", "print-ranking", "print-sheet",
     "print-sheets", "print-table-plan", "print-table-plan", "print-who-sits-where",
-    "print-who-sits-where", "public-championship", "public-championship-player", "public-me",
+    "print-who-sits-where", "public-championship", "public-championship-player", "public-event",
+    "public-me",
     "public-player", "public-player-statistics", "public-players", "public-standings-partial",
     "public-tournament", "ranking", "ranking-player", "registration-reinstate",
     "registration-withdraw", "seat-swap", "set_language", "sheet-crosscheck", "sheet-detail",
@@ -148,6 +153,10 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
         "number": 1,
         "role": 1,
         "code": "ABCD2345",
+        "bracket": tournament.pk,
+        "session": 1,
+        "kind": "cumul",
+        "fmt": "pdf",
     }
 
 
@@ -197,7 +206,7 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["deal"]
             elif route.startswith(("championnats/", "public/championnat/")):
                 kwargs[key] = world["championship"]
-            elif route.startswith("epreuves/"):
+            elif route.startswith(("epreuves/", "public/epreuves/")):
                 kwargs[key] = world["event"]
             else:
                 kwargs[key] = world["tournament"]
@@ -253,6 +262,7 @@ def test_every_view_asks_the_access_module(world):
     assert sorted(publics) == [
         "public-championship",
         "public-championship-player",
+        "public-event",
         "public-me",
         "public-player",
         "public-player-statistics",

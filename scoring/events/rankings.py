@@ -1,0 +1,111 @@
+"""An event's rankings as the documents read them: one session's brackets (or one bracket), in
+the session's order (`seance`) or the cumulative one (`cumul`), each bracket with its carry-over
+and its cut named (scoring.documents: XLSX, CSV and PDF)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.events.venue import BracketStandings, StandingLine, bracket_standings
+from scoring.events.wording import carry_text, cut_text
+from tournament.models import Event, Tournament
+
+SESSION, CUMULATIVE = "seance", "cumul"
+KINDS = (SESSION, CUMULATIVE)
+
+
+@dataclass
+class BracketPart:
+    standings: BracketStandings
+    carry: str
+    cut: str
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.standings.tournament
+
+    @property
+    def label(self) -> str:
+        return str(self.tournament.get_bracket_display())
+
+    def lines(self, kind: str) -> list[StandingLine]:
+        return self.standings.session_lines if kind == SESSION else self.standings.lines
+
+
+@dataclass
+class EventDocument:
+    event: Event
+    session: int
+    kind: str
+    parts: list[BracketPart]
+
+    @property
+    def subject(self) -> str:
+        if self.kind == SESSION:
+            return _("Classement de la séance %(session)s") % {"session": self.session}
+        return _("Classement cumulé après la séance %(session)s") % {"session": self.session}
+
+    @property
+    def title(self) -> str:
+        return f"{self.event.name} — {self.event.date:%d/%m/%Y} — {self.subject}"
+
+    def notes(self, part: BracketPart) -> list[str]:
+        """What the bracket's figures mean: its carry-over and its cut."""
+        return [text for text in (part.cut, part.carry) if text]
+
+
+def event_document(event: Event, session: int, brackets: list[Tournament], kind: str):
+    """The rankings of these brackets (the arbiter's: every deal entered counts)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown ranking kind: {kind!r}")
+    parts = []
+    for bracket in brackets:
+        standings = bracket_standings(bracket)
+        parts.append(
+            BracketPart(
+                standings=standings,
+                carry=carry_text(bracket),
+                cut=cut_text(standings.cumulative.cut, bracket),
+            )
+        )
+    return EventDocument(event=event, session=session, kind=kind, parts=parts)
+
+
+def number(value: Fraction | int) -> int | float:
+    """A score as a spreadsheet stores it: whole, or to the hundredth (pages show the same)."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else round(float(value), 2)
+
+
+def header(kind: str) -> list[str]:
+    ranks = (_("Rang séance"), _("Rang cumulé"))
+    first, other = ranks if kind == SESSION else ranks[::-1]
+    return [
+        first,
+        other,
+        _("N°"),
+        _("Joueur"),
+        _("Club"),
+        _("Équipe"),
+        _("Séance"),
+        _("Report"),
+        _("Cumul"),
+    ]
+
+
+def row(line: StandingLine, kind: str) -> list[Any]:
+    ranks = [line.session_rank, line.rank] if kind == SESSION else [line.rank, line.session_rank]
+    return [
+        *ranks,
+        line.number,
+        line.name,
+        line.club,
+        line.team,
+        line.session_total,
+        number(line.carried),
+        number(line.total),
+    ]
