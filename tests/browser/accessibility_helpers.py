@@ -262,3 +262,33 @@ def anonymous_pages(e: Evening) -> list[tuple[str, str]]:
         ("registration/login.html", "/connexion/"),
         ("hall/screen.html", f"/salle/{e.hall_token}/"),
     ]
+
+
+# The venue's pages (issue 26), audited on their own event by
+# test_accessibility_browser.test_the_venue_pages_have_no_serious_axe_violation.
+VENUE_TEMPLATES = {
+    "scoring/events/venue/desk.html",
+    "scoring/events/venue/public_event.html",
+    "scoring/events/venue/hall.html",
+}
+
+
+def venue_pages(arbiter) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str]:
+    """A public event cut after session 1, session 2 under way in both brackets, a hall link:
+    (template, address) of the desk's pages, of the public's, and the hall screen's address."""
+    from tests.scoring.events.venue_helpers import cut_event, start_session_2
+    from tournament.evening import hall
+
+    result = cut_event(arbiter, public=True)
+    start_session_2(result)
+    token = hall.hall_link_create(tournament=result.main).hall_token
+    event = result.event.pk
+    desk = [
+        ("scoring/events/venue/desk.html", f"/epreuves/{event}/salle/"),
+        ("scoring/events/venue/desk.html", f"/epreuves/{event}/salle/?seance=1"),
+    ]
+    public = [
+        ("scoring/events/venue/public_event.html", f"/public/epreuves/{event}/"),
+        ("scoring/events/venue/public_event.html", f"/public/epreuves/{event}/?seance=1"),
+    ]
+    return desk, public, f"/salle/epreuve/{token}/"

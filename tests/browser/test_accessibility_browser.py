@@ -10,12 +10,14 @@ import pytest
 from django.test import signals
 
 from tests.browser.accessibility_helpers import (
+    VENUE_TEMPLATES,
     anonymous_pages,
     axe_violations,
     build_evening,
     desk_pages,
     page_templates,
     players_pages,
+    venue_pages,
 )
 from tests.browser_helpers import DESK, csp_violations
 from tests.conftest import browser_login
@@ -166,8 +168,57 @@ def test_every_page_template_has_no_serious_axe_violation(
     covered.add("tournament/position_publish_confirm.html")
     desk.close()
 
-    missing = page_templates() - covered
+    missing = page_templates() - covered - VENUE_TEMPLATES  # audited by the test below
     assert not missing, f"page templates no address of this test reaches: {sorted(missing)}"
+    report = "\n".join(f"{url}\n  " + "\n  ".join(found) for url, found in problems.items())
+    assert not problems, report
+    assert not blocked, "Content-Security-Policy violations:\n" + "\n".join(blocked)
+
+
+def audit_hall_slides(page, label: str, problems: dict[str, list[str]]) -> None:
+    """Each slide kind of a hall screen, as the screen shows it in turn."""
+    for kind in ("who", "standings"):
+        page.evaluate(
+            """(kind) => document.querySelectorAll('.hall-page').forEach(
+                (p) => { p.hidden = p.dataset.kind !== kind; })""",
+            kind,
+        )
+        if found := axe_violations(page):
+            problems[f"{label} ({kind})"] = found
+
+
+def test_the_venue_pages_have_no_serious_axe_violation(
+    browser, live_server, one_request_at_a_time, arbiter, rendered
+):
+    """The venue's desk and the event's public page at the desk's size and on a 390 px phone,
+    and its hall screen on a 1080p screen, with every slide kind."""
+    desk_list, public_list, hall_path = venue_pages(arbiter)
+    base = live_server.url
+    problems: dict[str, list[str]] = {}
+    covered: set[str] = set()
+    blocked: list[str] = []
+    for size, options in (("desk", {"viewport": DESK}), ("phone", PHONE)):
+        context = browser.new_context(locale="fr-FR", **options)
+        blocked += csp_violations(context)
+        page = context.new_page()
+        sized: dict[str, list[str]] = {}
+        for template, path in public_list:
+            audit(page, base + path, template, rendered, sized)
+            covered.add(template)
+        browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+        for template, path in desk_list:
+            audit(page, base + path, template, rendered, sized)
+            covered.add(template)
+        problems |= {f"{size}: {url}": found for url, found in sized.items()}
+        context.close()
+    hall = browser.new_context(locale="fr-FR", **HALL)
+    blocked += csp_violations(hall)
+    page = hall.new_page()
+    audit(page, base + hall_path, "scoring/events/venue/hall.html", rendered, problems)
+    covered.add("scoring/events/venue/hall.html")
+    audit_hall_slides(page, hall_path, problems)
+    hall.close()
+    assert covered == VENUE_TEMPLATES
     report = "\n".join(f"{url}\n  " + "\n  ".join(found) for url, found in problems.items())
     assert not problems, report
     assert not blocked, "Content-Security-Policy violations:\n" + "\n".join(blocked)

@@ -84,6 +84,7 @@ def venue_desk_page(request: EventRequest, pk: int) -> HttpResponse:
         "public_url": absolute_url(request, reverse("public-event", args=[pk])),
         "main": brackets[0] if brackets else None,
         "document_kinds": DOCUMENT_KINDS,
+        "can_manage_event": may(request.user, Permission.EVENT_MANAGE, request.event),
     }
     response = render(request, "scoring/events/venue/desk.html", context)
     patch_cache_control(response, no_store=True)

@@ -124,3 +124,15 @@ def test_the_hall_link_is_made_on_the_main_bracket_by_whoever_runs_it(
     assert result.main.hall_token
     html = client.get(reverse("event-venue", args=[result.event.pk])).content.decode()
     assert f"/salle/epreuve/{result.main.hall_token}/" in html
+
+
+def test_the_desk_speaks_english_on_request(arbiter, client, english_catalogue):
+    result = cut_event(arbiter)
+    start_session_2(result)
+    client.force_login(arbiter)
+    url = reverse("event-venue", args=[result.event.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for text in ("Main bracket", "Consolation", "Tables finished", "Sheets to validate"):
+        assert text in html
+    assert "Carry-over: 50 % of the cumulative score of the previous sessions" in html
+    assert "Tables terminées" not in html
