@@ -49,7 +49,7 @@ from tests.tournament.access.test_roles_every_url import (
 from tournament.access import lifecycle
 from tournament.access.lifecycle import Locked
 from tournament.access.roles import ARBITER
-from tournament.models import Player, Position, Registration, Tournament, TournamentRole
+from tournament.models import Event, Player, Position, Registration, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -149,6 +149,8 @@ def rows_of(tournament: int) -> str:
             rows = Player.objects.filter(registrations__tournament=tournament)
         elif model is Championship:  # a season: the championships holding this tournament
             rows = Championship.objects.filter(tournaments=tournament)
+        elif model is Event:  # a big event: the event this tournament is a bracket of
+            rows = Event.objects.filter(brackets=tournament)
         else:
             paths = _paths_to_tournament(model)
             assert paths, f"{model.__name__}: no foreign key leads to its tournament"
@@ -756,9 +758,11 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
     ]
     # Only the pages about no tournament, public or reached by a table's link are left out.
     assert sorted(set(URL_NAMES) - {name for name, _url in urls}) == [
-        "championship-create", "championship-list", "hall-screen", "hall-slides", "home",
+        "championship-create", "championship-list", "event-create", "event-hall",
+        "event-hall-slides", "event-list", "hall-screen", "hall-slides", "home",
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
-        "public-championship", "public-championship-player", "public-me", "public-player",
+        "public-championship", "public-championship-player", "public-event", "public-me",
+        "public-player",
         "public-player-statistics", "public-players", "public-standings-partial",
         "public-tournament", "set_language", "table-call", "table-code", "table-confirm",
         "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
