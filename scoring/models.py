@@ -333,3 +333,30 @@ class TableCall(models.Model):
 
     def __str__(self) -> str:
         return _("Appel de la table %(number)s") % {"number": self.table.number}
+
+
+class StandingsSnapshot(models.Model):
+    """A tournament's ranking as last computed, for one audience (the public's or the arbiter's):
+    read by every server process until the data moves (scoring.live.shared). One row per
+    tournament and audience, replaced in place; `claim` names the version a process is computing.
+    """
+
+    tournament = tournament_part("standings_snapshots")
+    public = models.BooleanField(_("classement public"))
+    version = models.CharField(_("version"), max_length=40)
+    payload = models.BinaryField(_("classement calculé"))
+    computed_at = models.DateTimeField(_("calculé le"))
+    claim = models.CharField(_("version en calcul"), max_length=40, blank=True, default="")
+    claimed_at = models.DateTimeField(_("calcul commencé le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("classement partagé")
+        verbose_name_plural = _("classements partagés")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "public"], name="one_standings_snapshot_per_audience"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {'public' if self.public else 'arbiter'} {self.version}"

@@ -7,7 +7,9 @@ table states are `scoring.sheets.screen`'s, the standings those of the ranking p
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext
@@ -15,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.core.ranking import Ranked
 from scoring.live.reprints import Reprint, cards_to_reprint
-from scoring.live.standings import standings_fingerprint, standings_for
+from scoring.live.standings import Standings, standings_fingerprint, standings_for
 from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.sheets.position_overview import TableRow, position_overview
 from scoring.sheets.summary import State
@@ -126,15 +128,18 @@ def upcoming_position(positions: list[Position]) -> Position | None:
     )
 
 
-def cockpit_load(tournament: Tournament) -> Cockpit:
+def cockpit_load(tournament: Tournament, standings: Standings | None = None) -> Cockpit:
+    """Everything the cockpit shows; the leaders from `standings` (the arbiter's, shared) or
+    else freshly computed ones."""
     positions = list(Position.objects.filter(tournament=tournament).order_by("number"))
     for position in positions:
         position.tournament = tournament  # the overview reads its settings: no query per use
     current = current_position(positions)
     tables = _tables(current) if current is not None else []
     waiting, waiting_count = _waiting(tournament, tables)
-    standings = standings_for(tournament)
-    top = _played(standings.players)[:TOP]
+    if standings is None:
+        standings = standings_for(tournament)
+    top = _played(standings.players)
     people = Registration.objects.filter(tournament=tournament).aggregate(
         active=Count("pk", filter=Q(status=Registration.Status.ACTIVE)),
         withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
@@ -154,7 +159,7 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
         waiting=waiting,
         waiting_count=waiting_count,
         top=top,
-        top_teams=standings.teams[:TOP] if top and tournament.team_size else [],
+        top_teams=list(standings.teams[:TOP]) if top and tournament.team_size else [],
         active=people["active"],
         withdrawn=people["withdrawn"],
         teams=people["teams"],
@@ -170,9 +175,10 @@ def cockpit_load(tournament: Tournament) -> Cockpit:
     return cockpit
 
 
-def _played(ranked: list[Ranked]) -> list[Ranked]:
-    """Before any deal everyone ties at zero: no leader to show yet."""
-    return [r for r in ranked if r.row.deals] if any(r.row.deals for r in ranked) else []
+def _played(ranked: Sequence[Ranked]) -> list[Ranked]:
+    """The leaders who played a deal (before any deal everyone ties at zero: no leader to
+    show yet), reading the ranking only as far as the TOP first."""
+    return list(islice((r for r in ranked if r.row.deals), TOP))
 
 
 def _tables(position: Position) -> list[CockpitTable]:
@@ -238,15 +244,16 @@ def _incident_text(incident: Incident) -> str:
     }
 
 
-def live_fingerprint(tournament: Tournament) -> str:
+def live_fingerprint(tournament: Tournament, standings_version: str | None = None) -> str:
     """A token that moves whenever the cockpit or the hall screen could show something else.
 
     The standings' fingerprint covers deals, sheets, incidents, positions and registrations;
     every arbiter's write (publishing, swapping seats, the clock, incidents) leaves a history
     record, so the latest record covers the rest (a table's call too); a wrong personal code
-    moves its counter. Three queries.
+    moves its counter. Three queries (two given the standings' version).
     """
     last = ChangeLog.objects.filter(tournament=tournament).aggregate(n=Max("pk"))["n"]
     codes = Counter.objects.filter(tournament=tournament).aggregate(n=Max("last_at"))["n"]
-    key = f"{standings_fingerprint(tournament)}:{last}:{codes}"
+    version = standings_version or standings_fingerprint(tournament)
+    key = f"{version}:{last}:{codes}"
     return hashlib.sha256(key.encode()).hexdigest()[:20]

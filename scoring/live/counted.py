@@ -25,7 +25,7 @@ from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
-from tournament.models import Position, Registration, Tournament
+from tournament.models import ChangeLog, Position, Registration, Tournament
 
 # Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
 FREE_SHEETS = 0
@@ -149,7 +149,10 @@ def standings_fingerprint(tournament: Tournament) -> str:
     """A token that changes whenever a public ranking could change, in one cheap query.
 
     Deal writes bump their sheet's version (without touching `updated_at`), so the sum of
-    versions moves on every record, correction and delete.
+    versions moves on every record, correction and delete. The latest history record covers the
+    logged writes that move no count (a check-in, a team, a withdrawal); the tournament's
+    `updated_at` its settings. It is also the version under which the standings are shared
+    (scoring.live.shared): what it misses, every viewer would miss until the next change.
     """
 
     def sub(queryset: QuerySet, expression) -> Subquery:
@@ -173,6 +176,7 @@ def standings_fingerprint(tournament: Tournament) -> str:
             fp_positions=sub(Position.objects.exclude(status=Position.Status.DRAFT), Count("id")),
             fp_published_at=sub(Position.objects.all(), Max("published_at")),
             fp_registrations=sub(Registration.objects.all(), Count("id")),
+            fp_changes=sub(ChangeLog.objects.all(), Max("id")),
         )
         .values(
             "updated_at",
@@ -185,6 +189,7 @@ def standings_fingerprint(tournament: Tournament) -> str:
             "fp_positions",
             "fp_published_at",
             "fp_registrations",
+            "fp_changes",
         )
         .first()
     )

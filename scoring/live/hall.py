@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from scoring.core.ranking import Ranked
 from scoring.live.cockpit import current_position
 from scoring.live.provisional import mark_provisional
-from scoring.live.standings import standings_for
+from scoring.live.standings import Standings, standings_for
 from tournament.evening.selectors import position_plan, who_sits_where
 from tournament.models import Position, Seat, Table, Tournament
 
@@ -28,9 +28,10 @@ class HallContent:
         return self.position is not None and self.position.status == Position.Status.PUBLISHED
 
 
-def hall_content(tournament: Tournament) -> HallContent:
+def hall_content(tournament: Tournament, standings: Standings | None = None) -> HallContent:
     """Published data only: no draft position, and the public standings (pending phone deals,
-    draft positions and, if the organiser asks, unvalidated sheets count nowhere)."""
+    draft positions and, if the organiser asks, unvalidated sheets count nowhere): the shared
+    ones given, their provisional positions filled in, or else freshly computed ones."""
     positions = list(
         Position.objects.filter(tournament=tournament)
         .exclude(status=Position.Status.DRAFT)
@@ -42,7 +43,8 @@ def hall_content(tournament: Tournament) -> HallContent:
     if position is not None:
         who = who_sits_where(position)
         tables = position_plan(position)
-    standings = mark_provisional(standings_for(tournament, public=True))
+    if standings is None:
+        standings = mark_provisional(standings_for(tournament, public=True))
     played = any(r.row.deals for r in standings.players)
     # Who has sat at a published table; a registration alone (a late arrival seated only in a
     # draft) is nothing to show yet.
@@ -58,6 +60,6 @@ def hall_content(tournament: Tournament) -> HallContent:
         who=who,
         tables=tables,
         standings=[r for r in standings.players if r.row.key in seated] if played else [],
-        teams=standings.teams if played and tournament.team_size else [],
+        teams=list(standings.teams) if played and tournament.team_size else [],
         provisional=standings.provisional,
     )

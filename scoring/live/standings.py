@@ -56,15 +56,17 @@ class Standings:
     normalised: bool
     public: bool
     positions: list[int]
-    players: list[ranking.Ranked]
-    teams: list[ranking.Ranked]
-    clubs: list[ranking.Ranked]
+    players: Sequence[ranking.Ranked]
+    teams: Sequence[ranking.Ranked]
+    clubs: Sequence[ranking.Ranked]
     rows_by_key: dict[int, ranking.PlayerRow] = field(default_factory=dict)
     factors: dict[int, Fraction] = field(default_factory=dict)
     # By registration id, which is the ranking rows' key.
     registrations: dict[Hashable, Registration] = field(default_factory=dict)
     # Counted positions still being played (scoring.live.provisional.mark_provisional fills it).
     partial: list[Any] = field(default_factory=list)
+    # The players' keys in rank order, when read back from a snapshot (scoring.live.snapshot).
+    keys: list[Hashable] | None = None
 
     @property
     def partial_numbers(self) -> set[int]:
@@ -83,6 +85,8 @@ class Standings:
         return ranking.rank(rows, self.criteria)
 
     def rank_of(self, key: int) -> ranking.Ranked | None:
+        if self.keys is not None:  # a stored ranking: decode only that row
+            return self.players[self.keys.index(key)] if key in self.keys else None
         for ranked in self.players:
             if ranked.row.key == key:
                 return ranked
@@ -228,7 +232,7 @@ def _read_ranked_registrations(tournament_ids: Iterable[int]) -> dict[int, list[
 def _assemble(tournament: Tournament, *, public: bool, loaded: _Loaded) -> Standings:
     """One tournament's standings from the rows loaded for it (no query)."""
     normalised = tournament.normalise_tables
-    factors = _normalisation_factors(tournament)
+    factors = normalisation_factors(tournament)
     penalties = _penalty_points(loaded)
     rows = _player_rows(loaded.registrations)
     positions = _add_position_results(rows, loaded, penalties, factors if normalised else {})
@@ -255,7 +259,7 @@ def _assemble(tournament: Tournament, *, public: bool, loaded: _Loaded) -> Stand
     )
 
 
-def _normalisation_factors(tournament: Tournament) -> dict[int, Fraction]:
+def normalisation_factors(tournament: Tournament) -> dict[int, Fraction]:
     """The factor putting a bilan at a table of 3, 4 or 5 on the 4-player scale."""
     deals_by_size = {
         3: tournament.deals_per_table_3,

@@ -10,6 +10,7 @@ from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableData, TableListData
 
 from scoring.core.ranking import Ranked
 
@@ -159,6 +160,45 @@ def player_records(
             _signed(record, f"p{number}", points.get(number, 0))
         records.append(record)
     return records
+
+
+class RankedRecords(TableData):
+    """A ranking's records, built on demand: a page of the public standings builds its own rows
+    only (the shared ranking decodes no other), unless the visitor sorts on another column."""
+
+    def __init__(
+        self,
+        ranked: Sequence[Ranked],
+        build: Callable[[Iterable[Ranked]], list[dict[str, Any]]],
+    ) -> None:
+        super().__init__(ranked)
+        self.build = build
+        self.records: TableListData | None = None
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, key: int | slice) -> Any:
+        if self.records is not None:
+            return self.records.data[key]
+        if isinstance(key, slice):
+            return self.build(self.data[key])
+        return self.build([self.data[key]])[0]
+
+    def __iter__(self) -> Any:
+        return iter(self._all().data)
+
+    def order_by(self, aliases: Any) -> None:
+        # The rows come ranked (ties by name): sorting by rank keeps them as they are.
+        if [str(alias) for alias in aliases] in ([], ["rank"]):
+            return
+        self._all().order_by(aliases)
+
+    def _all(self) -> TableListData:
+        if self.records is None:
+            self.records = TableListData(self.build(self.data))
+            self.records.set_table(self.table)
+        return self.records
 
 
 def _signed(record: dict[str, Any], key: str, value: int) -> None:

@@ -117,7 +117,7 @@ def championship_standings(championship: Championship) -> ChampionshipStandings:
     )
 
 
-def _ranks_of_players_who_played(ranked: list[Ranked]) -> list[tuple[int, bool, PlayerRow]]:
+def _ranks_of_players_who_played(ranked: Sequence[Ranked]) -> list[tuple[int, bool, PlayerRow]]:
     """The final standings without the registrations that played nothing (a no-show stands at
     0 there, above every negative total): the others keep their order and ties, and move up
     past them."""

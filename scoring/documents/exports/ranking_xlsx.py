@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -106,7 +106,7 @@ def _position(standings: Standings, number: int) -> _Sheet:
 
 def _groups(standings: Standings) -> Iterator[_Sheet]:
     """The teams' ranking and the clubs', each when there is one."""
-    groups: tuple[tuple[list[ranking.Ranked], str, str], ...] = (
+    groups: tuple[tuple[Sequence[ranking.Ranked], str, str], ...] = (
         (standings.teams, _("Équipes"), _("Classement par équipes")),
         (standings.clubs, _("Clubs"), _("Classement par clubs")),
     )

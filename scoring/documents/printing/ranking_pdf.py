@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from scoring.core.ranking import Ranked
 from scoring.documents.printing.render import render_pdf
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
@@ -36,7 +38,7 @@ def ranking_lines(
         if position is None:
             raise ValueError("a position ranking needs a position number")
         columns = [position]
-        ranked = standings.by_position(position)
+        ranked: Sequence[Ranked] = standings.by_position(position)
     else:
         columns = list(standings.positions)
         ranked = standings.teams if kind == "team" else standings.players

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
 from scoring.live.cockpit import cockpit_load, current_position, live_fingerprint
+from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from scoring.models import TableCall
 from scoring.qr import qr_svg
 from scoring.sheets import table_entry
@@ -83,18 +84,24 @@ class CockpitRequest(TournamentRequest):
     cockpit_etag: str
 
 
-def _cockpit_etag(request: CockpitRequest, pk: int) -> str:
+def _cockpit_etag(request: CockpitRequest, pk: int, version: str | None = None) -> str:
+    """The live fingerprint at the standings' version (their fingerprint unless said)."""
+    if version is not None and version != request_fingerprint(request):
+        manage = capabilities(request.user, request.tournament)["manage"]
+        return f"{live_fingerprint(request.tournament, version)}-{get_language()}-{int(manage)}"
     etag: str | None = getattr(request, "cockpit_etag", None)
     if etag is None:
         manage = capabilities(request.user, request.tournament)["manage"]
-        etag = f"{live_fingerprint(request.tournament)}-{get_language()}-{int(manage)}"
+        live_version = live_fingerprint(request.tournament, request_fingerprint(request))
+        etag = f"{live_version}-{get_language()}-{int(manage)}"
         request.cockpit_etag = etag
     return etag
 
 
 def _cockpit_context(request: CockpitRequest, tournament: Tournament) -> dict[str, object]:
     can = capabilities(request.user, tournament)
-    cockpit = cockpit_load(tournament)
+    served = request_standings(request, public=False)
+    cockpit = cockpit_load(tournament, served.standings)
     return {
         "tournament": tournament,
         "tab": "dashboard",
@@ -102,7 +109,7 @@ def _cockpit_context(request: CockpitRequest, tournament: Tournament) -> dict[st
         "can_edit": can["manage"],
         "cockpit": cockpit,
         "poll_seconds": POLL_SECONDS,
-        "etag": _cockpit_etag(request, tournament.pk),
+        "etag": _cockpit_etag(request, tournament.pk, served.version),
     }
 
 
@@ -143,9 +150,11 @@ def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
 @live
 @condition(etag_func=_cockpit_etag)
 def cockpit_live(request: CockpitRequest, pk: int) -> HttpResponse:
-    return render(
+    response = render(
         request, "tournament/_cockpit_live.html", _cockpit_context(request, request.tournament)
     )
+    served = request_standings(request, public=False)
+    return served_etag(response, request, served, lambda v: _cockpit_etag(request, pk, v))
 
 
 def _errors(request: TournamentRequest, error: ValidationError) -> None:

@@ -14,8 +14,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
 from scoring.live.cockpit import live_fingerprint
-from scoring.live.hall import hall_content
+from scoring.live.hall import HallContent, hall_content
 from scoring.live.views.cockpit import live
+from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
 
@@ -25,8 +26,18 @@ PAGE_SECONDS = 15
 POLL_SECONDS = 5
 
 
-def _hall_etag(request: TournamentRequest, token: str) -> str:
-    return f"{live_fingerprint(request.tournament)}-{get_language()}"
+def _hall_etag(request: TournamentRequest, token: str, version: str | None = None) -> str:
+    """The live fingerprint at the standings' version (their fingerprint unless said)."""
+    version = version or request_fingerprint(request)
+    return f"{live_fingerprint(request.tournament, version)}-{get_language()}"
+
+
+def _hall_content(request: TournamentRequest, token: str) -> tuple[HallContent, str]:
+    """What the screen shows, from the shared public standings, and its ETag."""
+    served = request_standings(request, public=True)
+    return hall_content(request.tournament, served.standings), _hall_etag(
+        request, token, served.version
+    )
 
 
 def _page_seconds(request: TournamentRequest) -> int:
@@ -49,12 +60,12 @@ def _private(response: HttpResponse) -> HttpResponse:
 @require_safe
 def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
     tournament = request.tournament
-    content = hall_content(tournament)
+    content, etag = _hall_content(request, token)
     context = {
         "tournament": tournament,
         "content": content,
         "clock": state_of(content.position) if content.position is not None else None,
-        "etag": _hall_etag(request, token),
+        "etag": etag,
         "slides_url": reverse("hall-slides", args=[token]),
         "page_seconds": _page_seconds(request),
         "poll_seconds": POLL_SECONDS,
@@ -67,6 +78,7 @@ def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
 @live
 @condition(etag_func=_hall_etag)
 def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
-    content = hall_content(request.tournament)
+    content, _etag = _hall_content(request, token)
     response = render(request, "hall/_slides.html", {"content": content})
-    return _private(response)
+    served = request_standings(request, public=True)
+    return _private(served_etag(response, request, served, lambda v: _hall_etag(request, token, v)))

@@ -18,8 +18,8 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
-from scoring.live.standings import standings_fingerprint
 from scoring.live.views.reports import player_context, ranking_context
+from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
 from tournament.evening.selectors import played_positions, seat_in_play
@@ -37,33 +37,33 @@ FOUND_LIMIT = 20
 QUERY_MAX_LENGTH = 80
 
 
-def _standings_etag(tournament: Tournament) -> str:
-    return f"{standings_fingerprint(tournament)}-{get_language()}"
+def _standings_etag(version: str) -> str:
+    return f"{version}-{get_language()}"
 
 
 def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
-    return _standings_etag(request.tournament)
+    return _standings_etag(request_fingerprint(request))
 
 
 class PlayerPageRequest(TournamentRequest):
-    """A player's page request: the ETag base is computed once (condition() and the view)."""
+    """A player's page request: the seating digest is computed once (condition() and the view)."""
 
-    player_etag_base: str
+    seating_digest: str
 
 
-def _player_etag_base(request: PlayerPageRequest) -> str:
-    """The standings' fingerprint, plus the published positions and their seats (a new
-    position, a closed one or a swap moves the player's next table without moving a score)."""
-    base: str | None = getattr(request, "player_etag_base", None)
-    if base is None:
+def _player_etag_base(request: PlayerPageRequest, version: str | None = None) -> str:
+    """The standings' version (their fingerprint unless said), plus the published positions and
+    their seats (a new position, a closed one or a swap moves the player's next table without
+    moving a score)."""
+    digest: str | None = getattr(request, "seating_digest", None)
+    if digest is None:
         seating = list(
             played_positions(request.tournament)
             .annotate(last_seat=Max("tables__seats__id"))
             .values_list("number", "status", "last_seat")
         )
-        digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
-        base = request.player_etag_base = f"{_standings_etag(request.tournament)}-{digest}"
-    return base
+        digest = request.seating_digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
+    return f"{_standings_etag(version or request_fingerprint(request))}-{digest}"
 
 
 def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
@@ -78,9 +78,14 @@ def _revalidate(response: HttpResponse) -> HttpResponse:
 
 
 def _standings_context(request: TournamentRequest, tournament: Tournament) -> dict[str, Any]:
-    context = ranking_context(request, tournament, public=True, per_page=PAGE_SIZE)
+    served = request_standings(request, public=True)
+    context = ranking_context(
+        request, tournament, public=True, per_page=PAGE_SIZE, standings=served.standings
+    )
     context["polling"] = tournament.status != tournament.Status.FINISHED
     context["poll_seconds"] = POLL_SECONDS
+    # The refreshes send it back: nothing is re-sent until the standings change.
+    context["etag"] = quote_etag(_standings_etag(served.version))
     return context
 
 
@@ -89,8 +94,6 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
 def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = _standings_context(request, tournament)
-    # The refreshes send it back: nothing is re-sent until the standings change.
-    context["etag"] = quote_etag(_standings_etag(tournament))
     return _revalidate(render(request, "scoring/public_tournament.html", context))
 
 
@@ -100,7 +103,9 @@ def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
 def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
     """The visible page of the standings, for the refreshes and the search as you type."""
     context = _standings_context(request, request.tournament)
-    return _revalidate(render(request, "scoring/_public_standings.html", context))
+    response = render(request, "scoring/_public_standings.html", context)
+    served = request_standings(request, public=True)
+    return _revalidate(served_etag(response, request, served, _standings_etag))
 
 
 def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
@@ -161,7 +166,8 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
-    context = player_context(tournament, entry, True)
+    served = request_standings(request, public=True)
+    context = player_context(tournament, entry, True, standings=served.standings)
     ranked = context["ranked"]
     context.update(
         seats_ahead(entry),
@@ -170,8 +176,11 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
         polling=tournament.status != tournament.Status.FINISHED,
         poll_seconds=POLL_SECONDS,
     )
+    base = _player_etag_base(request, served.version)
     if request.htmx:
-        return _revalidate(render(request, "scoring/_public_player_card.html", context))
+        response = render(request, "scoring/_public_player_card.html", context)
+        return _revalidate(served_etag(response, request, served, lambda _v: f"{base}-card"))
     # The page's refreshes ask for the card alone, with the card's ETag.
-    context["etag"] = quote_etag(f"{_player_etag_base(request)}-card")
-    return _revalidate(render(request, "scoring/public_player.html", context))
+    context["etag"] = quote_etag(f"{base}-card")
+    response = render(request, "scoring/public_player.html", context)
+    return _revalidate(served_etag(response, request, served, lambda _v: f"{base}-page"))

@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 
 from scoring.live import tables
 from scoring.live.provisional import mark_provisional
-from scoring.live.standings import player_deals, standings_for
+from scoring.live.standings import Standings, player_deals, standings_for
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.core.collation import matches
@@ -26,13 +26,21 @@ VIEWS = ("individuel", "position", "equipes", "clubs")
 
 
 def ranking_context(
-    request: HttpRequest, tournament: Tournament, *, public: bool, per_page: int | None = None
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    public: bool,
+    per_page: int | None = None,
+    standings: Standings | None = None,
 ) -> dict:
-    """The ranking tabs shared by the arbiter's page and the public page.
+    """The ranking tabs shared by the arbiter's page and the public page, of `standings` (the
+    shared ones, their provisional positions filled in) or else freshly computed ones.
 
-    With `per_page`, the table shows one page of that many rows (the `page` parameter).
+    With `per_page`, the table shows one page of that many rows (the `page` parameter): only
+    that page's rows are built unless the visitor sorts on another column.
     """
-    standings = mark_provisional(standings_for(tournament, public=public))
+    if standings is None:
+        standings = mark_provisional(standings_for(tournament, public=public))
     view = request.GET.get("vue", "individuel")
     if view not in VIEWS:
         view = "individuel"
@@ -59,11 +67,11 @@ def ranking_context(
             ranked = [r for r in ranked if matches(query, r.row.name)]
         positions = [] if view == "position" else standings.positions
         table = tables.ranking_table(
-            tables.player_records(ranked, url, positions),
+            tables.RankedRecords(ranked, lambda rows: tables.player_records(rows, url, positions)),
             positions=positions,
             partial=standings.partial_numbers,
             show_team=standings.has_teams,
-            show_club=any(r.row.club for r in standings.players),
+            show_club=bool(standings.clubs),  # a club ranking has every player with a club
         )
     RequestConfig(request, paginate=False).configure(table)
     if per_page:
@@ -95,8 +103,12 @@ def ranking_player(request: TournamentRequest, pk: int, registration: int) -> Ht
     return render(request, "scoring/ranking_player.html", player_context(tournament, entry, False))
 
 
-def player_context(tournament: Tournament, entry: Registration, public: bool) -> dict:
-    standings = standings_for(tournament, public=public)
+def player_context(
+    tournament: Tournament, entry: Registration, public: bool, standings: Standings | None = None
+) -> dict:
+    """A player's page, from `standings` (the shared ones) or else freshly computed ones."""
+    if standings is None:
+        standings = standings_for(tournament, public=public)
     return {
         "tournament": tournament,
         "entry": entry,

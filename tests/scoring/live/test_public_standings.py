@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import ScoreSheet
-from scoring.sheets.services import deal_record
+from scoring.sheets.services import deal_record, sheet_validate
 from tests.report_builders import add_penalty, build_tournament
 from tournament.models import Position, Tournament
 
@@ -68,9 +68,7 @@ def test_unvalidated_sheets_do_not_show_when_the_organiser_requires_validation(c
     Tournament.objects.filter(pk=built["tournament"].pk).update(public_requires_validation=True)
     html = client.get(urls(built)[0]).content.decode()
     assert "+221" not in html and "+185" not in html
-    ScoreSheet.objects.filter(pk=built["sheets"][(1, 1)].pk).update(
-        status=ScoreSheet.Status.VALIDATED
-    )
+    sheet_validate(sheet=ScoreSheet.objects.get(pk=built["sheets"][(1, 1)].pk))
     html = client.get(urls(built)[0]).content.decode()
     assert "+185" in html
 
@@ -87,7 +85,7 @@ def test_search_by_name(client, built):
     html = response.content.decode()
     assert "JOUEURH H" in html and "JOUEURA A" not in html
     # Ranks are the overall ranks, not the ranks among the matches.
-    assert [r["rank"] for r in response.context["table"].data.data] == [3]
+    assert [r["rank"] for r in response.context["table"].data] == [3]
 
 
 def test_the_partial_answers_304_until_something_changes(client, built):
