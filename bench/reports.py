@@ -6,10 +6,13 @@ directory, or DATABASE_URL if set) it generates tournaments of 200 and 800 playe
 its live partial: the SQL queries and the time of one request (best of 3); and the weight of
 the first screen of the public standings and of the players' phone pages, raw and gzipped, beside
 the old whole-table standings page; the queries of the arbiter's cockpit, its live part and the
-hall screen. Then it generates a 10,000-deal tournament and times the deal-log XLSX export.
+hall screen; the CPU of a poll of the public partial and of a player's card on a hit of the
+shared standings beside the same poll recomputing them. Then it generates a 10,000-deal
+tournament and times the deal-log XLSX export.
 
 It checks what the project promises and exits non-zero otherwise: the same number of queries at
-200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, first
+200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, a poll
+on a hit of the shared standings at 800 players at most 2x its CPU at 200, first
 screens of at most 60 KiB of HTML, and the 10,000-deal XLSX in under 5 seconds. Times are the
 process's CPU time (SQLite runs in-process, so it includes the queries): wall-clock times are
 printed too, but on a shared, busy machine they mostly measure the other processes.
@@ -44,6 +47,9 @@ from scoring.sheets.generate import GenerateOptions, tournament_generate  # noqa
 SIZES = (200, 800)
 RUNS = 5
 MAX_RATIO = 5.0
+# CPU per poll of the shared standings (a hit) at 800 players, against 200 players.
+MAX_HIT_RATIO = 2.0
+HIT_RUNS = 15
 XLSX_DEALS = 10_000
 XLSX_LIMIT = 5.0
 FIRST_SCREEN_LIMIT = 60 * 1024
@@ -146,6 +152,52 @@ def cockpit_queries(tournaments: dict, arbiter: Client) -> bool:
     return ok
 
 
+def shared_polls(tournaments: dict) -> bool:
+    """CPU per poll of the public standings partial and of a player's page (the card the page
+    refreshes): on a hit of the shared standings (scoring.live.shared) and recomputed (the
+    shared row deleted before each request), side by side; a hit at 800 players must cost at
+    most MAX_HIT_RATIO times a hit at 200."""
+    from scoring.models import StandingsSnapshot
+
+    client = Client()
+    pages = {
+        "public partial": lambda t, r: reverse("public-standings-partial", args=[t.pk]),
+        "player's card": lambda t, r: reverse("public-player", args=[t.pk, r.pk]),
+    }
+    results: dict[str, dict[int, tuple[float, float]]] = {name: {} for name in pages}
+    for players, tournament in tournaments.items():
+        registration = tournament.registrations.order_by("number").last()
+        for name, page in pages.items():
+            url = page(tournament, registration)
+            cpu: dict[bool, float] = {}
+            for hit in (False, True):
+                best = float("inf")
+                for _ in range(HIT_RUNS):
+                    if not hit:
+                        StandingsSnapshot.objects.filter(tournament=tournament).delete()
+                    start = time.process_time()
+                    response = client.get(url, HTTP_HX_REQUEST="true")
+                    best = min(best, time.process_time() - start)
+                    if response.status_code != 200:
+                        raise SystemExit(f"{url}: HTTP {response.status_code}")
+                cpu[hit] = best
+            results[name][players] = (cpu[False], cpu[True])
+    ok = True
+    print()
+    print(f"{'poll (CPU)':16} {'players':>7} {'recomputed':>10} {'shared hit':>10}")
+    for name, by_size in results.items():
+        for players, (computed, hit) in by_size.items():
+            print(f"{name:16} {players:7} {computed * 1000:7.1f} ms {hit * 1000:7.1f} ms")
+        ratio = by_size[SIZES[1]][1] / by_size[SIZES[0]][1]
+        verdict = "ok" if ratio <= MAX_HIT_RATIO else "FAIL"
+        ok = ok and verdict == "ok"
+        print(
+            f"{'':16} hit {SIZES[1]}/{SIZES[0]} = {ratio:.2f}x "
+            f"(limit {MAX_HIT_RATIO:.0f}x) → {verdict}"
+        )
+    return ok
+
+
 def main() -> int:
     _user, arbiter = arbiter_client()
     public = Client()
@@ -195,6 +247,7 @@ def main() -> int:
         )
 
     ok = first_screen_weights(tournaments) and ok
+    ok = shared_polls(tournaments) and ok
     ok = cockpit_queries(tournaments, arbiter) and ok
 
     positions = XLSX_DEALS // (SIZES[1] // 4 * 5)
