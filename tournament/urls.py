@@ -35,5 +35,4 @@ urlpatterns = [
     path("", include("scoring.sheets.urls")),
     path("", include("scoring.season.urls")),
     path("", include("scoring.events.urls")),
-    path("", include("scoring.events.venue_urls")),
 ]

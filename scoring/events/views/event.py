@@ -28,7 +28,8 @@ from tournament.tournaments.forms import TournamentForm
 @permission_required(Permission.CREATE, None)
 @require_safe
 def event_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "events/event_list.html", {"events": visible_events(request.user)})
+    events = visible_events(request.user)
+    return render(request, "scoring/events/event_list.html", {"events": events})
 
 
 @permission_required(Permission.CREATE, None)
@@ -43,7 +44,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Épreuve créée : inscrivez le champ en séance 1."))
             return redirect(event)
-    return render(request, "events/event_form.html", {"form": form})
+    return render(request, "scoring/events/event_form.html", {"form": form})
 
 
 @event_required()
@@ -60,7 +61,7 @@ def event_detail(request: EventRequest, pk: int) -> HttpResponse:
         "cut_sources": cut_sources,
         "cuts": replacements,
     }
-    return render(request, "events/event_detail.html", context)
+    return render(request, "scoring/events/event_detail.html", context)
 
 
 def _event_of(request: TournamentRequest):
@@ -116,7 +117,7 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
         "form": form,
         "preview": preview,
     }
-    return render(request, "events/cut_form.html", context)
+    return render(request, "scoring/events/cut_form.html", context)
 
 
 @permission_required(Permission.MANAGE)
