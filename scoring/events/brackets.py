@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
+from tournament.access.staff import staff_copy
 from tournament.evening.positions import position_generate
 from tournament.models import Event, Registration, Team, Tournament
 from tournament.tournaments.services import TOURNAMENT_FIELDS, tournament_create
@@ -56,7 +57,8 @@ def bracket_name(event: Event, session: int, bracket: str) -> str:
 def bracket_create(
     *, source: Tournament, bracket: str, carry_over_percent: int, first_table: int, user=None
 ) -> Tournament:
-    """The next session's bracket, its settings copied from `source` (no player yet)."""
+    """The next session's bracket, its settings and staff copied from `source` (no player
+    yet)."""
     assert source.event is not None and source.session is not None
     session = source.session + 1
     created = Tournament(
@@ -86,6 +88,7 @@ def bracket_create(
         },
         user=user,
     )
+    staff_copy(source=source, into=created, user=user)
     return created
 
 

@@ -118,6 +118,27 @@ def _staff_grant(
     return entry
 
 
+def staff_copy(*, source: Tournament, into: Tournament, user=None) -> list[TournamentRole]:
+    """The roles of `source` (co-arbiters, scorers) given again on `into`, the next session of
+    the same event: whoever ran or scored session 1 runs or scores its brackets. Logged."""
+    copied = []
+    for entry in source.roles.select_related("user").filter(user__is_active=True):
+        if entry.user_id == into.owner_id:
+            continue
+        role, _created = TournamentRole.objects.get_or_create(
+            tournament=into, user=entry.user, defaults={"role": entry.role}
+        )
+        change_record(
+            tournament=into,
+            obj=role,
+            action="create",
+            after={"user": entry.user.username, "role": role.role, "from": source.pk},
+            user=user,
+        )
+        copied.append(role)
+    return copied
+
+
 def staff_entry_or_404(tournament_id: int, pk: int) -> TournamentRole:
     """One role on the tournament, with its account and tournament; 404 when there is none."""
     return get_object_or_404(
