@@ -360,3 +360,28 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {'public' if self.public else 'arbiter'} {self.version}"
+
+
+class SharedRender(models.Model):
+    """A live fragment rendered once for every viewer of a version (scoring.live.rendered): the
+    public standings' default page in one language, the hall screen's slides. One row per
+    tournament, kind and key (language, page), replaced in place: a bounded set of rows."""
+
+    tournament = tournament_part("shared_renders")
+    kind = models.CharField(_("fragment"), max_length=20)
+    key = models.CharField(_("variante"), max_length=40)
+    version = models.CharField(_("version"), max_length=80)
+    body = models.BinaryField(_("rendu"))
+    rendered_at = models.DateTimeField(_("rendu le"))
+
+    class Meta:
+        verbose_name = _("rendu partagé")
+        verbose_name_plural = _("rendus partagés")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "kind", "key"], name="one_shared_render_per_variant"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.kind} {self.key} {self.version}"

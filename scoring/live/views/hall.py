@@ -15,6 +15,7 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.live.cockpit import live_fingerprint
 from scoring.live.hall import HallContent, hall_content
+from scoring.live.rendered import HALL, served_fragment
 from scoring.live.views.cockpit import live
 from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from tournament.access.permissions import TournamentRequest, hall_screen
@@ -26,10 +27,18 @@ PAGE_SECONDS = 15
 POLL_SECONDS = 5
 
 
-def _hall_etag(request: TournamentRequest, token: str, version: str | None = None) -> str:
-    """The live fingerprint at the standings' version (their fingerprint unless said)."""
+def _hall_version(request: TournamentRequest, version: str | None = None) -> str:
+    """The live fingerprint at the standings' version (their fingerprint unless said), computed
+    once a request and version (the ETag check, then the slides)."""
     version = version or request_fingerprint(request)
-    return f"{live_fingerprint(request.tournament, version)}-{get_language()}"
+    versions: dict[str, str] = request.__dict__.setdefault("hall_versions", {})
+    if version not in versions:
+        versions[version] = live_fingerprint(request.tournament, version)
+    return versions[version]
+
+
+def _hall_etag(request: TournamentRequest, token: str, version: str | None = None) -> str:
+    return f"{_hall_version(request, version)}-{get_language()}"
 
 
 def _hall_content(request: TournamentRequest, token: str) -> tuple[HallContent, str]:
@@ -78,7 +87,20 @@ def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
 @live
 @condition(etag_func=_hall_etag)
 def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
+    """The slides, the same for every screen of a version and language: rendered once and
+    shared (scoring.live.rendered)."""
+    version = _hall_version(request)
+    return _private(
+        served_fragment(
+            request.tournament, HALL, get_language(), version, lambda: _slides(request, token)
+        )
+    )
+
+
+def _slides(request: TournamentRequest, token: str) -> tuple[HttpResponse, str]:
+    """The slides rendered from the shared standings, and the version they show."""
     content, _etag = _hall_content(request, token)
     response = render(request, "hall/_slides.html", {"content": content})
     served = request_standings(request, public=True)
-    return _private(served_etag(response, request, served, lambda v: _hall_etag(request, token, v)))
+    etag = served_etag(response, request, served, lambda v: _hall_etag(request, token, v))
+    return etag, _hall_version(request, served.version)

@@ -18,8 +18,10 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
+from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
 from scoring.live.views.reports import player_context, ranking_context
 from scoring.live.views.served import request_fingerprint, request_standings, served_etag
+from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
 from tournament.evening.selectors import played_positions, seat_in_play
@@ -101,11 +103,39 @@ def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
 @require_safe
 @condition(etag_func=_standings_etag_of)
 def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
-    """The visible page of the standings, for the refreshes and the search as you type."""
+    """The visible page of the standings, for the refreshes and the search as you type.
+
+    A default page (no search, sort nor other view) is the same for every viewer of a version
+    and language: it is rendered once and shared (scoring.live.rendered)."""
+    key = _shared_page_key(request)
+    if key is None:
+        return _revalidate(_partial_response(request)[0])
+    shared = served_fragment(
+        request.tournament,
+        STANDINGS,
+        key,
+        request_fingerprint(request),
+        lambda: _partial_response(request),
+    )
+    return _revalidate(shared)
+
+
+def _shared_page_key(request: TournamentRequest) -> str | None:
+    """The language and page of a default request for one of the first MAX_PAGES pages."""
+    if set(request.GET) - {"page"}:
+        return None
+    page = int_or_none(request.GET.get("page", "1"))
+    if page is None or not 1 <= page <= MAX_PAGES:
+        return None
+    return f"{get_language()}:{page}"
+
+
+def _partial_response(request: TournamentRequest) -> tuple[HttpResponse, str]:
+    """The partial rendered from the shared standings, and the version it shows."""
     context = _standings_context(request, request.tournament)
     response = render(request, "scoring/_public_standings.html", context)
     served = request_standings(request, public=True)
-    return _revalidate(served_etag(response, request, served, _standings_etag))
+    return served_etag(response, request, served, _standings_etag), served.version
 
 
 def found_players(tournament: Tournament, query: str) -> dict[str, Any]:

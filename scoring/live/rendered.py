@@ -1,0 +1,85 @@
+"""Live fragments rendered once per version and shared by every viewer of every server process:
+the public standings' default pages and the hall screen's slides (SharedRender rows).
+
+A fragment is stored under the version of the data it was rendered from (the standings'
+fingerprint, or for the hall the live fingerprint) and a key holding its language: together the
+ETag it is served with, so a render is as fresh as the 304s that would skip it. A poll finding
+the ETag moved finds no render under the new version, renders it, and stores it in one atomic
+upsert. A render from the previous standings (served while
+another process computes the new ones, scoring.live.shared) is stored under the previous
+version, never the new one. Each tournament keeps one row per kind and key (language, page),
+replaced in place, and storing a version drops that kind's rows of other versions: the table
+holds the current renders only, a few dozen rows a tournament at most.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+
+from django.http import HttpResponse
+from django.utils import timezone
+
+from scoring.models import SharedRender
+from tournament.models import Tournament
+
+STANDINGS = "standings"
+HALL = "hall"
+# Pages of the public standings shared per language: past them (1,000 rows at 50 a page), a
+# page is rendered for its viewer, as are searches, sorts and the other views.
+MAX_PAGES = 20
+# A fragment larger than this once compressed is rendered for each viewer instead.
+BODY_LIMIT = 4 * 1024 * 1024
+CONTENT_TYPE = "text/html; charset=utf-8"
+
+
+def shared_fragment(tournament: Tournament, kind: str, key: str, version: str) -> str | None:
+    """The fragment of this kind and key rendered at `version`, if one is stored."""
+    body = (
+        SharedRender.objects.filter(tournament=tournament, kind=kind, key=key, version=version)
+        .values_list("body", flat=True)
+        .first()
+    )
+    return None if body is None else zlib.decompress(bytes(body)).decode()
+
+
+def store_fragment(tournament: Tournament, kind: str, key: str, version: str, body: str) -> None:
+    """Keep `body` as the fragment of this kind and key at `version`, dropping other versions'."""
+    payload = zlib.compress(body.encode(), 1)
+    if len(payload) > BODY_LIMIT:
+        return
+    SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(version=version).delete()
+    SharedRender.objects.bulk_create(
+        [
+            SharedRender(
+                tournament=tournament,
+                kind=kind,
+                key=key,
+                version=version,
+                body=payload,
+                rendered_at=timezone.now(),
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["tournament", "kind", "key"],
+        update_fields=["version", "body", "rendered_at"],
+    )
+
+
+def served_fragment(
+    tournament: Tournament,
+    kind: str,
+    key: str,
+    version: str,
+    render: Callable[[], tuple[HttpResponse, str]],
+) -> HttpResponse:
+    """The fragment stored at `version` (that of the ETag the request was checked against), or
+    else `render()`'s response, stored under the version it returns with it (the one it was
+    rendered from, which names its ETag)."""
+    body = shared_fragment(tournament, kind, key, version)
+    if body is not None:
+        return HttpResponse(body, content_type=CONTENT_TYPE)
+    response, rendered_version = render()
+    if response.status_code == 200 and not response.streaming:
+        store_fragment(tournament, kind, key, rendered_version, response.content.decode())
+    return response

@@ -1,0 +1,167 @@
+"""The shared renders: the public standings' default pages and the hall screen's slides are
+rendered once per version and language, equal to a fresh render after a write, never served
+under a newer ETag than their data, kept to the current version, and a hit costs the same few
+queries at any field size."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.live import rendered
+from scoring.live.counted import standings_fingerprint
+from scoring.models import SharedRender, StandingsSnapshot
+from scoring.sheets.generate import GenerateOptions, tournament_generate
+from tests.report_builders import build_tournament
+from tests.scoring.live.test_shared_standings import WRITES
+from tournament.evening import hall
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def built():
+    built = build_tournament(is_public=True, status=Tournament.Status.RUNNING)
+    hall.hall_link_create(tournament=built["tournament"])
+    built["tournament"].refresh_from_db()
+    return built
+
+
+def partial_url(tournament: Tournament, **query: str) -> str:
+    url = reverse("public-standings-partial", args=[tournament.pk])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def slides_url(tournament: Tournament) -> str:
+    return reverse("hall-slides", args=[tournament.hall_token])
+
+
+def fresh(client: Client, url: str, **headers: str) -> str:
+    """The page rendered with nothing shared: no stored render, no stored standings."""
+    SharedRender.objects.all().delete()
+    StandingsSnapshot.objects.all().delete()
+    response = client.get(url, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("page", ["partial", "slides"])
+def test_the_shared_render_equals_a_fresh_one_after_a_deal(client, built, page):
+    tournament = built["tournament"]
+    url = partial_url(tournament) if page == "partial" else slides_url(tournament)
+    first = client.get(url)
+    kind = rendered.STANDINGS if page == "partial" else rendered.HALL
+    row = SharedRender.objects.get(tournament=tournament, kind=kind)
+    assert first["ETag"] == f'"{row.version}-fr"'  # the version it was rendered from
+    hit = client.get(url)
+    assert hit.content == first.content and hit["ETag"] == first["ETag"]
+
+    WRITES["deal recorded"](built)
+    after = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    assert after.content != first.content  # the deal moved a score: not the stale render
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.content == after.content and again["ETag"] == after["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=after["ETag"]).status_code == 304
+    assert fresh(client, url) == after.content.decode()
+
+
+def test_a_hit_serves_the_stored_render_without_rendering(client, built):
+    tournament = built["tournament"]
+    client.get(partial_url(tournament))
+    SharedRender.objects.filter(tournament=tournament).update(body=zlib.compress(b"<p>stored</p>"))
+    assert client.get(partial_url(tournament)).content == b"<p>stored</p>"
+
+
+def test_each_language_gets_its_own_render(client, built):
+    tournament = built["tournament"]
+    url = partial_url(tournament)
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Classement individuel" in french.content.decode()
+    assert "Classement individuel" not in english.content.decode()
+    assert french["ETag"] != english["ETag"]
+    keys = SharedRender.objects.filter(tournament=tournament).values_list("key", flat=True)
+    assert sorted(keys) == ["en:1", "fr:1"]
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == english.content
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content == french.content
+    assert fresh(client, url, HTTP_ACCEPT_LANGUAGE="en") == english.content.decode()
+
+
+def test_searches_sorts_and_far_pages_are_rendered_for_their_viewer(client, built):
+    tournament = built["tournament"]
+    for query in ({"q": "a"}, {"sort": "-total"}, {"vue": "clubs"}, {"position": "1"}):
+        assert client.get(partial_url(tournament, **query)).status_code == 200
+    far = str(rendered.MAX_PAGES + 1)
+    assert client.get(partial_url(tournament, page=far)).status_code == 200
+    assert client.get(partial_url(tournament, page="x")).status_code == 200
+    assert not SharedRender.objects.exists()
+
+
+def test_the_table_keeps_only_the_current_version_bounded(client, built):
+    tournament = built["tournament"]
+    for write in ("deal recorded", "incident", "deal corrected"):
+        for language in ("fr", "en"):
+            for page in ("1", "2", str(rendered.MAX_PAGES)):
+                client.get(partial_url(tournament, page=page), HTTP_ACCEPT_LANGUAGE=language)
+            Client().get(slides_url(tournament), HTTP_ACCEPT_LANGUAGE=language)
+        WRITES[write](built)
+    client.get(partial_url(tournament))
+    Client().get(slides_url(tournament))
+    rows = SharedRender.objects.filter(tournament=tournament)
+    version = standings_fingerprint(tournament)
+    standings = rows.filter(kind=rendered.STANDINGS)
+    assert list(standings.values_list("key", flat=True)) == ["fr:1"]
+    assert standings.get().version == version
+    assert rows.filter(kind=rendered.HALL).count() == 1
+
+
+def test_a_stale_render_never_carries_the_new_etag(client, built):
+    tournament = built["tournament"]
+    url = partial_url(tournament)
+    old = client.get(url)
+    WRITES["incident"](built)
+    new_version = standings_fingerprint(tournament)
+    # Another process is computing the new standings: this one serves the previous ones.
+    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+        claim=new_version, claimed_at=timezone.now()
+    )
+    stale = client.get(url, HTTP_IF_NONE_MATCH=old["ETag"])
+    assert stale["ETag"] == old["ETag"] and stale.content == old.content
+    assert not SharedRender.objects.filter(version=new_version).exists()
+    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(claim="")
+    new = client.get(url, HTTP_IF_NONE_MATCH=old["ETag"])
+    assert new.status_code == 200 and new_version in new["ETag"]
+    assert new["ETag"] == f'"{SharedRender.objects.get(tournament=tournament).version}-fr"'
+
+
+def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
+    counts = []
+    for players in (8, 40):
+        tournament = tournament_generate(
+            options=GenerateOptions(players=players, positions=2, deals=2, seed=1)
+        )
+        Tournament.objects.filter(pk=tournament.pk).update(
+            is_public=True, status=Tournament.Status.RUNNING
+        )
+        tournament = hall.hall_link_create(tournament=tournament)
+        urls = [partial_url(tournament), partial_url(tournament, page="1"), slides_url(tournament)]
+        for url in urls:
+            assert client.get(url).status_code == 200  # renders and stores
+        with CaptureQueriesContext(connection) as captured:
+            for url in urls:
+                assert client.get(url).status_code == 200
+        counts.append(len(captured))
+        assert not any(
+            word in q["sql"] for q in captured for word in ("INSERT", "UPDATE", "DELETE")
+        )
+        # No query reads the standings' snapshot: the stored render is the answer.
+        assert not any("standingssnapshot" in q["sql"] for q in captured)
+    assert counts[0] == counts[1]
