@@ -21,7 +21,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import Model, Q, QuerySet
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
@@ -153,45 +154,44 @@ def standings_fingerprint(tournament: Tournament) -> str:
     logged writes that move no count (a check-in, a team, a withdrawal); the tournament's
     `updated_at` its settings. It is also the version under which the standings are shared
     (scoring.live.shared): what it misses, every viewer would miss until the next change.
+
+    Asked by every poll, 304s included: written as one plain SQL statement, which costs a
+    fraction of a millisecond to send where building it through the ORM (ten correlated
+    subqueries) cost several.
     """
 
-    def sub(queryset: QuerySet, expression) -> Subquery:
-        return Subquery(
-            queryset.filter(tournament=OuterRef("pk"))
-            .order_by()
-            .values("tournament")
-            .annotate(value=expression)
-            .values("value")[:1]
-        )
-
-    row = (
-        Tournament.objects.filter(pk=tournament.pk)
-        .annotate(
-            fp_sheets=sub(ScoreSheet.objects.all(), Count("id")),
-            fp_versions=sub(ScoreSheet.objects.all(), Sum("version")),
-            fp_sheets_at=sub(ScoreSheet.objects.all(), Max("updated_at")),
-            fp_incidents=sub(Incident.objects.all(), Count("id")),
-            fp_penalties=sub(Incident.objects.all(), Sum("penalty_points")),
-            fp_last_incident=sub(Incident.objects.all(), Max("id")),
-            fp_positions=sub(Position.objects.exclude(status=Position.Status.DRAFT), Count("id")),
-            fp_published_at=sub(Position.objects.all(), Max("published_at")),
-            fp_registrations=sub(Registration.objects.all(), Count("id")),
-            fp_changes=sub(ChangeLog.objects.all(), Max("id")),
-        )
-        .values(
-            "updated_at",
-            "fp_sheets",
-            "fp_versions",
-            "fp_sheets_at",
-            "fp_incidents",
-            "fp_penalties",
-            "fp_last_incident",
-            "fp_positions",
-            "fp_published_at",
-            "fp_registrations",
-            "fp_changes",
-        )
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_fingerprint_sql(), [tournament.pk])
+        row = cursor.fetchone()
     digest = hashlib.sha256(repr(row).encode()).hexdigest()[:20]
     return digest
+
+
+def _fingerprint_sql() -> str:
+    """The fingerprint's statement: aggregates of the tournament's rows, one per subquery."""
+    quote = connection.ops.quote_name
+
+    def sub(model: type[Model], expression: str, where: str = "") -> str:
+        return (
+            f"(SELECT {expression} FROM {quote(model._meta.db_table)} u "
+            f"WHERE u.{quote('tournament_id')} = t.{quote('id')}{where})"
+        )
+
+    not_draft = f" AND u.{quote('status')} <> '{Position.Status.DRAFT.value}'"
+    columns = [
+        f"t.{quote('updated_at')}",
+        sub(ScoreSheet, "COUNT(*)"),
+        sub(ScoreSheet, f"SUM(u.{quote('version')})"),
+        sub(ScoreSheet, f"MAX(u.{quote('updated_at')})"),
+        sub(Incident, "COUNT(*)"),
+        sub(Incident, f"SUM(u.{quote('penalty_points')})"),
+        sub(Incident, f"MAX(u.{quote('id')})"),
+        sub(Position, "COUNT(*)", not_draft),
+        sub(Position, f"MAX(u.{quote('published_at')})"),
+        sub(Registration, "COUNT(*)"),
+        sub(ChangeLog, f"MAX(u.{quote('id')})"),
+    ]
+    return (
+        f"SELECT {', '.join(columns)} FROM {quote(Tournament._meta.db_table)} t "
+        f"WHERE t.{quote('id')} = %s"
+    )
