@@ -6,9 +6,9 @@ directory, or DATABASE_URL if set) it generates tournaments of 200 and 800 playe
 its live partial: the SQL queries and the time of one request (best of 3); and the weight of
 the first screen of the public standings and of the players' phone pages, raw and gzipped, beside
 the old whole-table standings page; the queries of the arbiter's cockpit, its live part and the
-hall screen; the CPU of a poll of the public partial and of a player's card on a hit of the
-shared standings beside the same poll recomputing them. Then it generates a 10,000-deal
-tournament and times the deal-log XLSX export.
+hall screen; the CPU of a poll of the public partial, of a player's card and of the hall
+slides on a hit of the shared standings and renders beside the same poll recomputing them.
+Then it generates a 10,000-deal tournament and times the deal-log XLSX export.
 
 It checks what the project promises and exits non-zero otherwise: the same number of queries at
 200 and 800 players, the 800-player pages at most 5x the time of the 200-player ones, a poll
@@ -153,17 +153,23 @@ def cockpit_queries(tournaments: dict, arbiter: Client) -> bool:
 
 
 def shared_polls(tournaments: dict) -> bool:
-    """CPU per poll of the public standings partial and of a player's page (the card the page
-    refreshes): on a hit of the shared standings (scoring.live.shared) and recomputed (the
-    shared row deleted before each request), side by side; a hit at 800 players must cost at
-    most MAX_HIT_RATIO times a hit at 200."""
-    from scoring.models import StandingsSnapshot
+    """CPU per poll of the public standings partial, of a player's page (the card the page
+    refreshes) and of the hall screen's slides: on a hit of the shared standings and renders
+    (scoring.live.shared, scoring.live.rendered) and recomputed (the shared rows deleted before
+    each request), side by side; a hit at 800 players must cost at most MAX_HIT_RATIO times a
+    hit at 200."""
+    from scoring.models import SharedRender, StandingsSnapshot
+    from tournament.evening import hall
 
     client = Client()
     pages = {
         "public partial": lambda t, r: reverse("public-standings-partial", args=[t.pk]),
         "player's card": lambda t, r: reverse("public-player", args=[t.pk, r.pk]),
+        "hall slides": lambda t, r: reverse("hall-slides", args=[t.hall_token]),
     }
+    for players, tournament in tournaments.items():
+        if not tournament.hall_token:
+            tournaments[players] = hall.hall_link_create(tournament=tournament)
     results: dict[str, dict[int, tuple[float, float]]] = {name: {} for name in pages}
     for players, tournament in tournaments.items():
         registration = tournament.registrations.order_by("number").last()
@@ -175,6 +181,7 @@ def shared_polls(tournaments: dict) -> bool:
                 for _ in range(HIT_RUNS):
                     if not hit:
                         StandingsSnapshot.objects.filter(tournament=tournament).delete()
+                        SharedRender.objects.filter(tournament=tournament).delete()
                     start = time.process_time()
                     response = client.get(url, HTTP_HX_REQUEST="true")
                     best = min(best, time.process_time() - start)
