@@ -8,6 +8,7 @@ attributes) or querysets a caller may narrow further."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Max, QuerySet
@@ -80,17 +81,47 @@ def position_in_play(positions: Sequence[Position]) -> Position | None:
     return latest[-1] if latest else None
 
 
+@dataclass(frozen=True)
+class PlayerSeating:
+    """The positions the players see (published or closed, by number) and one player's seats in
+    them (with table and position): what the player's card shows of the seating."""
+
+    positions: list[Position]
+    seats: list[Seat]
+
+    @property
+    def in_play(self) -> Seat | None:
+        """Where the player sits in the position in play while it is being played (published);
+        None when that position is closed or the player not seated."""
+        position = position_in_play(self.positions)
+        if position is None or position.status != Position.Status.PUBLISHED:
+            return None
+        return next((s for s in self.seats if s.table.position_id == position.pk), None)
+
+    def signature(self) -> list[tuple[Any, ...]]:
+        """What moves when a position is published or closed, or the player's seat changes."""
+        positions = [(p.pk, p.number, p.status) for p in self.positions]
+        seats = [(s.pk, s.table_id, s.table.number, s.direction) for s in self.seats]
+        return positions + seats
+
+
+def player_seating(tournament: Tournament, registration_id: int) -> PlayerSeating:
+    """The played positions and the player's seats in them, in two queries that read only this
+    player's seats (not the field's)."""
+    positions = list(played_positions(tournament))
+    seats = list(
+        Seat.objects.filter(registration_id=registration_id, table__position__in=positions)
+        .select_related("table__position")
+        .order_by("table", "direction")  # Seat's ordering: the first, as `.first()` gave
+    )
+    return PlayerSeating(positions, seats)
+
+
 def seat_in_play(registration: Registration) -> Seat | None:
     """Where the player sits in the position in play while it is being played (published),
-    with its table and position; None when that position is closed or the player not seated."""
-    position = position_in_play(list(played_positions(registration.tournament)))
-    if position is None or position.status != Position.Status.PUBLISHED:
-        return None
-    return (
-        Seat.objects.filter(registration=registration, table__position=position)
-        .select_related("table__position")
-        .first()
-    )
+    with its table and position; None when that position is closed or the player not seated.
+    The position is the cockpit's own answer (position_in_play)."""
+    return player_seating(registration.tournament, registration.pk).in_play
 
 
 def active_registrations(tournament: Tournament, position_number: int) -> list[Registration]:

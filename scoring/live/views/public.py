@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -24,11 +23,11 @@ from scoring.live.views.served import request_fingerprint, request_standings, se
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
-from tournament.evening.selectors import played_positions, seat_in_play
+from tournament.evening.selectors import PlayerSeating, player_seating
 from tournament.players.selectors import registration_or_404, roster
 
 if TYPE_CHECKING:
-    from tournament.models import Registration, Seat, Tournament
+    from tournament.models import Tournament
 
 # How often the public pages ask for fresh standings while the tournament runs.
 POLL_SECONDS = 5
@@ -48,29 +47,32 @@ def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
 
 
 class PlayerPageRequest(TournamentRequest):
-    """A player's page request: the seating digest is computed once (condition() and the view)."""
+    """A player's page request: the player's seating is read once (condition() and the view)."""
 
-    seating_digest: str
+    player_seating: PlayerSeating
 
 
-def _player_etag_base(request: PlayerPageRequest, version: str | None = None) -> str:
+def _request_seating(request: PlayerPageRequest, registration: int) -> PlayerSeating:
+    seating: PlayerSeating | None = getattr(request, "player_seating", None)
+    if seating is None:
+        seating = request.player_seating = player_seating(request.tournament, registration)
+    return seating
+
+
+def _player_etag_base(
+    request: PlayerPageRequest, registration: int, version: str | None = None
+) -> str:
     """The standings' version (their fingerprint unless said), plus the published positions and
-    their seats (a new position, a closed one or a swap moves the player's next table without
-    moving a score)."""
-    digest: str | None = getattr(request, "seating_digest", None)
-    if digest is None:
-        seating = list(
-            played_positions(request.tournament)
-            .annotate(last_seat=Max("tables__seats__id"))
-            .values_list("number", "status", "last_seat")
-        )
-        digest = request.seating_digest = hashlib.sha256(repr(seating).encode()).hexdigest()[:12]
+    the player's seats in them (a new position, a closed one or a swap moves the player's next
+    table without moving a score; another player's seat does not change this card)."""
+    signature = _request_seating(request, registration).signature()
+    digest = hashlib.sha256(repr(signature).encode()).hexdigest()[:12]
     return f"{_standings_etag(version or request_fingerprint(request))}-{digest}"
 
 
 def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
     # The card alone (asked by htmx) and the whole page are two representations: two ETags.
-    return f"{_player_etag_base(request)}-{'card' if request.htmx else 'page'}"
+    return f"{_player_etag_base(request, registration)}-{'card' if request.htmx else 'page'}"
 
 
 def _revalidate(response: HttpResponse) -> HttpResponse:
@@ -180,12 +182,6 @@ def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
     return _found_page(request, "scoring/_public_found.html")
 
 
-def seats_ahead(entry: Registration) -> dict[str, Seat | None]:
-    """Where the player sits in the position in play, the cockpit's own answer
-    (`tournament.evening.selectors.position_in_play`): the card never names another position."""
-    return {"current": seat_in_play(entry)}
-
-
 @public_page()
 @require_safe
 @condition(etag_func=_player_etag)
@@ -200,13 +196,13 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     context = player_context(tournament, entry, True, standings=served.standings)
     ranked = context["ranked"]
     context.update(
-        seats_ahead(entry),
+        current=_request_seating(request, entry.pk).in_play,
         players_count=len(context["standings"].players),
         results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         polling=tournament.status != tournament.Status.FINISHED,
         poll_seconds=POLL_SECONDS,
     )
-    base = _player_etag_base(request, served.version)
+    base = _player_etag_base(request, entry.pk, served.version)
     if request.htmx:
         response = render(request, "scoring/_public_player_card.html", context)
         return _revalidate(served_etag(response, request, served, lambda _v: f"{base}-card"))

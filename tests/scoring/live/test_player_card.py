@@ -1,0 +1,104 @@
+"""The player's card poll: the same HTML as computed afresh, the same queries at any field size,
+and an ETag that follows this player's seat, not the others'."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.live.provisional import mark_provisional
+from scoring.live.standings import standings_for
+from scoring.live.views.public import POLL_SECONDS
+from scoring.live.views.reports import player_context
+from scoring.sheets.generate import GenerateOptions, tournament_generate
+from tournament.evening.selectors import played_positions, position_in_play
+from tournament.models import Position, Seat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def running(players: int) -> Tournament:
+    tournament = tournament_generate(
+        options=GenerateOptions(players=players, positions=3, deals=2, played=2, finished=False)
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def card_url(tournament: Tournament, registration_pk: int) -> str:
+    return reverse("public-player", args=[tournament.pk, registration_pk])
+
+
+def reference_card(tournament: Tournament, entry) -> str:
+    """The card as rendered before the shared reads: fresh standings, the seat read directly."""
+    standings = mark_provisional(standings_for(tournament, public=True))
+    context = player_context(tournament, entry, True, standings=standings)
+    position = position_in_play(list(played_positions(tournament)))
+    current = None
+    if position is not None and position.status == Position.Status.PUBLISHED:
+        current = (
+            Seat.objects.filter(registration=entry, table__position=position)
+            .select_related("table__position")
+            .first()
+        )
+    ranked = context["ranked"]
+    context.update(
+        current=current,
+        players_count=len(standings.players),
+        results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
+        polling=tournament.status != tournament.Status.FINISHED,
+        poll_seconds=POLL_SECONDS,
+    )
+    return render_to_string("scoring/_public_player_card.html", context)
+
+
+def test_the_card_served_on_a_hit_is_the_card_computed_afresh(client):
+    tournament = running(24)
+    seated = Seat.objects.filter(
+        table__position__tournament=tournament, table__position__status="published"
+    ).values_list("registration_id", flat=True)
+    entries = tournament.registrations.select_related("player", "team").order_by("number")
+    checked = 0
+    for entry in entries[:6]:
+        url = card_url(tournament, entry.pk)
+        client.get(url, HTTP_HX_REQUEST="true")  # computes and shares the standings
+        html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+        assert html == reference_card(tournament, entry)
+        checked += entry.pk in seated
+    assert checked, "at least one card shows a seat in play"
+
+
+def test_a_card_poll_asks_the_same_queries_at_any_field_size(client):
+    counts = []
+    for players in (16, 60):
+        tournament = running(players)
+        entry = tournament.registrations.order_by("number").last()
+        url = card_url(tournament, entry.pk)
+        client.get(url, HTTP_HX_REQUEST="true")
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
+
+
+def test_the_card_etag_follows_this_players_seat_only(client):
+    tournament = running(24)
+    seats = list(
+        Seat.objects.filter(table__position__tournament=tournament)
+        .exclude(table__position__status="draft")
+        .order_by("-table__position__number", "table__number", "direction")
+    )
+    mine, other = seats[0], seats[-1]
+    url = card_url(tournament, mine.registration_id)
+    etag = client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # Another table's seats change: this card has nothing new to show.
+    Seat.objects.filter(pk=other.pk).update(direction="Z")
+    assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # This player's seat moves: the card is sent again.
+    Seat.objects.filter(pk=mine.pk).update(direction="Z")
+    assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 200
