@@ -200,7 +200,11 @@ def test_keys_typed_blind_after_a_refusal_never_reach_the_faulty_field(
     keyboard.press("Enter")
     page.wait_for_selector("#error-points")
     # Flagged: the row is marked, the message says the deal was refused, a sound was played.
-    assert "refused" in page.get_attribute("#deal-form", "class")
+    # (The mark follows the swap once htmx settles: on a loaded machine the errors may show
+    # while the form still carries htmx-request.)
+    page.wait_for_function(
+        "() => document.getElementById('deal-form').classList.contains('refused')"
+    )
     assert "Donne refusée." in page.inner_text("#refused-hint")
     page.wait_for_function("() => document.getElementById('entry-errors').dataset.sounds === '1'")
     # The next deal's first keys, typed blind: nothing goes into the refused field, no second
