@@ -2,7 +2,33 @@
 
 from django.contrib import admin
 
-from .models import ChangeLog, Player, Position, Registration, Seat, Table, Team, Tournament
+from .models import (
+    ChangeLog,
+    Club,
+    ClubMember,
+    Player,
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Team,
+    Tournament,
+)
+
+
+class ClubMemberInline(admin.TabularInline):
+    model = ClubMember
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    """Superusers create clubs and name their first administrator here (or `create_club`)."""
+
+    list_display = ["name", "code", "created_at"]
+    search_fields = ["name", "code"]
+    inlines = [ClubMemberInline]
 
 
 class RegistrationInline(admin.TabularInline):
@@ -13,15 +39,15 @@ class RegistrationInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "date", "club", "format", "status", "is_public"]
-    list_filter = ["status", "format", "is_public"]
+    list_display = ["name", "date", "host_club", "club", "format", "status", "is_public"]
+    list_filter = ["host_club", "status", "format", "is_public"]
     search_fields = ["name", "club", "venue"]
     inlines = [RegistrationInline]
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["last_name", "first_name", "licence", "club"]
+    list_display = ["last_name", "first_name", "licence", "club", "origin_club"]
     search_fields = ["last_name", "first_name", "licence", "club"]
 
 

@@ -49,7 +49,16 @@ from tests.tournament.access.test_roles_every_url import (
 from tournament.access import lifecycle
 from tournament.access.lifecycle import Locked
 from tournament.access.roles import ARBITER
-from tournament.models import Event, Player, Position, Registration, Tournament, TournamentRole
+from tournament.models import (
+    Club,
+    ClubMember,
+    Event,
+    Player,
+    Position,
+    Registration,
+    Tournament,
+    TournamentRole,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -153,6 +162,10 @@ def rows_of(tournament: int) -> str:
             rows = Championship.objects.filter(tournaments=tournament)
         elif model is Event:  # a big event: the event this tournament is a bracket of
             rows = Event.objects.filter(brackets=tournament)
+        elif model is Club:  # the club hosting this tournament, and its members
+            rows = Club.objects.filter(tournaments=tournament)
+        elif model is ClubMember:
+            rows = ClubMember.objects.filter(club__tournaments=tournament)
         else:
             paths = _paths_to_tournament(model)
             assert paths, f"{model.__name__}: no foreign key leads to its tournament"

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import models
 
-from tournament.models import ChangeLog, Tournament
+from tournament.models import ChangeLog, Club, Tournament
 
 Action = ChangeLog.Action
 ObjectType = ChangeLog.ObjectType
@@ -25,14 +25,16 @@ def change_record(
     kind: str | None = None,
     sheet: models.Model | int | None = None,
     username: str = "",
+    club: Club | None = None,
 ) -> ChangeLog:
     """Record who changed `obj`, when, with the state before and after.
 
-    `tournament` and `sheet` may be given as objects or ids (no query either way); only what
-    spans tournaments (a season championship) has no tournament. `kind` tells
-    which part of `obj` changed when it is not the object itself (a sheet's status, its paper
-    bilans); by default the record is about the object's own type. `username` names an author
-    without an account (a player confirming at the table); an account's name is kept otherwise.
+        `tournament` and `sheet` may be given as objects or ids (no query either way); only what
+        spans tournaments (a season championship) has no tournament; `club` files a record in a
+    club's own history (its members, a merge or a licence conflict concerning it). `kind` tells
+        which part of `obj` changed when it is not the object itself (a sheet's status, its paper
+        bilans); by default the record is about the object's own type. `username` names an author
+        without an account (a player confirming at the table); an account's name is kept otherwise.
     """
     kind = kind or obj._meta.model_name
     if kind not in ObjectType.values:  # a new kind of record must be named in ObjectType
@@ -45,6 +47,7 @@ def change_record(
         after=after,
         user=user if user is not None and user.is_authenticated else None,
         username=username,
+        club=club,
     )
     if isinstance(tournament, Tournament):
         change.tournament = tournament

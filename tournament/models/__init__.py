@@ -1,7 +1,8 @@
 """Tournament models, one module per capability; every model and public helper is importable here.
 
 - tournaments: Tournament (the organiser's settings) and TournamentRole (co-arbiters, scorers)
-- players: Player, the club roster shared by every tournament
+- clubs: Club and ClubMember (a club's administrators and arbiters)
+- players: Player, one roster entry per person, seen by the clubs it concerns
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - events: Event (a big event's sessions and brackets) and Cut (qualified, consolante, report)
@@ -22,6 +23,7 @@ from ..seats import (
 )
 from .audit import ChangeLog
 from .choices import DIRECTION_LABELS, Direction
+from .clubs import Club, ClubMember
 from .events import Cut, Event
 from .limits import Counter
 from .players import Player
@@ -33,6 +35,8 @@ __all__ = [
     "DIRECTIONS",
     "SHEET_ORDER",
     "ChangeLog",
+    "Club",
+    "ClubMember",
     "Counter",
     "Cut",
     "DIRECTION_LABELS",

@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
+from .clubs import Club
 from .fields import account_link, optional_link
 from .tournaments import Tournament
 
@@ -25,6 +26,9 @@ class ChangeLog(models.Model):
     tournament = optional_link(
         Tournament, _("tournoi"), on_delete=models.CASCADE, related_name="changes"
     )
+    # The club a record concerns beyond any one tournament (its members, a roster merge or a
+    # licence conflict: one record in each club concerned).
+    club = optional_link(Club, _("club"), on_delete=models.CASCADE, related_name="changes")
     sheet = models.ForeignKey(
         "scoring.ScoreSheet",
         verbose_name=_("feuille"),

@@ -25,6 +25,16 @@ class Direction(models.TextChoices):
 DIRECTION_LABELS = dict(Direction.choices)
 
 
+# Club
+
+
+class ClubRole(models.TextChoices):
+    """A ClubMember: a club's administrator names its arbiters; an arbiter runs its tournaments."""
+
+    ADMIN = "admin", _("Administrateur du club")
+    ARBITER = "arbiter", _("Arbitre du club")
+
+
 # Tournament
 
 
@@ -145,4 +155,6 @@ class ObjectType(models.TextChoices):
     INCIDENT = "incident", _("incident")
     CHAMPIONSHIP = "championship", _("championnat")
     EVENT = "event", _("épreuve")
+    CLUB = "club", _("club")
+    CLUB_MEMBER = "clubmember", _("membre du club")
     CUT = "cut", _("coupe")

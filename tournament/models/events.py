@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
-from .fields import Stamped, account_link, choice_field
+from .clubs import Club
+from .fields import Stamped, account_link, choice_field, optional_link
 
 
 class Event(Stamped):
@@ -21,6 +22,7 @@ class Event(Stamped):
     date = models.DateField(_("date"))
     venue = models.CharField(_("lieu"), max_length=200, blank=True)
     club = models.CharField(_("club organisateur"), max_length=200, blank=True)
+    host_club = optional_link(Club, _("club"), on_delete=models.PROTECT, related_name="events")
     owner = account_link(_("arbitre"), related_name="events")
     is_public = models.BooleanField(
         _("classement public"),

@@ -1,10 +1,13 @@
-"""The club roster: a player is shared by every tournament."""
+"""The roster: one entry per person on the server, each seen by the clubs it concerns."""
 
 from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from .clubs import Club
+from .fields import optional_link
 
 
 class Player(models.Model):
@@ -14,6 +17,11 @@ class Player(models.Model):
     first_name = models.CharField(_("prénom"), max_length=80, blank=True)
     licence = models.CharField(_("licence FFT"), max_length=20, blank=True, null=True, default=None)
     club = models.CharField(_("club"), max_length=120, blank=True)
+    # The club whose arbiter put this person on the roster: with the clubs whose tournaments
+    # they played, the only clubs that see the entry (tournament.players.selectors).
+    origin_club = optional_link(
+        Club, _("ajouté par le club"), on_delete=models.SET_NULL, related_name="roster_additions"
+    )
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
-from .fields import Stamped, account_link, choice_field, tournament_part
+from .clubs import Club
+from .fields import Stamped, account_link, choice_field, optional_link, tournament_part
 
 DEALS_PER_TABLE = [MinValueValidator(1), MaxValueValidator(30)]
 
@@ -27,7 +28,11 @@ class Tournament(Stamped):
     name = models.CharField(_("nom"), max_length=200)
     date = models.DateField(_("date"))
     venue = models.CharField(_("lieu"), max_length=200, blank=True)
+    # The name printed on its pages and sheets (an organiser's wording, possibly two clubs');
+    # `host_club` is the club of this server the tournament belongs to (who may run it, whose
+    # roster it reads). Empty only for a tournament made outside any club (a superuser's).
     club = models.CharField(_("club organisateur"), max_length=200, blank=True)
+    host_club = optional_link(Club, _("club"), on_delete=models.PROTECT, related_name="tournaments")
     format = choice_field(_("formule"), Format.INDIVIDUAL, max_length=12)
     positions_count = models.PositiveSmallIntegerField(_("nombre de positions"), default=4)
     # A table plays at least one deal a position; 30 is far beyond any evening.

@@ -52,9 +52,10 @@ Row = dict[str, Any]
 class Checker:
     """Checks the sections in order; builds the plan of rows to insert."""
 
-    def __init__(self, sections: Sections, owner_id: int | None):
+    def __init__(self, sections: Sections, owner_id: int | None, club_id: int | None = None):
         self.sections = sections
         self.owner_id = owner_id
+        self.club_id = club_id  # the restorer's: never the file's (plan.related_label)
         self.plan = Plan()
         self.by_key: dict[str, dict[Any, models.Model]] = {label: {} for label in LABELS}
         self.sheet_players: dict[Any, list[SheetPlayer]] = defaultdict(list)
@@ -205,13 +206,15 @@ class Checker:
             player.licence = licence_clean(player.licence) or None  # blank as Player.save
         except ValidationError as invalid:
             raise RowError(invalid.messages[0]) from None
+        player.origin_club_id = self.club_id
         self.full_clean(player)
 
     def check_tournament(self, tournament: Tournament, row: Row) -> None:
         from tournament.tournaments.forms import TournamentForm
         from tournament.tournaments.services import TOURNAMENT_FIELDS
 
-        tournament.owner_id = self.owner_id  # whoever restores it owns it; never the file's
+        # Whoever restores it owns it, in their club; never the file's owner or club.
+        tournament.owner_id, tournament.host_club_id = self.owner_id, self.club_id
         # The hall screen's link is a credential of the original: the copy gets its own on demand.
         tournament.hall_token = None
         # Restored without its event (plan.related_label): a tournament of its own.
@@ -364,7 +367,7 @@ class Checker:
         if not isinstance(username, str):
             username = ""
         change.username = username
-        change.user_id = None
+        change.user_id = change.club_id = None
         self.full_clean(change)
 
     def drop_unused_players(self) -> None:

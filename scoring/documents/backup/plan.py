@@ -35,11 +35,12 @@ class Plan:
 
 
 def related_label(model_field: ModelField) -> str | None:
-    """The section a foreign key points at; None for a user (accounts are never restored) and
-    for a bracket's event (a restored bracket stands alone: the event is not in the file)."""
+    """The section a foreign key points at; None for a user (accounts are never restored), for
+    a club (the restorer's club is taken) and for a bracket's event (a restored bracket stands
+    alone: the event is not in the file)."""
     related = model_field.related_model
     if not isinstance(related, type) or related is get_user_model():
         return None
-    if related._meta.label_lower == "tournament.event":
+    if related._meta.label_lower in ("tournament.event", "tournament.club"):
         return None
     return related._meta.label_lower

@@ -21,6 +21,7 @@ from scoring.documents.backup.document import (
     unreadable,
 )
 from scoring.documents.backup.plan import Plan, related_label
+from tournament.clubs.selectors import home_club
 from tournament.models import Player, Tournament
 
 if TYPE_CHECKING:
@@ -118,7 +119,10 @@ def tournament_check(
 ) -> Plan:
     """Parse and check a backup without writing anything; raises BackupError."""
     sections = check_document(parse_backup(raw))
-    checker = Checker(sections, owner_id=user.pk if user is not None else None)
+    club = home_club(user)
+    checker = Checker(
+        sections, owner_id=user.pk if user is not None else None, club_id=club.pk if club else None
+    )
     try:
         return checker.check()
     except BackupError:

@@ -25,9 +25,24 @@ class Command(BaseCommand):
         from tournament.access.roles import ensure_groups
 
         ensure_groups()
+        _ensure_club(user)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Arbiter account {'created' if created else 'ready'}: "
                 f"login '{username}', password '{password}'"
             )
         )
+
+
+def _ensure_club(user) -> None:
+    """A laptop's arbiter administers its club: the only one there is, or a new "Mon club"."""
+    from tournament.clubs.services import club_create, member_set
+    from tournament.models import Club, ClubMember
+
+    if ClubMember.objects.filter(user=user).exists():
+        return
+    clubs = list(Club.objects.all()[:2])
+    if not clubs:
+        club_create(name="Mon club", admin=user)
+    elif len(clubs) == 1:
+        member_set(club=clubs[0], account=user, role=ClubMember.Role.ADMIN)

@@ -1,0 +1,31 @@
+"""Reads of clubs: a user's clubs, the club a new tournament of theirs belongs to."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from tournament.models import Club, ClubMember
+
+
+def clubs_of(user) -> QuerySet[Club]:
+    """The clubs an account belongs to (any role), by name; none for anonymous users."""
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return Club.objects.none()
+    return Club.objects.filter(members__user=user).distinct().order_by("name", "pk")
+
+
+def home_club(user) -> Club | None:
+    """The club an account's new tournaments and restored backups go to when it has not
+    chosen one: its first club by name (most accounts have one)."""
+    return clubs_of(user).first()
+
+
+def administered_clubs(user) -> QuerySet[Club]:
+    """The clubs whose arbiters this account names (every club for a superuser)."""
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.order_by("name", "pk")
+    return Club.objects.filter(members__user=user, members__role=ClubMember.Role.ADMIN).order_by(
+        "name", "pk"
+    )

@@ -1,0 +1,85 @@
+"""Writes on clubs: a superuser creates a club with its first administrator; a club's
+administrator names and removes its arbiters. Every change is recorded in the club's history."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.access.audit import change_record
+from tournament.models import Club, ClubMember
+
+
+@transaction.atomic
+def club_create(*, name: str, code: str = "", admin, user=None) -> Club:
+    """A new club and its first administrator (an existing account)."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": _("Donnez le nom du club.")})
+    club = Club(name=name, code=(code or "").strip() or None)
+    club.full_clean()
+    club.save()
+    change_record(
+        tournament=None,
+        club=club,
+        obj=club,
+        action="create",
+        after={"name": club.name, "code": club.code},
+        user=user,
+    )
+    member_set(club=club, account=admin, role=ClubMember.Role.ADMIN, user=user)
+    return club
+
+
+@transaction.atomic
+def member_set(*, club: Club, account, role: str, user=None) -> ClubMember:
+    """Give an account a role in the club (or change the one it has)."""
+    if role not in ClubMember.Role.values:
+        raise ValidationError({"role": _("Rôle inconnu.")})
+    existing = ClubMember.objects.filter(club=club, user=account).first()
+    entry, _created = ClubMember.objects.update_or_create(
+        club=club, user=account, defaults={"role": role}
+    )
+    change_record(
+        tournament=None,
+        club=club,
+        obj=entry,
+        action="update" if existing else "create",
+        before={"user": account.get_username(), "role": existing.role} if existing else None,
+        after={"user": account.get_username(), "role": role},
+        user=user,
+    )
+    return entry
+
+
+def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMember:
+    """An administrator names an existing active account, by its exact username, to the club."""
+    account = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
+    if account is None or "\x00" in username:
+        raise ValidationError(
+            {"username": _("Aucun compte actif ne porte ce nom d'utilisateur : vérifiez-le.")}
+        )
+    return member_set(club=club, account=account, role=role, user=user)
+
+
+@transaction.atomic
+def member_remove(*, entry: ClubMember, user=None) -> None:
+    """An account leaves the club; the club keeps at least one administrator."""
+    if (
+        entry.role == ClubMember.Role.ADMIN
+        and not ClubMember.objects.filter(club=entry.club_id, role=entry.role)
+        .exclude(pk=entry.pk)
+        .exists()
+    ):
+        raise ValidationError(_("Le club doit garder au moins un administrateur."))
+    change_record(
+        tournament=None,
+        club=entry.club,
+        obj=entry,
+        action="delete",
+        before={"user": entry.user.get_username(), "role": entry.role},
+        user=user,
+    )
+    entry.delete()
