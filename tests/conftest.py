@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from hypothesis import settings as hypothesis_settings
 
 from tests.browser_helpers import DESK, open_page
+from tests.club_helpers import join_club
 from tournament.access.roles import ARBITER, SCORER
 
 ENGLISH_PO = Path(__file__).resolve().parent.parent / "locale" / "en" / "LC_MESSAGES" / "django.po"
@@ -92,6 +93,7 @@ def arbiter(db, django_user_model):
     """An arbiter who owns every tournament the test creates without an owner."""
     user = django_user_model.objects.create_user("arbitre-test", password="pw-arbitre-1")
     user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(user, role="admin")
     undo = _staff_of_new_tournaments(user, None)
     yield user
     undo()

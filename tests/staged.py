@@ -160,19 +160,25 @@ def _build_and_dump(stage: str, output: Path) -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
+    from tests.club_helpers import join_club
     from tournament.access.roles import ARBITER
 
     setup_test_environment()  # the test client's host
     call_command("migrate", verbosity=0)
+    arbiter = User.objects.create_user("builder")
+    arbiter.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(arbiter)  # before the clock: the fixtures' times stay as they were
     with mock.patch("django.utils.timezone.now", _fixed_clock()):
-        arbiter = User.objects.create_user("builder")
-        arbiter.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
         client = Client()
         client.force_login(arbiter)
         build(stage, client, arbiter)
-    from tournament.models import Tournament
+    from tournament.models import Club, Event, Player, Tournament
 
-    Tournament.objects.update(owner=None)
+    # The fixtures hold no account and no club: a test gives them its own.
+    Tournament.objects.update(owner=None, host_club=None)
+    Event.objects.update(host_club=None)
+    Player.objects.update(origin_club=None)
+    Club.objects.all().delete()
     _anonymise()
     dump = io.StringIO()
     # The shared standings are derived from the rest, recomputed when read: not a stage's data.

@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("scoring.live.urls")),
     path("", include("tournament.tournaments.urls")),
     path("", include("tournament.players.urls")),
+    path("", include("tournament.clubs.urls")),
     path("", include("tournament.signup.urls")),
     path("", include("tournament.evening.urls")),
     path("", include("scoring.documents.urls")),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
 from tournament.access.staff import staff_copy
+from tournament.clubs.selectors import home_club
 from tournament.evening.positions import position_generate
 from tournament.models import Event, Registration, Team, Tournament
 from tournament.tournaments.services import TOURNAMENT_FIELDS, tournament_create
@@ -29,9 +30,13 @@ COPIED_FIELDS = (
 def event_create(*, data: dict[str, Any], owner=None) -> Event:
     """The event, and session 1's main bracket with the tournament settings in `data` (the
     tournament form's): the field registers there."""
-    event = Event.objects.create(owner=owner, **{k: data[k] for k in EVENT_FIELDS if k in data})
+    event = Event.objects.create(
+        owner=owner, host_club=home_club(owner), **{k: data[k] for k in EVENT_FIELDS if k in data}
+    )
     bracket = tournament_create(
-        data={**data, "name": bracket_name(event, 1, Tournament.Bracket.MAIN)}, owner=owner
+        data={**data, "name": bracket_name(event, 1, Tournament.Bracket.MAIN)},
+        owner=owner,
+        club=event.host_club,
     )
     bracket.event, bracket.session = event, 1
     bracket.save(update_fields=["event", "session"])
@@ -65,6 +70,7 @@ def bracket_create(
         name=bracket_name(source.event, session, bracket),
         date=source.date,
         owner=source.owner,
+        host_club_id=source.host_club_id,
         event=source.event,
         session=session,
         bracket=bracket,

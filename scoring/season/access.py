@@ -18,10 +18,10 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 
 from scoring.models import Championship
+from tournament.access.clubs import is_club_member
 from tournament.access.permissions import (
     Permission,
     is_active,
-    is_arbiter_member,
     may,
     refuse,
     runs_some_tournament,
@@ -55,7 +55,7 @@ def championship_is_public(user, championship) -> bool:
     return championship.is_public
 
 
-rules.add_perm(Permission.CHAMPIONSHIPS, is_active & (is_arbiter_member | runs_some_tournament))
+rules.add_perm(Permission.CHAMPIONSHIPS, is_active & (is_club_member | runs_some_tournament))
 rules.add_perm(Permission.CHAMPIONSHIP_MANAGE, is_active & organises_championship)
 rules.add_perm(
     Permission.CHAMPIONSHIP_PUBLIC, championship_is_public | (is_active & organises_championship)

@@ -25,7 +25,7 @@ from scoring.live.counted import public_tournaments
 from scoring.live.standings import standings_for_many
 from scoring.models import Championship
 from tournament.access.audit import change_record
-from tournament.access.permissions import managed_tournaments
+from tournament.access.scopes import managed_tournaments
 from tournament.models import ChangeLog, Registration, Tournament
 
 

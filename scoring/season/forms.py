@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.core.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
-from tournament.access.permissions import managed_tournaments
+from tournament.access.scopes import managed_tournaments
 from tournament.models import Tournament
 from tournament.players.forms import BoundedMultipleChoiceField
 from tournament.tournaments.forms import tie_breaks_field

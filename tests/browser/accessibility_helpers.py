@@ -68,6 +68,7 @@ def axe_violations(page) -> list[str]:
 class Evening:
     """The ids the pages' addresses need."""
 
+    club: int
     tournament: int
     upcoming: int
     registration: int
@@ -147,6 +148,7 @@ def build_evening(staged, arbiter) -> Evening:
     season = championship(evenings, owner=arbiter, is_public=True)
     event, bracket = _event_cut(arbiter)
     return Evening(
+        club=arbiter.club_memberships.get().club_id,
         event=event.pk,
         event_bracket=bracket.pk,
         tournament=tournament.pk,
@@ -221,6 +223,7 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
         ("scoring/events/event_form.html", "/epreuves/nouvelle/"),
         ("scoring/events/event_detail.html", f"/epreuves/{e.event}/"),
         ("scoring/events/cut_form.html", f"/tournois/{e.event_bracket}/coupe/"),
+        ("clubs/club_members.html", f"/clubs/{e.club}/membres/"),
         ("championship/list.html", "/championnats/"),
         ("championship/form.html", "/championnats/nouveau/"),
         ("championship/detail.html", f"/championnats/{e.championship}/"),

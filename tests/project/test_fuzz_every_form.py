@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 from scoring.core.deal import DealError
 from scoring.models import Championship, Deal, Incident, ScoreSheet, StandingsSnapshot
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
+from tests.club_helpers import join_club
 from tests.tournament.access.test_roles_every_url import (
     URL_NAMES,
     tournament_with_a_sheet,
@@ -86,6 +87,7 @@ def account(django_user_model, name: str, *, arbiter: bool = False):
     user = django_user_model.objects.create(username=name)  # force_login needs no password
     if arbiter:
         user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+        join_club(user, f"Club {name}", role="admin")  # X's and Y's clubs differ
     return user
 
 

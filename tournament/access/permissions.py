@@ -8,7 +8,9 @@ Roles are per tournament (django-rules predicates over the tournament object):
 - everybody reads the public pages of a tournament whose standings are public.
 
 Superusers may do everything (Django answers has_perm for them before asking any backend).
-Creating a tournament is the one global right: members of the "arbitre" group have it.
+Creating a tournament is the one global right: members of a club have it (the tournament is
+their club's); a club's administrators name its arbiters. People of another club see nothing of
+a club's tournaments but what is public, nor its roster entries (tournament.players.selectors).
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
-from tournament.access.roles import ARBITER
-from tournament.models import Event, Registration, Tournament, TournamentRole
+from tournament.access.clubs import is_club_admin, is_club_member
+from tournament.models import Club, Event, Registration, Tournament, TournamentRole
 
 
 class TournamentRequest(HttpRequest):
@@ -79,6 +81,7 @@ class Permission(StrEnum):
     # brackets (owner or co-arbiter); the event's public pages: anyone, when it is public.
     EVENT_DESK = "tournament.event_desk"
     EVENT_PUBLIC = "tournament.event_public"
+    CLUB_ADMINISTER = "tournament.club_administer"  # a club's members and licence conflicts
 
 
 def _roles(user) -> dict[int, str]:
@@ -128,11 +131,6 @@ def takes_sign_ups(user, tournament: Tournament) -> bool:
 
 
 @rules.predicate
-def is_arbiter_member(user) -> bool:
-    return user.groups.filter(name=ARBITER).exists()
-
-
-@rules.predicate
 def runs_some_tournament(user) -> bool:
     return (
         Tournament.objects.filter(owner_id=user.pk).exists()
@@ -164,8 +162,9 @@ rules.add_perm(Permission.SCORE, works_on)
 rules.add_perm(Permission.MANAGE, runs)
 rules.add_perm(Permission.EXPORT, runs)
 rules.add_perm(Permission.ADMINISTER, is_active & is_owner)
-rules.add_perm(Permission.CREATE, is_active & is_arbiter_member)
-rules.add_perm(Permission.ROSTER, is_active & (is_arbiter_member | runs_some_tournament))
+rules.add_perm(Permission.CREATE, is_active & is_club_member)
+rules.add_perm(Permission.ROSTER, is_active & (is_club_member | runs_some_tournament))
+rules.add_perm(Permission.CLUB_ADMINISTER, is_active & is_club_admin)
 rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
 rules.add_perm(Permission.EVENT_MANAGE, is_active & owns_event)
 rules.add_perm(Permission.EVENT_DESK, runs_the_venue)
@@ -283,33 +282,34 @@ def event_required(
     """Check `permission` on the event the URL points at, then run the view; the event is left
     on `request.event` (an EventRequest). `hidden`: refusals answer 404, as a private
     tournament's public pages do (the event's public page)."""
+    return _object_required(Event, "event", permission, kwarg, hidden=hidden)
 
+
+def club_required(permission: Permission = Permission.CLUB_ADMINISTER, kwarg: str = "pk"):
+    """Check `permission` on the club the URL points at; the club is left on `request.club`."""
+    return _object_required(Club, "club", permission, kwarg)
+
+
+def _object_required(
+    model: type[Event | Club], attribute: str, permission: Permission, kwarg, *, hidden=False
+):
     def decorator(view: Callable):
         @wraps(view)
-        def wrapper(request: EventRequest, *args, **kwargs):
-            event = Event.objects.filter(pk=kwargs[kwarg]).first()
-            if event is None:
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            obj = model.objects.filter(pk=kwargs[kwarg]).first()
+            if obj is None:
                 raise Http404
-            if not may(request.user, permission, event):
+            if not may(request.user, permission, obj):
                 if hidden:
                     raise Http404
                 return refuse(request)
-            request.event = event
+            setattr(request, attribute, obj)
             return view(request, *args, **kwargs)
 
         _mark(wrapper, "permission", permission)
         return wrapper
 
     return decorator
-
-
-def visible_events(user) -> QuerySet[Event]:
-    """The events a user owns (all of them for a superuser)."""
-    if not (user.is_authenticated and user.is_active):
-        return Event.objects.none()
-    if user.is_superuser:
-        return Event.objects.all()
-    return Event.objects.filter(owner=user)
 
 
 def public_page(
@@ -375,21 +375,3 @@ def hall_screen(view: Callable):
 
     _mark(wrapper, "credential", "hall_token")
     return wrapper
-
-
-# --- season championships --------------------------------------------------------------------
-# Their predicates and decorator read scoring's Championship: scoring.season.access
-# registers them (this app never imports scoring). The tournaments one may put in a championship
-# are a question about tournaments, so it stays here.
-
-
-def managed_tournaments(user) -> QuerySet[Tournament]:
-    """The tournaments a user runs (owner or co-arbiter; all of them for a superuser): the only
-    ones they may put in a championship."""
-    if not (user.is_authenticated and user.is_active):
-        return Tournament.objects.none()
-    if user.is_superuser:
-        return Tournament.objects.all()
-    return Tournament.objects.filter(
-        Q(owner=user) | Q(roles__user=user, roles__role=TournamentRole.Role.ARBITER)
-    ).distinct()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 
 from tournament.models import Club, ClubMember
 
@@ -29,3 +30,16 @@ def administered_clubs(user) -> QuerySet[Club]:
     return Club.objects.filter(members__user=user, members__role=ClubMember.Role.ADMIN).order_by(
         "name", "pk"
     )
+
+
+ROLE_CHOICES = ClubMember.Role.choices
+
+
+def members_of(club: Club) -> QuerySet[ClubMember]:
+    """A club's members with their accounts, administrators first."""
+    return club.members.select_related("user").order_by("role", "user__username")
+
+
+def member_or_404(club_pk: int, pk: int) -> ClubMember:
+    """One member of the club, with its account and club; 404 when there is none."""
+    return get_object_or_404(ClubMember.objects.select_related("user", "club"), pk=pk, club=club_pk)

@@ -12,7 +12,7 @@ from tournament.access.audit import settings_save
 from tournament.access.lifecycle import ensure_tournament_open, locked_tournament
 from tournament.evening.positions import refuse_typed_drafts
 from tournament.evening.selectors import last_played_position
-from tournament.models import Position, Tournament
+from tournament.models import Club, Position, Tournament
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -36,8 +36,15 @@ TOURNAMENT_FIELDS = (
 )
 
 
-def tournament_create(*, data: dict[str, Any], owner=None) -> Tournament:
-    tournament = Tournament(owner=owner, **{k: data[k] for k in TOURNAMENT_FIELDS if k in data})
+def tournament_create(*, data: dict[str, Any], owner=None, club: Club | None = None) -> Tournament:
+    """A new tournament of `club` (by default the owner's first club: tournament.clubs)."""
+    from tournament.clubs.selectors import home_club
+
+    tournament = Tournament(
+        owner=owner,
+        host_club=club if club is not None else home_club(owner),
+        **{k: data[k] for k in TOURNAMENT_FIELDS if k in data},
+    )
     tournament.full_clean()
     tournament.save()
     return tournament

@@ -19,8 +19,8 @@ from tournament.access.permissions import (
     event_required,
     may,
     permission_required,
-    visible_events,
 )
+from tournament.access.scopes import visible_events
 from tournament.pages import error_messages, form_errors
 from tournament.tournaments.forms import TournamentForm
 

@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.models import Championship
+from tests.club_helpers import join_club
 from tests.scoring.season.championship_helpers import championship, evening, people
 from tournament.access.roles import ARBITER
 from tournament.models import Tournament, TournamentRole
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.django_db
 def arbiter_account(django_user_model, name):
     user = django_user_model.objects.create_user(name, password=f"pw-{name}-1")
     user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(user)
     return user
 
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from scoring.live.standings import standings_for
 from scoring.models import Deal, Incident, ScoreSheet
 from scoring.sheets.services import deal_record
+from tests.club_helpers import join_club
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament.access.roles import ARBITER
 from tournament.models import ChangeLog, Position, Registration, Tournament, TournamentRole
@@ -33,6 +34,7 @@ def login(user) -> Client:
 def arbiter_account(django_user_model, name: str):
     user = django_user_model.objects.create_user(name, password=f"pw-{name}-1")
     user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(user)
     return user
 
 

@@ -13,6 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
+from tests.club_helpers import join_club
 from tournament.access.permissions import Permission
 from tournament.access.roles import ARBITER
 from tournament.models import Event, Player, Position, Registration, Seat, Table, Tournament
@@ -59,7 +60,8 @@ SCORER_WRITES = {
 URL_NAMES = [
     "api-deal-create", "api-sheet", "call-take", "championship-create", "championship-detail",
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
-    "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "cockpit-live",
+    "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "club-member-remove",
+    "club-members", "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
     "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview",
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
@@ -109,13 +111,14 @@ def is_public(name: str) -> bool:
 
 
 def tournament_with_a_sheet(name: str, owner) -> dict:
+    club = owner.club_memberships.get().club
     tournament = Tournament.objects.create(
-        name=name, date="2026-11-21", is_public=True, owner=owner
+        name=name, date="2026-11-21", is_public=True, owner=owner, host_club=club
     )
     registrations = [
         Registration.objects.create(
             tournament=tournament,
-            player=Player.objects.create(last_name=f"{name}{i}"),
+            player=Player.objects.create(last_name=f"{name}{i}", origin_club=club),
             number=i + 1,
         )
         for i in range(4)
@@ -141,6 +144,8 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     call = TableCall.objects.create(table=table, note="?")
     event = Event.objects.create(name=f"Festival {name}", date="2026-11-21", owner=owner)
     return {
+        "club": club.pk,
+        "member": owner.club_memberships.get().pk,
         "event": event.pk,
         "call": call.pk,
         "tournament": tournament.pk,
@@ -169,13 +174,19 @@ def account(django_user_model, name: str, *, arbiter: bool = False):
 
 @pytest.fixture
 def people(django_user_model):
-    """Owner A of tournament X, owner B of Y, scorer S of X, scorer T of Y."""
-    return {
+    """Owner A of tournament X (administrator of club A), owner B of Y (administrator of club
+    B), scorer S of X, scorer T of Y, and an arbiter of club B who runs nothing."""
+    people = {
         "owner": account(django_user_model, "proprio", arbiter=True),
         "other_owner": account(django_user_model, "voisin", arbiter=True),
         "scorer": account(django_user_model, "marqueur-x"),
         "other_scorer": account(django_user_model, "marqueur-y"),
+        "other_club": account(django_user_model, "arbitre-b", arbiter=True),
     }
+    join_club(people["owner"], "Club A", "admin")
+    join_club(people["other_owner"], "Club B", "admin")
+    join_club(people["other_club"], "Club B", "arbiter")
+    return people
 
 
 @pytest.fixture
@@ -206,6 +217,8 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["deal"]
             elif route.startswith(("championnats/", "public/championnat/")):
                 kwargs[key] = world["championship"]
+            elif route.startswith("clubs/"):
+                kwargs[key] = world["club"]
             elif route.startswith(("epreuves/", "public/epreuves/")):
                 kwargs[key] = world["event"]
             else:
@@ -322,12 +335,13 @@ def test_logged_in_players_without_a_role_are_refused(client, world, django_user
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("who", ["other_owner", "other_scorer"])
+@pytest.mark.parametrize("who", ["other_owner", "other_scorer", "other_club"])
 def test_people_of_another_tournament_can_neither_read_nor_change_this_one(
     client, world, people, who
 ):
-    """Arbiter B (owner of Y) and a scorer of Y, on tournament X: every GET of its non-public
-    data and every POST is refused, and nothing changes in the database."""
+    """Arbiter B (owner of Y, club B's administrator), a scorer of Y and an arbiter of club B,
+    on tournament X and club A: every GET of its non-public data and every POST is refused, and
+    nothing changes in the database."""
     client.force_login(people[who])
     before = snapshot()
     for name, url in tournament_urls(world):

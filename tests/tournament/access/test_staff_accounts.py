@@ -9,6 +9,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+from tests.club_helpers import join_club
 from tournament.access import staff
 from tournament.access.roles import ARBITER
 from tournament.models import Tournament, TournamentRole
@@ -26,6 +27,7 @@ def login(user) -> Client:
 def owner(django_user_model):
     user = django_user_model.objects.create_user("proprio", password="pw-proprio-1")
     user.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(user)
     return user
 
 

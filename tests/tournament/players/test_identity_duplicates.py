@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.club_helpers import join_club
 from tests.desk_helpers import register
 from tournament.access.roles import ARBITER
 from tournament.models import ChangeLog, Player, Registration, Tournament
@@ -115,6 +116,7 @@ def test_merge_is_refused_to_who_does_not_run_every_tournament_concerned(
     first, second, keep, drop = two_tournaments
     other = django_user_model.objects.create_user("voisin", password="pw-voisin-1")
     other.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
+    join_club(other)
     first.owner = other
     first.save()  # runs the first tournament, not the second
     with pytest.raises(ValidationError) as refused:
