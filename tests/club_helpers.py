@@ -8,3 +8,9 @@ def join_club(user, name: str = "Club test", role: str = "arbiter") -> Club:
     club, _created = Club.objects.get_or_create(name=name)
     ClubMember.objects.update_or_create(club=club, user=user, defaults={"role": role})
     return club
+
+
+def roster_club() -> Club:
+    """The club the `arbiter` fixture joins: roster entries made by hand in its tests are its
+    own (a club sees only its roster entries)."""
+    return Club.objects.get_or_create(name="Club test")[0]

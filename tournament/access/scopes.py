@@ -1,10 +1,12 @@
-"""What a user may see, as querysets: the events they own, the tournaments they run."""
+"""What a user may see, as querysets: the events they own, the tournaments they run, the
+roster entries of their clubs."""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from tournament.models import Event, Tournament, TournamentRole
+from tournament.access.clubs import club_roles
+from tournament.models import Event, Player, Registration, Tournament, TournamentRole
 
 
 def visible_events(user) -> QuerySet[Event]:
@@ -31,3 +33,21 @@ def managed_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(
         Q(owner=user) | Q(roles__user=user, roles__role=TournamentRole.Role.ARBITER)
     ).distinct()
+
+
+def visible_players(user) -> QuerySet[Player]:
+    """The roster entries a user may see (search, register by id, merge): those one of their
+    clubs added (origin_club) or that registered in one of its tournaments, and the players of
+    the tournaments they work on; every entry for a superuser, none for anyone else. Another
+    club's entries stay out of sight: the roster is one table, not one club's."""
+    if not (user.is_authenticated and user.is_active):
+        return Player.objects.none()
+    if user.is_superuser:
+        return Player.objects.all()
+    clubs = list(club_roles(user))
+    registered = Registration.objects.filter(player=OuterRef("pk")).filter(
+        Q(tournament__host_club_id__in=clubs)
+        | Q(tournament__owner_id=user.pk)
+        | Q(tournament__roles__user_id=user.pk)
+    )
+    return Player.objects.filter(Q(origin_club_id__in=clubs) | Exists(registered))

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
-from tournament.models import Club, ClubMember
+from tournament.models import Club, ClubMember, Event, Player, Tournament
 
 
 @transaction.atomic
@@ -31,6 +31,17 @@ def club_create(*, name: str, code: str = "", admin, user=None) -> Club:
     )
     member_set(club=club, account=admin, role=ClubMember.Role.ADMIN, user=user)
     return club
+
+
+@transaction.atomic
+def club_adopt(*, club: Club) -> int:
+    """The tournaments, events and roster entries that belong to no club become `club`'s (a
+    laptop's one club and the demo loaded into it); how many rows changed."""
+    return (
+        Tournament.objects.filter(host_club=None).update(host_club=club)
+        + Event.objects.filter(host_club=None).update(host_club=club)
+        + Player.objects.filter(origin_club=None).update(origin_club=club)
+    )
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
@@ -76,13 +76,17 @@ def players_by_licence(licences: Iterable[str]) -> dict[str, Known]:
     return found
 
 
-def players_by_name(last_names: Iterable[str]) -> dict[tuple[str, str], list[Known]]:
-    """Roster players whose folded last name is one of these, by folded (last, first) name."""
+def players_by_name(
+    last_names: Iterable[str], *, among: QuerySet[Player] | None = None
+) -> dict[tuple[str, str], list[Known]]:
+    """Roster players (among `among`, by default all) whose folded last name is one of these,
+    by folded (last, first) name."""
     found: dict[tuple[str, str], list[Known]] = {}
     folded = (fold(name) for name in last_names)
     for batch in _batches(name for name in folded if name):
         players = (
-            Player.objects.annotate(folded_last=Fold("last_name"))
+            (Player.objects.all() if among is None else among)
+            .annotate(folded_last=Fold("last_name"))
             .filter(folded_last__in=batch)
             .order_by("pk")
             .values_list(*_FIELDS)
@@ -101,13 +105,19 @@ def may_be_the_same(known: Known, *, club: str, licence: str) -> bool:
 
 
 def likely_duplicates(
-    *, last_name: str, first_name: str = "", club: str = "", licence: str = ""
+    *,
+    last_name: str,
+    first_name: str = "",
+    club: str = "",
+    licence: str = "",
+    among: QuerySet[Player] | None = None,
 ) -> list[Known]:
-    """Roster players who may be the person typed at the desk (one query)."""
+    """Roster players (among `among`: those the arbiter may see) who may be the person typed
+    at the desk (one query)."""
     key = (fold(last_name), fold(first_name))
     return [
         known
-        for known in players_by_name([last_name]).get(key, [])
+        for known in players_by_name([last_name], among=among).get(key, [])
         if may_be_the_same(known, club=club, licence=licence)
     ]
 
@@ -225,14 +235,17 @@ class Played:
     hidden: int = 0
 
 
-def merge_candidates(player: Player, *, user) -> list[tuple[Known, Played]]:
-    """Roster players who may be `player` (same last name, accents ignored), each with the
-    tournaments they play in as `user` may see them; `player` first. Two queries."""
+def merge_candidates(
+    player: Player, *, user, among: QuerySet[Player]
+) -> list[tuple[Known, Played]]:
+    """Roster players among `among` (those `user` may see) who may be `player` (same last
+    name, accents ignored), each with the tournaments they play in as `user` may see them;
+    `player` first. Two queries."""
     from tournament.access.permissions import readable_tournaments
 
     found = [
         known
-        for group in players_by_name([player.last_name]).values()
+        for group in players_by_name([player.last_name], among=among).values()
         for known in group
         if known.pk != player.pk
     ]

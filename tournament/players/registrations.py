@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record, save_recorded
 from tournament.access.lifecycle import ensure_tournament_open
+from tournament.access.scopes import visible_players
 from tournament.evening.selectors import last_played_position
 from tournament.models import Player, Registration, Team, Tournament
 from tournament.players import identity
@@ -25,11 +26,19 @@ def next_number(tournament: Tournament) -> int:
 
 
 def _typed_player(
-    *, last_name: str, first_name: str, licence: str, club: str, other_player: bool
+    *,
+    tournament: Tournament,
+    last_name: str,
+    first_name: str,
+    licence: str,
+    club: str,
+    other_player: bool,
+    user,
 ) -> Player:
     """The roster player the typed fields name: the holder of the licence (refused when the
-    names differ), else a new player saved on the roster, unless the name and club are a roster
-    player's and `other_player` does not say the arbiter checked (identity.LikelyDuplicate)."""
+    names differ), else a new player saved on the roster as the tournament's club's entry,
+    unless the name and club are those of a roster player the user may see and `other_player`
+    does not say the arbiter checked (identity.LikelyDuplicate)."""
     typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
     last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
     try:
@@ -48,11 +57,21 @@ def _typed_player(
         return Player.objects.get(pk=holder.pk)  # the same licence: the same person
     if not other_player:
         duplicates = identity.likely_duplicates(
-            last_name=last_name, first_name=first_name, club=club, licence=licence
+            last_name=last_name,
+            first_name=first_name,
+            club=club,
+            licence=licence,
+            among=None if user is None else visible_players(user),
         )
         if duplicates:
             raise identity.LikelyDuplicate(duplicates)
-    player = Player(last_name=last_name, first_name=first_name, licence=licence, club=club)
+    player = Player(
+        last_name=last_name,
+        first_name=first_name,
+        licence=licence,
+        club=club,
+        origin_club_id=tournament.host_club_id,
+    )
     player.full_clean(validate_constraints=False)
     player.save()
     return player
@@ -81,6 +100,8 @@ def player_register(
     ensure_tournament_open(tournament)
     if player is None:
         player = _typed_player(
+            tournament=tournament,
+            user=user,
             last_name=last_name,
             first_name=first_name,
             licence=licence,

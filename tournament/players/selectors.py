@@ -32,9 +32,10 @@ def registration_or_404(tournament: Tournament, pk: int) -> Registration:
     return entry
 
 
-def player_or_404(pk: int | str) -> Player:
-    """A roster player by id; 404 when there is none."""
-    return get_object_or_404(Player, pk=pk)
+def player_or_404(pk: int | str, *, among: QuerySet[Player] | None = None) -> Player:
+    """A roster player by id, among those `among` lets through (tournament.access.scopes'
+    visible_players: another club's entry is not found); 404 when there is none."""
+    return get_object_or_404(Player.objects.all() if among is None else among, pk=pk)
 
 
 def player_or_none(pk: int) -> Player | None:
@@ -88,13 +89,14 @@ def players_by_pk(pks: Iterable[int]) -> dict[int, Player]:
     }
 
 
-def player_search(*, query: str, limit: int = 20) -> list[Player]:
-    """Roster players whose name or club holds each of the query's words, or whose licence
-    holds it; accents, case and punctuation ignored ("cote" finds CÔTÉ). One query."""
+def player_search(*, query: str, among: QuerySet[Player], limit: int = 20) -> list[Player]:
+    """Roster players among `among` (the entries the user may see) whose name or club holds
+    each of the query's words, or whose licence holds it; accents, case and punctuation ignored
+    ("cote" finds CÔTÉ). One query."""
     words = fold_words(query)
     if not words or len(query.strip()) < 2:
         return []
-    players = Player.objects.annotate(
+    players = among.annotate(
         folded_last=Fold("last_name"), folded_first=Fold("first_name"), folded_club=Fold("club")
     )
     for word in words:

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from tournament.clubs.services import club_create, member_remove
-from tournament.models import ChangeLog, Club, ClubMember
+from tournament.models import ChangeLog, Club, ClubMember, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +97,14 @@ def test_the_laptop_arbiter_administers_its_club(django_user_model):
         "ensure_arbiter", username="arbitre", password="pw-arbitre-2", stdout=io.StringIO()
     )
     assert ClubMember.objects.count() == 1 and Club.objects.count() == 1
+
+
+def test_the_laptops_one_club_gets_the_demo_loaded_before_it(django_user_model):
+    call_command("load_demo", stdout=io.StringIO())
+    assert Tournament.objects.filter(host_club=None).exists()
+    call_command(
+        "ensure_arbiter", username="arbitre", password="pw-arbitre-1", stdout=io.StringIO()
+    )
+    club = Club.objects.get()
+    assert not Tournament.objects.exclude(host_club=club).exists()
+    assert Player.objects.exists() and not Player.objects.exclude(origin_club=club).exists()

@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.club_helpers import join_club
+from tests.club_helpers import join_club, roster_club
 from tests.desk_helpers import register
 from tournament.access.roles import ARBITER
 from tournament.models import ChangeLog, Player, Registration, Tournament
@@ -21,7 +21,9 @@ def tournament():
 
 
 def test_same_name_and_club_asks_before_creating_a_player(arbiter_client, tournament):
-    known = Player.objects.create(last_name="Lefèvre", first_name="Hélène", club="TC Dijon")
+    known = Player.objects.create(
+        origin_club=roster_club(), last_name="Lefèvre", first_name="Hélène", club="TC Dijon"
+    )
     response = register(
         arbiter_client, tournament, last_name="LEFEVRE", first_name="helene", club="tc dijon"
     )
@@ -48,9 +50,15 @@ def test_same_name_and_club_asks_before_creating_a_player(arbiter_client, tourna
 
 
 def test_another_club_or_another_licence_is_not_a_duplicate(arbiter_client, tournament):
-    Player.objects.create(last_name="Garcia", first_name="Valérie", club="TC Dijon")
     Player.objects.create(
-        last_name="Garcia", first_name="Valérie", club="Beaune", licence="0000001"
+        origin_club=roster_club(), last_name="Garcia", first_name="Valérie", club="TC Dijon"
+    )
+    Player.objects.create(
+        origin_club=roster_club(),
+        last_name="Garcia",
+        first_name="Valérie",
+        club="Beaune",
+        licence="0000001",
     )
     assert register(arbiter_client, tournament, last_name="Garcia", first_name="Valérie",
                     club="TC Chalon").status_code == 302  # fmt: skip
@@ -60,7 +68,9 @@ def test_another_club_or_another_licence_is_not_a_duplicate(arbiter_client, tour
 
 
 def test_the_same_licence_is_the_same_person(arbiter_client, tournament):
-    known = Player.objects.create(last_name="Côté", first_name="François", licence="0412345")
+    known = Player.objects.create(
+        origin_club=roster_club(), last_name="Côté", first_name="François", licence="0412345"
+    )
     response = register(arbiter_client, tournament, last_name="COTE", first_name="Francois",
                         licence="412345")  # fmt: skip
     assert response.status_code == 302
@@ -75,8 +85,12 @@ def test_the_same_licence_is_the_same_person(arbiter_client, tournament):
 def two_tournaments(arbiter):
     first = Tournament.objects.create(name="Septembre", date="2026-09-19")
     second = Tournament.objects.create(name="Octobre", date="2026-10-17")
-    keep = Player.objects.create(last_name="Lefèvre", first_name="Hélène", club="TC Dijon")
-    drop = Player.objects.create(last_name="LEFEVRE", first_name="Helene", licence="0412345")
+    keep = Player.objects.create(
+        origin_club=roster_club(), last_name="Lefèvre", first_name="Hélène", club="TC Dijon"
+    )
+    drop = Player.objects.create(
+        origin_club=roster_club(), last_name="LEFEVRE", first_name="Helene", licence="0412345"
+    )
     Registration.objects.create(tournament=first, player=keep, number=1)
     Registration.objects.create(tournament=second, player=drop, number=7)
     return first, second, keep, drop
@@ -146,7 +160,10 @@ def test_the_merge_page_lists_same_name_players_and_merges_with_constant_queries
         page = arbiter_client.get(url, {"garder": keep.pk})
     assert page.status_code == 200
     assert "LEFEVRE Helene (licence 0412345) — Octobre" in page.text
-    Player.objects.bulk_create(Player(last_name="Lefevre", first_name=f"X{i}") for i in range(20))
+    Player.objects.bulk_create(
+        Player(origin_club=roster_club(), last_name="Lefevre", first_name=f"X{i}")
+        for i in range(20)
+    )
     with django_assert_max_num_queries(12):
         assert arbiter_client.get(url, {"garder": keep.pk}).status_code == 200
     response = arbiter_client.post(url, {"keep": keep.pk, "drop": drop.pk})

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.club_helpers import roster_club
 from tournament.core.collation import fold
 from tournament.models import Player
 from tournament.players.folding import Fold
@@ -24,13 +25,15 @@ ROSTER = [
 @pytest.fixture
 def roster():
     return [
-        Player.objects.create(last_name=last, first_name=first, club=club)
+        Player.objects.create(
+            origin_club=roster_club(), last_name=last, first_name=first, club=club
+        )
         for last, first, club in ROSTER
     ]
 
 
 def names(query):
-    return [p.full_name for p in player_search(query=query)]
+    return [p.full_name for p in player_search(query=query, among=Player.objects.all())]
 
 
 def test_cote_finds_cote_francois(roster):
@@ -72,13 +75,16 @@ def test_the_search_page_answers_cote_with_one_query_whatever_the_roster(arbiter
 
     small = cost()
     Player.objects.bulk_create(
-        Player(last_name=f"Côtélette{i}", first_name="Jean") for i in range(60)
+        Player(origin_club=roster_club(), last_name=f"Côtélette{i}", first_name="Jean")
+        for i in range(60)
     )
     assert cost() == small
 
 
 def test_long_result_lists_are_capped_and_say_so(arbiter_client):
-    Player.objects.bulk_create(Player(last_name=f"Dupont{i:02d}") for i in range(30))
+    Player.objects.bulk_create(
+        Player(origin_club=roster_club(), last_name=f"Dupont{i:02d}") for i in range(30)
+    )
     response = arbiter_client.get(
         reverse("player-search"), {"q": "dupont"}, headers={"HX-Request": "true"}
     )
@@ -97,6 +103,6 @@ def test_the_database_folds_names_as_python_does():
         "ÀÁÂÃÄÅÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜÝÑŸ",
         "àáâãäåçèéêëìíîïñòóôõöùúûüýÿāăąćĉčďēĕėęěĝğģĥĩīĭįĵķĺļľńņňōŏőŕŗřśŝşšţťũūŭůűųŵŷźżž",
     ]
-    Player.objects.bulk_create(Player(last_name=text) for text in texts)
+    Player.objects.bulk_create(Player(origin_club=roster_club(), last_name=text) for text in texts)
     folded = dict(Player.objects.annotate(f=Fold("last_name")).values_list("last_name", "f"))
     assert folded == {text: fold(text) for text in texts}

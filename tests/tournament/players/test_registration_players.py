@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.club_helpers import roster_club
 from tests.desk_helpers import register
 from tournament.models import ChangeLog, Player, Position, Registration, Tournament
 
@@ -27,7 +28,9 @@ def test_new_player_is_put_on_the_roster_and_numbered(arbiter_client, tournament
 def test_licence_given_twice_is_refused_with_a_message_naming_the_holder(
     arbiter_client, tournament
 ):
-    Player.objects.create(last_name="Martin", first_name="Léa", licence="1234567")
+    Player.objects.create(
+        origin_club=roster_club(), last_name="Martin", first_name="Léa", licence="1234567"
+    )
     response = register(arbiter_client, tournament, last_name="Petit", licence="1234567")
     assert response.status_code == 400
     assert "La licence 1234567 est déjà celle de MARTIN Léa." in response.text
@@ -36,7 +39,7 @@ def test_licence_given_twice_is_refused_with_a_message_naming_the_holder(
 
 
 def test_roster_player_registers_without_a_duplicate(arbiter_client, tournament):
-    player = Player.objects.create(last_name="Martin", first_name="Léa")
+    player = Player.objects.create(origin_club=roster_club(), last_name="Martin", first_name="Léa")
     register(arbiter_client, tournament, player=player.pk)
     response = register(arbiter_client, tournament, player=player.pk)
     assert Player.objects.count() == 1

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.club_helpers import roster_club
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -17,9 +18,11 @@ def search(client, query, tournament=None):
 
 def test_three_letters_find_a_player_from_an_earlier_tournament(arbiter_client):
     earlier = Tournament.objects.create(name="Octobre", date="2026-10-17")
-    player = Player.objects.create(last_name="Grandjean", first_name="Odile", club="TC Beaune")
+    player = Player.objects.create(
+        origin_club=roster_club(), last_name="Grandjean", first_name="Odile", club="TC Beaune"
+    )
     earlier.registrations.create(player=player, number=1)
-    Player.objects.create(last_name="Martin", first_name="Léa")
+    Player.objects.create(origin_club=roster_club(), last_name="Martin", first_name="Léa")
     response = search(arbiter_client, "gra")
     assert response.status_code == 200
     assert "GRANDJEAN Odile" in response.text
@@ -28,8 +31,10 @@ def test_three_letters_find_a_player_from_an_earlier_tournament(arbiter_client):
 
 
 def test_search_by_licence_and_by_two_words(arbiter_client):
-    Player.objects.create(last_name="Martin", first_name="Léa", licence="7654321")
-    Player.objects.create(last_name="Martin", first_name="Paul")
+    Player.objects.create(
+        origin_club=roster_club(), last_name="Martin", first_name="Léa", licence="7654321"
+    )
+    Player.objects.create(origin_club=roster_club(), last_name="Martin", first_name="Paul")
     assert "MARTIN Léa" in search(arbiter_client, "76543").text
     both = search(arbiter_client, "mar pau").text
     assert "MARTIN Paul" in both and "Léa" not in both
@@ -37,8 +42,12 @@ def test_search_by_licence_and_by_two_words(arbiter_client):
 
 def test_results_offer_to_register_players_not_yet_in_the_tournament(arbiter_client):
     tournament = Tournament.objects.create(name="Open", date="2026-11-21")
-    odile = Player.objects.create(last_name="Grandjean", first_name="Odile")
-    gilles = Player.objects.create(last_name="Grangier", first_name="Gilles")
+    odile = Player.objects.create(
+        origin_club=roster_club(), last_name="Grandjean", first_name="Odile"
+    )
+    gilles = Player.objects.create(
+        origin_club=roster_club(), last_name="Grangier", first_name="Gilles"
+    )
     tournament.registrations.create(player=odile, number=1)
     page = search(arbiter_client, "gran", tournament).text
     assert f'name="player" value="{gilles.pk}"' in page
@@ -47,5 +56,5 @@ def test_results_offer_to_register_players_not_yet_in_the_tournament(arbiter_cli
 
 
 def test_one_letter_asks_for_more(arbiter_client):
-    Player.objects.create(last_name="Martin")
+    Player.objects.create(origin_club=roster_club(), last_name="Martin")
     assert "MARTIN" not in search(arbiter_client, "m").text

@@ -35,14 +35,16 @@ class Command(BaseCommand):
 
 
 def _ensure_club(user) -> None:
-    """A laptop's arbiter administers its club: the only one there is, or a new "Mon club"."""
-    from tournament.clubs.services import club_create, member_set
+    """A laptop's arbiter administers its club: the only one there is, or a new "Mon club";
+    the only club also gets what was loaded without one (`make run`'s demo)."""
+    from tournament.clubs.services import club_adopt, club_create, member_set
     from tournament.models import Club, ClubMember
 
-    if ClubMember.objects.filter(user=user).exists():
-        return
     clubs = list(Club.objects.all()[:2])
-    if not clubs:
-        club_create(name="Mon club", admin=user)
-    elif len(clubs) == 1:
-        member_set(club=clubs[0], account=user, role=ClubMember.Role.ADMIN)
+    if not ClubMember.objects.filter(user=user).exists():
+        if not clubs:
+            clubs = [club_create(name="Mon club", admin=user)]
+        elif len(clubs) == 1:
+            member_set(club=clubs[0], account=user, role=ClubMember.Role.ADMIN)
+    if len(clubs) == 1:  # the laptop's one club: the demo loaded before it is its own
+        club_adopt(club=clubs[0])

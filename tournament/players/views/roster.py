@@ -19,6 +19,7 @@ from tournament.access.permissions import (
     permission_required,
     viewable_tournament,
 )
+from tournament.access.scopes import visible_players
 from tournament.evening.selectors import last_played_position, start_labels
 from tournament.pages import desk_context, desk_page, error_messages, form_errors
 from tournament.players import identity, selectors
@@ -63,7 +64,9 @@ def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
             # Chosen from the roster search: the player exists already.
             if not request.POST["player"].isdecimal():
                 raise Http404  # not an id at all (the ORM would raise ValueError: a 500)
-            player = selectors.player_or_404(request.POST["player"])
+            player = selectors.player_or_404(
+                request.POST["player"], among=visible_players(request.user)
+            )
             registration = registration_services.player_register(
                 tournament=tournament, player=player, user=request.user
             )
@@ -119,7 +122,9 @@ def player_search(request: HttpRequest) -> HttpResponse:
     if re.fullmatch(r"[0-9]{1,9}", request.GET.get("tournoi", "")):
         tournament = viewable_tournament(request.user, request.GET["tournoi"])
     # One more than shown, to say when the list is cut.
-    players = selectors.player_search(query=query, limit=SEARCH_RESULTS + 1)
+    players = selectors.player_search(
+        query=query, among=visible_players(request.user), limit=SEARCH_RESULTS + 1
+    )
     more = len(players) > SEARCH_RESULTS
     players = players[:SEARCH_RESULTS]
     registered = set()
@@ -149,9 +154,10 @@ def player_merge(request: HttpRequest) -> HttpResponse:
     raw = request.POST.get("keep") or request.GET.get("garder", "")
     if not re.fullmatch(r"[0-9]{1,9}", raw):
         return render(request, "tournament/player_merge.html", {"keep": None})
-    keep = selectors.player_or_404(raw)
-    # The roster is shared: each player's tournaments as this user may see them.
-    candidates = identity.merge_candidates(keep, user=request.user)
+    visible = visible_players(request.user)  # another club's entries: as if they did not exist
+    keep = selectors.player_or_404(raw, among=visible)
+    # Each entry's tournaments as this user may see them.
+    candidates = identity.merge_candidates(keep, user=request.user, among=visible)
     error = None
     if request.method == "POST":
         drop_pk = request.POST.get("drop", "")
@@ -161,7 +167,9 @@ def player_merge(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 kept = identity.player_merge(
-                    keep=keep, drop=selectors.player_or_404(drop_pk), user=request.user
+                    keep=keep,
+                    drop=selectors.player_or_404(drop_pk, among=visible),
+                    user=request.user,
                 )
             except ValidationError as refusal:
                 error = " ".join(refusal.messages)
