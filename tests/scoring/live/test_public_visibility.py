@@ -212,7 +212,10 @@ def test_the_merge_page_lists_only_the_tournaments_its_user_may_see(
     response = client.get(reverse("player-merge") + f"?garder={keep.pk}")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Soirée du club A" in html and "Open public du club B" in html
-    assert "Interne du club B" not in html
-    # Only counted, so that a refused merge can be understood.
-    assert "Open public du club B, 1 tournoi que vous ne voyez pas" in html
+    # Issue 27: another club's roster entry (which played only that club's tournaments, public
+    # or not) is not offered to this club at all, so none of its tournaments is named.
+    assert "Soirée du club A" in html
+    assert "Open public du club B" not in html and "Interne du club B" not in html
+    # Nor may its id be forced: another club's entry answers 404.
+    forced = client.get(reverse("player-merge") + f"?garder={twin.pk}")
+    assert forced.status_code == 404
