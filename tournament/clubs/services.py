@@ -67,8 +67,14 @@ def member_set(*, club: Club, account, role: str, user=None) -> ClubMember:
 
 def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMember:
     """An administrator names an existing active account, by its exact username, to the club."""
-    account = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
-    if account is None or "\x00" in username:
+    username = (username or "").strip()
+    # Checked before the look-up: PostgreSQL refuses a NUL in a query (a 500, not a refusal).
+    account = (
+        None
+        if "\x00" in username
+        else get_user_model().objects.filter(username=username, is_active=True).first()
+    )
+    if account is None:
         raise ValidationError(
             {"username": _("Aucun compte actif ne porte ce nom d'utilisateur : vérifiez-le.")}
         )

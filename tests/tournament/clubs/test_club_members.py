@@ -31,6 +31,10 @@ def test_the_administrator_names_and_removes_an_arbiter(client, django_user_mode
         )
     ) == ["delete", "create"]
     assert client.post(url, {"username": "nobody", "role": "arbiter"}).status_code == 400
+    # A NUL byte is refused like an unknown name (PostgreSQL would refuse it in the query).
+    refused = client.post(url, {"username": "le\x00a", "role": "arbiter"})
+    assert refused.status_code == 400
+    assert "Aucun compte actif" in refused.content.decode()
 
 
 def test_an_arbiter_names_nobody(client, django_user_model):
