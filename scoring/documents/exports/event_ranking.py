@@ -7,6 +7,7 @@ import csv
 import io
 from collections.abc import Iterator
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
@@ -55,6 +56,15 @@ def stream_csv(document: EventDocument) -> Iterator[str]:
     writer.writerow([_("Tableau"), *header(document.kind)])
     for part in document.parts:
         for line in part.lines(document.kind):
-            writer.writerow([safe_csv_value(v) for v in (part.label, *row(line, document.kind))])
+            values = (part.label, *row(line, document.kind))
+            writer.writerow([safe_csv_value(_decimal(v)) for v in values])
     yield "\ufeff"
     yield buffer.getvalue()
+
+
+def _decimal(value: object) -> object:
+    """A fractional score in the language's decimal mark (14,5 in French, as a French spreadsheet
+    reads it with semicolon-separated fields); whole numbers and text as they are."""
+    if isinstance(value, float):
+        return number_format(value, use_l10n=True)
+    return value

@@ -77,7 +77,9 @@ def test_the_csv_in_the_sessions_order_parses_with_every_bracket(played, client)
     assert [line["Joueur"] for line in main] == ["P5 Jo", "P1 Jo", "P7 Jo", "P2 Jo"]
     assert [line["Rang séance"] for line in main] == ["1", "2", "3", "4"]
     p1 = main[1]
-    assert (p1["Séance"], p1["Report"], p1["Cumul"]) == ("29", "14.5", str(float(expected["P1"])))
+    cumul = str(float(expected["P1"])).replace(".", ",")
+    # French decimal comma, as a French spreadsheet reads semicolon-separated fields.
+    assert (p1["Séance"], p1["Report"], p1["Cumul"]) == ("29", "14,5", cumul)
 
 
 def test_the_pdf_of_one_bracket_names_its_cut_and_carry_and_prints_the_totals(played, client):
