@@ -64,16 +64,25 @@ def test_the_cockpit_says_which_cards_to_reprint(desk_page, live_server, arbiter
     position_generate(tournament=tournament, seed=2)
     position_publish(position=tournament.positions.get(number=1))
     browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    # The print page's button POSTs (with its form's CSRF token): the cards are recorded.
+    desk_page.goto(live_server.url + reverse("print-index", args=[tournament.pk]))
     cards = live_server.url + reverse("print-itineraries", args=[tournament.pk])
-    assert desk_page.request.get(cards).headers["content-type"] == "application/pdf"
+    printed = desk_page.request.post(cards, form={"csrfmiddlewaretoken": csrf_of(desk_page)})
+    assert printed.headers["content-type"] == "application/pdf"
     player = tournament.registrations.select_related("player").get(number=5)
     code_unlock(registration=player, user=None, new_code=True)
     desk_page.goto(live_server.url + reverse("tournament-detail", args=[tournament.pk]))
     section = desk_page.locator("#cockpit-reprints")
     assert player.player.full_name in section.inner_text()
     assert "nouveau code personnel" in section.inner_text()
-    link = section.locator("#reprint-cards")
-    assert link.get_attribute("href").endswith("?numeros=5")
-    assert desk_page.request.get(live_server.url + link.get_attribute("href")).ok
+    action = section.locator("form").get_attribute("action")
+    assert action.endswith("?numeros=5") and section.locator("#reprint-cards").is_visible()
+    token = csrf_of(desk_page)
+    assert desk_page.request.post(live_server.url + action, form={"csrfmiddlewaretoken": token}).ok
     desk_page.reload()
     assert desk_page.locator("#cockpit-reprints").count() == 0
+
+
+def csrf_of(page) -> str:
+    """The CSRF token of the page's first POST form."""
+    return page.locator("input[name=csrfmiddlewaretoken]").first.get_attribute("value")

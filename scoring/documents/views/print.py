@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_http_methods
 
 from scoring.documents.printing.blank_sheets import blank_sheets_pdf
 from scoring.documents.printing.completed_sheets import position_sheets_pdf, sheet_pdf
@@ -137,8 +138,11 @@ def _registration_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 6
 
 
+@require_http_methods(["GET", "POST"])
 @permission_required(Permission.VIEW)
 def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The cards as a PDF. A GET only reads (a link preview or a prefetch changes nothing); the
+    print buttons POST, and an arbiter's POST keeps what each card says for the reprint list."""
     tournament = request.tournament
     # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
     drafts = request.GET.get("brouillons") != "non"
@@ -153,9 +157,9 @@ def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     )
     cards = itinerary_cards(tournament, drafts=drafts, numbers=numbers)
     pdf = itinerary_cards_pdf(tournament, cards=cards, base_url=site_root(request))
-    # Printed by an arbiter: what each card says is kept, for the cockpit to tell which to
-    # reprint (a scorer's print changes nothing).
-    if capabilities(request.user, tournament)["manage"]:
+    # Printed by an arbiter (the print button's POST): what each card says is kept, for the
+    # cockpit to tell which to reprint (a scorer's print and any GET change nothing).
+    if request.method == "POST" and capabilities(request.user, tournament)["manage"]:
         cards_printed(tournament=tournament, cards=cards, user=request.user)
     return pdf_response(pdf, pdf_filename("itineraires", tournament.name))
 

@@ -7,9 +7,10 @@ import io
 from pypdf import PdfReader
 
 
-def fetch_pdf(client, url: str) -> tuple[PdfReader, list[str]]:
-    """The PDF behind `url` (checked to be one) and the text of each page."""
-    response = client.get(url)
+def fetch_pdf(client, url: str, *, post: bool = False) -> tuple[PdfReader, list[str]]:
+    """The PDF behind `url` (checked to be one) and the text of each page; `post` sends the
+    print button's POST instead of a GET."""
+    response = client.post(url) if post else client.get(url)
     assert response.status_code == 200, response.content[:500]
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].endswith('.pdf"')

@@ -18,8 +18,9 @@ from tournament.evening.swaps import seat_swap
 pytestmark = pytest.mark.django_db
 
 
-def print_cards(client, tournament, query: str = "") -> str:
-    _reader, pages = fetch_pdf(client, reverse("print-itineraries", args=[tournament.pk]) + query)
+def print_cards(client, tournament, query: str = "", *, post: bool = True) -> str:
+    url = reverse("print-itineraries", args=[tournament.pk]) + query
+    _reader, pages = fetch_pdf(client, url, post=post)
     return " ".join(" ".join(pages).split())
 
 
@@ -99,3 +100,26 @@ def test_a_card_list_no_player_can_have_prints_no_unknown_card(arbiter_client, p
     """A superscript digit or a number past any column's range names no card: never a 500."""
     text = print_cards(arbiter_client, planned, f"?numeros={numbers}")
     assert planned.registrations.get(number=4).player.full_name not in text
+
+
+def test_only_the_print_buttons_post_records_the_cards_a_get_changes_nothing(
+    arbiter_client, planned
+):
+    """A GET (a link preview, a prefetch, a reload of the PDF tab) reads only: the reprint list
+    moves on the arbiter's print button (a POST), never on a GET."""
+    player = planned.registrations.get(number=3)
+    print_cards(arbiter_client, planned, post=False)
+    player.refresh_from_db()
+    assert player.card_printed is None
+    cockpit_page = cockpit(arbiter_client, planned)
+    # Both print buttons on the print page and the cockpit are POST forms.
+    index = arbiter_client.get(reverse("print-index", args=[planned.pk])).content.decode()
+    action = f'method="post" action="{reverse("print-itineraries", args=[planned.pk])}'
+    assert index.count(action) == 2
+    print_cards(arbiter_client, planned)
+    player.refresh_from_db()
+    assert player.card_printed and player.card_printed["pin"] == player.pin
+    arbiter_client.post(reverse("code-unlock", args=[planned.pk, player.pk]), {"new_code": "1"})
+    section = cockpit(arbiter_client, planned)
+    assert 'method="post" action="' + reverse("print-itineraries", args=[planned.pk]) in section
+    assert "Cartes d'itinéraire à réimprimer" not in cockpit_page

@@ -135,9 +135,10 @@ def test_the_impressions_tab_links_every_document(arbiter_client, data):
         ("print-table-plan", [pk, 2]),
         ("print-who-sits-where", [pk, 2]),
         ("print-table-plan", [pk]),
-        ("print-itineraries", [pk]),
     ]:
         assert f'href="{reverse(name, args=args)}"' in html
+    # The itinerary cards print through a button (a POST: the print is recorded for reprints).
+    assert f'action="{reverse("print-itineraries", args=[pk])}"' in html
     assert reverse("print-ranking", args=[pk]) + "?kind=team" in html
     # Position 2's only sheet is entered, so its results are offered too.
     assert "kind=position&amp;position=2" in html
