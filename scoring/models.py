@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import choices
 from scoring.core.engine_fields import ENGINE_FIELDS
-from tournament.models import Direction, Registration, Table, Tournament
+from tournament.models import Club, Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
 
 
@@ -276,6 +276,10 @@ class Championship(Stamped):
     name = models.CharField(_("nom"), max_length=120)
     season = models.CharField(_("saison"), max_length=20, blank=True)
     owner = account_link(_("organisateur"), related_name="championships")
+    # The club whose season it is (its public pages list it): the owner's club when created.
+    host_club = optional_link(
+        Club, _("club"), on_delete=models.PROTECT, related_name="championships"
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("co-organisateurs"),

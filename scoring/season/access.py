@@ -50,6 +50,11 @@ def organises_championship(user, championship) -> bool:
     return championship.owner_id == user.pk or user.pk in _organiser_ids(championship)
 
 
+# The championships anyone may read, as a query (championship_is_public below, for one): the
+# clubs' public pages list these and no other.
+PUBLIC_CHAMPIONSHIPS = Q(is_public=True)
+
+
 @rules.predicate
 def championship_is_public(user, championship) -> bool:
     return championship.is_public

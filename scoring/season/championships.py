@@ -26,6 +26,7 @@ from scoring.live.standings import standings_for_many
 from scoring.models import Championship
 from tournament.access.audit import change_record
 from tournament.access.scopes import managed_tournaments
+from tournament.clubs.selectors import home_club
 from tournament.models import ChangeLog, Registration, Tournament
 
 
@@ -189,7 +190,8 @@ def championship_save(
     _check_tournaments(user=user, championship=championship, tournaments=tournaments)
     creating = championship is None
     if championship is None:
-        championship = Championship(owner=user if user.is_authenticated else None)
+        owner = user if user.is_authenticated else None
+        championship = Championship(owner=owner, host_club=home_club(owner))
     before = None if creating else _snapshot(championship)
     may_name = championship.owner_id in (None, user.pk) or user.is_superuser
     people = _organisers(organisers) if organisers is not None and may_name else None

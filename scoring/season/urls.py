@@ -1,9 +1,10 @@
-"""URLs of the season: championships (the organisers' pages and the public page) and statistics
-(a player's, public; a tournament's, arbiter)."""
+"""URLs of the season: championships (the organisers' pages and the public page), statistics
+(a player's, public; a tournament's, arbiter), a club's public pages and a licence holder's."""
 
 from django.urls import path
 
 from scoring.season.views import championship as views
+from scoring.season.views import club as views_club
 from scoring.season.views import statistics as views_statistics
 
 urlpatterns = [
@@ -30,6 +31,13 @@ urlpatterns = [
         "public/<id:pk>/joueur/<id:registration>/statistiques/",
         views_statistics.public_player_statistics,
         name="public-player-statistics",
+    ),
+    path("public/clubs/", views_club.public_club_list, name="public-clubs"),
+    path("public/clubs/<id:pk>/", views_club.public_club, name="public-club"),
+    path(
+        "public/<id:pk>/joueur/<id:registration>/parcours/",
+        views_club.public_person,
+        name="public-person",
     ),
     path(
         "tournois/<id:pk>/statistiques/",

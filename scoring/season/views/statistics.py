@@ -169,14 +169,16 @@ def public_player_statistics(
     """A player's game in this tournament and over its season, published deals only.
 
     The season is the roster player's tournaments between September 1st and August 31st of the
-    same organising club that the public may see (scoring.live.counted's rule), whoever visits: a
-    public page shows its staff no private tournament, and one club's page no other club's.
+    same host club (the club of this server the tournament belongs to, not the organiser's
+    printed name, which two clubs may share) that the public may see (scoring.live.counted's
+    rule), whoever visits: a public page shows its staff no private tournament, and one club's
+    page no other club's.
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
     player = entry.player
     start, end = season_of(tournament.date)
-    seen = (PUBLIC_TOURNAMENTS & Q(club=tournament.club)) | Q(pk=tournament.pk)
+    seen = (PUBLIC_TOURNAMENTS & Q(host_club=tournament.host_club_id)) | Q(pk=tournament.pk)
     season = tournaments_of_player(player, (start, end), seen=seen)
     entries = registrations_by_tournament(player, season)
     standings = standings_for_many(season, public=True)

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
 from tests.scoring.season.championship_helpers import championship, evening, people
-from tournament.models import Player, Registration, Tournament
+from tournament.models import Club, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -172,19 +172,30 @@ def test_the_public_season_statistics_hold_no_private_tournament_even_for_its_ar
 
 
 def test_another_clubs_tournament_is_not_in_a_clubs_public_season_statistics(client, arbiter):
+    """Issue 27: the season is the host club's public tournaments, by roster entry. The printed
+    organiser text proves nothing: here both clubs print the same one (a joint flyer), and club
+    B's public open, which ANNE played with the same roster entry, stays out of club A's page."""
+    club_a = Club.objects.create(name="Club A")
+    club_b = Club.objects.create(name="Club B")
     p = people(*NAMES)
     bilans = {p["ANNE"]: 30, p["BRUNO"]: -10, p["CLAIRE"]: -10, p["DENIS"]: -10}
     ours = evening("Soirée du club A", 1, [bilans], owner=arbiter)
     second = evening("Deuxième soirée du club A", 8, [bilans], owner=arbiter)
     theirs = evening("Open du club B", 15, [bilans], owner=arbiter)
-    publish(ours, second, theirs)
-    Tournament.objects.filter(pk__in=[ours.pk, second.pk]).update(club="Club A")
-    Tournament.objects.filter(pk=theirs.pk).update(club="Club B")
+    publish(ours, second, theirs, club="Comité de l'Anjou")
+    Tournament.objects.filter(pk__in=[ours.pk, second.pk]).update(host_club=club_a)
+    Tournament.objects.filter(pk=theirs.pk).update(host_club=club_b)
     assert statistics_season(client, ours, p["ANNE"]) == [
         "Soirée du club A",
         "Deuxième soirée du club A",
     ]
+    entry = Registration.objects.get(tournament=ours, player=p["ANNE"])
+    html = client.get(reverse("public-player-statistics", args=[ours.pk, entry.pk])).text
+    assert "Open du club B" not in html
     assert statistics_season(client, theirs, p["ANNE"]) == ["Open du club B"]
+    # The deals of club B's open (+30 there too) are not in club A's season figures either.
+    response = client.get(reverse("public-player-statistics", args=[ours.pk, entry.pk]))
+    assert response.context["season"]["stats"].deals == 2
 
 
 # --- the merge page ----------------------------------------------------------------------------

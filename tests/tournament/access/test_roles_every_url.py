@@ -76,8 +76,8 @@ URL_NAMES = [
     "position-who-sits-where",
     "print-blank-sheets", "print-index", "print-itineraries", "print-ranking", "print-sheet",
     "print-sheets", "print-table-plan", "print-table-plan", "print-who-sits-where",
-    "print-who-sits-where", "public-championship", "public-championship-player", "public-event",
-    "public-me",
+    "print-who-sits-where", "public-championship", "public-championship-player", "public-club",
+    "public-clubs", "public-event", "public-me", "public-person",
     "public-player", "public-player-statistics", "public-players", "public-standings-partial",
     "public-tournament", "ranking", "ranking-player", "registration-reinstate",
     "registration-withdraw", "seat-swap", "set_language", "sheet-crosscheck", "sheet-detail",
@@ -138,7 +138,7 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     # A season championship of the owner's holding this tournament (its pages are guarded by
     # the championship's organisers, not the tournament's staff).
     championship = Championship.objects.create(
-        name=f"Challenge {name}", owner=owner, scale=[3, 2, 1]
+        name=f"Challenge {name}", owner=owner, scale=[3, 2, 1], host_club=club
     )
     championship.tournaments.add(tournament)
     call = TableCall.objects.create(table=table, note="?")
@@ -217,7 +217,7 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["deal"]
             elif route.startswith(("championnats/", "public/championnat/")):
                 kwargs[key] = world["championship"]
-            elif route.startswith("clubs/"):
+            elif route.startswith(("clubs/", "public/clubs/")):
                 kwargs[key] = world["club"]
             elif route.startswith(("epreuves/", "public/epreuves/")):
                 kwargs[key] = world["event"]
@@ -275,8 +275,11 @@ def test_every_view_asks_the_access_module(world):
     assert sorted(publics) == [
         "public-championship",
         "public-championship-player",
+        "public-club",
+        "public-clubs",
         "public-event",
         "public-me",
+        "public-person",
         "public-player",
         "public-player-statistics",
         "public-players",
@@ -397,3 +400,51 @@ def test_every_post_needs_a_csrf_token(world, people):
         response = client.post(url)
         assert response.status_code in (403, 405), (name, url, response.status_code)
     assert snapshot() == before
+
+
+# Issue 27's public pages, and the tournament pages they lead to: open to everyone while what
+# they show is public, 404 once it is not (a private object's name appears on none of them).
+CLUB_PUBLIC_PAGES = ("public-clubs", "public-club", "public-person")
+LEADING_TO = ("public-tournament", "public-player", "public-player-statistics")
+
+
+def public_urls(world, names):
+    for route, pattern in walk(get_resolver().url_patterns):
+        if pattern.name in names:
+            yield pattern.name, url_for(route, pattern, world)
+
+
+def test_the_clubs_public_pages_answer_everyone_and_404_once_private(
+    client, world, people, django_user_model
+):
+    names = CLUB_PUBLIC_PAGES + LEADING_TO
+    visitors = [None, account(django_user_model, "joueur"), people["other_club"]]
+    for visitor in visitors:
+        client.logout()
+        if visitor is not None:
+            client.force_login(visitor)
+        for name, url in public_urls(world, names):
+            response = client.get(url)
+            assert response.status_code == 200, (name, url, visitor)
+    # Club A's only public tournament, "Open", made private (its championship is private too).
+    Tournament.objects.filter(pk=world["tournament"]).update(is_public=False)
+    Championship.objects.filter(pk=world["championship"]).update(is_public=True)
+    for visitor in visitors:
+        client.logout()
+        if visitor is not None:
+            client.force_login(visitor)
+        for name, url in public_urls(world, names):
+            response = client.get(url)
+            if name in ("public-clubs", "public-club"):
+                # The club still publishes its championship: its page answers, without the
+                # tournament "Open" (the championship's name, "Challenge Open", aside).
+                assert response.status_code == 200, (name, url, visitor)
+                assert "Challenge Open" in response.text or name == "public-clubs"
+                assert "Open" not in response.text.replace("Challenge Open", ""), name
+            else:
+                assert response.status_code == 404, (name, url, visitor)
+    # With nothing public left, club A has no page and is not listed.
+    Championship.objects.filter(pk=world["championship"]).update(is_public=False)
+    assert client.get(reverse("public-club", args=[world["club"]])).status_code == 404
+    listing = client.get(reverse("public-clubs")).text
+    assert "Club A" not in listing and "Club B" in listing
