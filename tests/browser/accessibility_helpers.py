@@ -146,6 +146,7 @@ def build_evening(staged, arbiter) -> Evening:
     ]  # fmt: skip
     Tournament.objects.filter(pk__in=[t.pk for t in evenings]).update(is_public=True)
     season = championship(evenings, owner=arbiter, is_public=True)
+    _club_season(arbiter, [tournament, *evenings], season)
     event, bracket = _event_cut(arbiter)
     return Evening(
         club=arbiter.club_memberships.get().club_id,
@@ -163,6 +164,23 @@ def build_evening(staged, arbiter) -> Evening:
         hall_token=tournament.hall_token or "",
         championship=season.pk,
         championship_player=p["ANNE"].pk,
+    )
+
+
+def _club_season(arbiter, tournaments, season) -> None:
+    """The arbiter's club holds the evening, the season and its championship, and announces a
+    public tournament open to sign-ups: its public page shows every part."""
+    from tournament.models import Tournament
+
+    club = arbiter.club_memberships.get().club
+    Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).update(host_club=club)
+    type(season).objects.filter(pk=season.pk).update(host_club=club)
+    Tournament.objects.create(
+        name="Grand prix de printemps",
+        date=datetime.date.today() + datetime.timedelta(days=30),
+        host_club=club,
+        is_public=True,
+        signup_open=True,
     )
 
 
@@ -248,6 +266,9 @@ def players_pages(e: Evening) -> list[tuple[str, str]]:
             "championship/player.html",
             f"/public/championnat/{e.championship}/joueur/{e.championship_player}/",
         ),
+        ("scoring/public_person.html", f"/public/{t}/joueur/{e.registration}/parcours/"),
+        ("clubs/public_club_list.html", "/public/clubs/"),
+        ("clubs/public_club.html", f"/public/clubs/{e.club}/"),
         ("tournament/signup.html", f"/inscription/{e.upcoming}/"),
         (
             "tournament/signup_confirmation.html",
@@ -264,6 +285,11 @@ def anonymous_pages(e: Evening) -> list[tuple[str, str]]:
     return [
         ("registration/login.html", "/connexion/"),
         ("hall/screen.html", f"/salle/{e.hall_token}/"),
+        # The club's public pages and a person's results, at the desk's size too (the phone's
+        # are in players_pages).
+        ("clubs/public_club_list.html", "/public/clubs/"),
+        ("clubs/public_club.html", f"/public/clubs/{e.club}/"),
+        ("scoring/public_person.html", f"/public/{e.tournament}/joueur/{e.registration}/parcours/"),
     ]
 
 
