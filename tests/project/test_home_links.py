@@ -22,3 +22,8 @@ def test_a_visitor_reaches_the_public_standings(client):
     assert f'href="{reverse("public-tournament", args=[public.pk])}"' in page
     assert reverse("tournament-create") not in page
     assert reverse("tournament-detail", args=[public.pk]) not in page
+
+
+def test_a_visitor_reaches_the_clubs_public_pages(client):
+    Tournament.objects.create(name="Open", date="2026-11-21", is_public=True)
+    assert f'href="{reverse("public-clubs")}"' in client.get("/").text
