@@ -276,7 +276,7 @@ def _player_charts(
 def tournament_statistics(request: TournamentRequest, pk: int) -> HttpResponse:
     """The arbiter's view: every player's figures, the clubs' and the tournament's totals
     (every sheet counts, as on the arbiter's ranking). With ?saison=1, the same over the
-    season's tournaments of the organising club that this user may see, by roster player."""
+    season's tournaments of the same host club that this user may see, by roster player."""
     tournament = request.tournament
     if request.GET.get("saison") == "1":
         return _season_statistics(request, tournament)
@@ -306,7 +306,7 @@ def _season_statistics(request: TournamentRequest, tournament: Tournament) -> Ht
     start, end = season_of(tournament.date)
     season = list(
         visible_tournaments(request.user)
-        .filter(date__range=(start, end), club=tournament.club)
+        .filter(date__range=(start, end), host_club=tournament.host_club_id)
         .order_by("date", "name", "pk")
     )
     sheets = visible_sheets_of(season, public=False)

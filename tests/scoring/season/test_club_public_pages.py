@@ -155,3 +155,26 @@ def test_a_new_championship_belongs_to_its_creators_club(arbiter):
         scale=[3, 2, 1], floor=0, best_of=None, min_attendance=0, tie_breaks=[], is_public=True,
     )  # fmt: skip
     assert created.host_club == arbiter.club_memberships.get().club
+
+
+def test_a_public_championship_links_to_its_clubs_page(client, clubs, arbiter):
+    a, _b = clubs
+    shown = finished("Soirée", a, 1)
+    c = championship([shown], owner=arbiter, is_public=True, host_club=a)
+    html = client.get(reverse("public-championship", args=[c.pk])).text
+    assert reverse("public-club", args=[a.pk]) in html
+
+
+def test_the_list_of_clubs_costs_the_same_queries_for_one_or_many_clubs(client):
+    Tournament.objects.create(
+        name="Open", date=TODAY, is_public=True, host_club=Club.objects.create(name="Club 1")
+    )
+    url = reverse("public-clubs")
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(url).status_code == 200
+    for index in range(2, 6):
+        club = Club.objects.create(name=f"Club {index}")
+        Tournament.objects.create(name="Open", date=TODAY, is_public=True, host_club=club)
+    with CaptureQueriesContext(connection) as many:
+        assert len(client.get(url).context["clubs"]) == 5
+    assert len(many.captured_queries) == len(one.captured_queries)

@@ -71,3 +71,21 @@ def test_the_season_page_costs_the_same_queries_for_one_or_three_evenings(
     evening("Soirée 3", 19, [bilans, bilans], owner=arbiter)
     with django_assert_max_num_queries(len(one.captured_queries)):
         assert arbiter_client.get(url).status_code == 200
+
+
+def test_the_season_is_the_host_clubs_not_the_printed_organisers(arbiter, arbiter_client):
+    """An arbiter running evenings of two clubs that print the same organiser text: each
+    club's season holds its own evenings only."""
+    from tournament.models import Club
+
+    p = people("ANNE", "BRUNO", "CÔTÉ", "DAVID")
+    bilans = dict(zip(p.values(), (30, -10, -10, -10), strict=True))
+    ours = evening("Soirée du club A", 5, [bilans], owner=arbiter)
+    theirs = evening("Soirée du club B", 12, [bilans], owner=arbiter)
+    Tournament.objects.filter(pk__in=[ours.pk, theirs.pk]).update(club="Comité de l'Anjou")
+    Tournament.objects.filter(pk=ours.pk).update(host_club=Club.objects.create(name="Club A"))
+    Tournament.objects.filter(pk=theirs.pk).update(host_club=Club.objects.create(name="Club B"))
+    html = arbiter_client.get(
+        reverse("tournament-statistics", args=[ours.pk]) + "?saison=1"
+    ).content.decode()
+    assert "Soirée du club A" in html and "Soirée du club B" not in html
