@@ -27,6 +27,20 @@ class TooManyNamings(ValidationError):
     """An owner typed too many usernames within the hour: nothing is looked up."""
 
 
+def naming_count(user) -> None:
+    """Count one naming by exact username (a tournament's staff or a club's members: one
+    allowance per account for both pages, so neither adds guesses to the other); past the
+    allowance, refuse before anything is looked up. Superusers see every account anyway.
+    Counted with one atomic statement, outside any transaction (tournament.access.throttle)."""
+    if user is not None and user.is_superuser:
+        return
+    key = f"staff-naming:{getattr(user, 'pk', None)}"
+    if throttle.hit(key, NAMING_WINDOW) > NAMING_ATTEMPTS:
+        raise TooManyNamings(
+            _("Trop de noms essayés : réessayez dans une heure."), code="throttled"
+        )
+
+
 def staff_add(
     *, tournament: Tournament, username: str, role: str, password: str = "", user=None
 ) -> TournamentRole:
@@ -41,12 +55,7 @@ def staff_add(
     transaction, so that a refused one stays counted (tournament.access.throttle).
     """
     superuser = bool(user is not None and user.is_superuser)
-    if not superuser:
-        key = f"staff-naming:{getattr(user, 'pk', None)}"
-        if throttle.hit(key, NAMING_WINDOW) > NAMING_ATTEMPTS:
-            raise TooManyNamings(
-                _("Trop de noms essayés : réessayez dans une heure."), code="throttled"
-            )
+    naming_count(user)
     return _staff_grant(
         tournament=tournament,
         username=username,

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
+from tournament.access.staff import naming_count
 from tournament.models import Club, ClubMember, Event, Player, Tournament
 
 
@@ -66,7 +67,10 @@ def member_set(*, club: Club, account, role: str, user=None) -> ClubMember:
 
 
 def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMember:
-    """An administrator names an existing active account, by its exact username, to the club."""
+    """An administrator names an existing active account, by its exact username, to the club.
+    Each attempt is counted first, against the allowance the tournament staff page uses
+    (`TooManyNamings` past it): an administrator cannot probe for account names here."""
+    naming_count(user)
     username = (username or "").strip()
     # Checked before the look-up: PostgreSQL refuses a NUL in a query (a 500, not a refusal).
     account = (

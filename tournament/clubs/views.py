@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.access.permissions import Permission, club_required
+from tournament.access.staff import TooManyNamings
 from tournament.clubs import services
 from tournament.clubs.selectors import ROLE_CHOICES, Club, member_or_404, members_of
 
@@ -25,6 +26,7 @@ class ClubRequest(HttpRequest):
 def club_members(request: ClubRequest, pk: int) -> HttpResponse:
     club = request.club
     error = ""
+    status = 200
     if request.method == "POST":
         try:
             services.member_name(
@@ -35,6 +37,7 @@ def club_members(request: ClubRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as refusal:
             error = " ".join(refusal.messages)
+            status = 429 if isinstance(refusal, TooManyNamings) else 400
         else:
             messages.success(request, _("Membre du club enregistré."))
             return redirect("club-members", pk)
@@ -44,7 +47,7 @@ def club_members(request: ClubRequest, pk: int) -> HttpResponse:
         "roles": ROLE_CHOICES,
         "error": error,
     }
-    return render(request, "clubs/club_members.html", context, status=400 if error else 200)
+    return render(request, "clubs/club_members.html", context, status=status)
 
 
 @club_required(Permission.CLUB_ADMINISTER)

@@ -56,3 +56,60 @@ def test_creating_a_tournament_needs_a_club_and_gives_it_the_tournament(client, 
     assert client.post(reverse("tournament-create"), FORM).status_code == 302
     tournament = Tournament.objects.get()
     assert (tournament.owner, tournament.host_club) == (loner, club)
+
+
+def test_an_administrator_cannot_guess_usernames_for_long(client, django_user_model):
+    """The members page names accounts by exact username like the tournament staff page, and
+    shares its allowance per account: past it, even an existing account is refused (429) and
+    the page says nothing of it; the count is one database row (tournament.access.throttle)."""
+    from tournament.access import staff
+    from tournament.models.limits import Counter
+
+    admin = django_user_model.objects.create_user("admin-a")
+    club = join_club(admin, "Club A", "admin")
+    django_user_model.objects.create_user("lea")
+    client.force_login(admin)
+    url = reverse("club-members", args=[club.pk])
+    for attempt in range(staff.NAMING_ATTEMPTS):
+        refused = client.post(url, {"username": f"essai-{attempt}", "role": "arbiter"})
+        assert refused.status_code == 400
+    throttled = client.post(url, {"username": "lea", "role": "arbiter"})
+    assert throttled.status_code == 429
+    assert "Trop de noms essayés" in throttled.content.decode()
+    assert "lea" not in throttled.content.decode()
+    assert not ClubMember.objects.filter(user__username="lea").exists()
+    assert Counter.objects.get(key=f"staff-naming:{admin.pk}").hits == staff.NAMING_ATTEMPTS + 1
+
+
+def test_the_two_naming_pages_share_one_allowance(client, django_user_model):
+    """Guesses on a tournament's staff page count on the club's members page too."""
+    from tournament.access import staff
+    from tournament.models.limits import Counter
+
+    admin = django_user_model.objects.create_user("admin-a")
+    club = join_club(admin, "Club A", "admin")
+    Counter.objects.create(
+        key=f"staff-naming:{admin.pk}", hits=staff.NAMING_ATTEMPTS, window_end=2e9
+    )
+    django_user_model.objects.create_user("lea")
+    client.force_login(admin)
+    response = client.post(
+        reverse("club-members", args=[club.pk]), {"username": "lea", "role": "arbiter"}
+    )
+    assert response.status_code == 429
+    assert ClubMember.objects.count() == 1
+
+
+def test_a_superuser_names_members_without_a_count(client, django_user_model):
+    from tournament.access import staff
+    from tournament.models.limits import Counter
+
+    root = django_user_model.objects.create_superuser("root", password="pw-root-1")
+    club = join_club(django_user_model.objects.create_user("admin-a"), "Club A", "admin")
+    django_user_model.objects.create_user("lea")
+    client.force_login(root)
+    url = reverse("club-members", args=[club.pk])
+    for attempt in range(staff.NAMING_ATTEMPTS + 1):
+        client.post(url, {"username": f"essai-{attempt}", "role": "arbiter"})
+    assert client.post(url, {"username": "lea", "role": "arbiter"}).status_code == 302
+    assert not Counter.objects.filter(key__startswith="staff-naming:").exists()
