@@ -21,6 +21,14 @@ def home_club(user) -> Club | None:
     return clubs_of(user).first()
 
 
+def restorable_clubs(user) -> QuerySet[Club]:
+    """The clubs a backup restored by this account may go to: its own (any role, as for the
+    tournaments it creates), every club for a superuser; by name, the default first."""
+    if user is not None and user.is_active and user.is_superuser:
+        return Club.objects.order_by("name", "pk")
+    return clubs_of(user)
+
+
 def administered_clubs(user) -> QuerySet[Club]:
     """The clubs whose arbiters this account names (every club for a superuser)."""
     if not (user is not None and user.is_authenticated and user.is_active):

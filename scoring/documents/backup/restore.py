@@ -22,7 +22,7 @@ from scoring.documents.backup.document import (
 )
 from scoring.documents.backup.plan import Plan, related_label
 from tournament.clubs.selectors import home_club
-from tournament.models import Player, Tournament
+from tournament.models import Club, Player, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -115,11 +115,15 @@ def _write(plan: Plan) -> Tournament:
 
 
 def tournament_check(
-    raw: str | bytes, *, user: AbstractBaseUser | AnonymousUser | None = None
+    raw: str | bytes,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    club: Club | None = None,
 ) -> Plan:
-    """Parse and check a backup without writing anything; raises BackupError."""
+    """Parse and check a backup without writing anything; raises BackupError. The tournament
+    and its new roster entries go to `club` (the restorer's first club when not given)."""
     sections = check_document(parse_backup(raw))
-    club = home_club(user)
+    club = club if club is not None else home_club(user)
     checker = Checker(
         sections, owner_id=user.pk if user is not None else None, club_id=club.pk if club else None
     )
@@ -133,13 +137,18 @@ def tournament_check(
 
 
 def tournament_import(
-    raw: str | bytes, *, user: AbstractBaseUser | AnonymousUser | None = None
+    raw: str | bytes,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    club: Club | None = None,
 ) -> Tournament:
-    """Restore a backup as a new tournament owned by `user`; returns it.
+    """Restore a backup as a new tournament owned by `user`, in `club` (one of
+    `restorable_clubs(user)`, chosen by the caller; the user's first club when not given);
+    returns it.
 
     Raises BackupError, writing nothing, when the file is not a sound backup.
     """
-    plan = tournament_check(raw, user=user)
+    plan = tournament_check(raw, user=user, club=club)
     try:
         return _write(plan)
     except DatabaseError as exc:  # e.g. a licence registered meanwhile: nothing was written

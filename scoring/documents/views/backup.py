@@ -18,10 +18,30 @@ from scoring.documents.backup import (
     tournament_import,
 )
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
+from tournament.clubs.selectors import home_club, restorable_clubs
 
 
 class RestoreForm(forms.Form):
     file = forms.FileField(label=_("Fichier de sauvegarde (.json)"))
+    # The restored tournament and its new roster entries are this club's: one of the
+    # restorer's clubs (every club for a superuser), their first by default.
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=restorable_clubs(None),
+        required=False,
+        empty_label=None,
+        error_messages={
+            "invalid_choice": _("Vous n'êtes pas membre de ce club : choisissez l'un de vos clubs.")
+        },
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        club = self.fields["club"]
+        assert isinstance(club, forms.ModelChoiceField)
+        club.queryset = restorable_clubs(user)
+        first = home_club(user)
+        club.initial = first.pk if first is not None else None
 
 
 @permission_required(Permission.EXPORT)
@@ -66,7 +86,7 @@ class UploadLimit(FileUploadHandler):
 
 @csrf_protect
 def _restore(request: HttpRequest, limit: UploadLimit) -> HttpResponse:
-    form = RestoreForm(request.POST or None, request.FILES or None)
+    form = RestoreForm(request.POST or None, request.FILES or None, user=request.user)
     if request.method == "POST" and limit.too_big:
         form.is_valid()  # the file was dropped: say why rather than "required"
         form.errors["file"] = form.error_class(
@@ -80,7 +100,9 @@ def _restore(request: HttpRequest, limit: UploadLimit) -> HttpResponse:
         try:
             # tournament_import checks the size again, the depth, every row and every deal
             # before it writes anything; whoever restores the file owns the tournament.
-            tournament = tournament_import(upload.read(), user=request.user)
+            tournament = tournament_import(
+                upload.read(), user=request.user, club=form.cleaned_data["club"]
+            )
         except BackupError as exc:
             form.add_error("file", str(exc))
         else:
