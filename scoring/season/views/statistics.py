@@ -178,7 +178,7 @@ def public_player_statistics(
     entry = registration_or_404(tournament, registration)
     player = entry.player
     start, end = season_of(tournament.date)
-    seen = (PUBLIC_TOURNAMENTS & Q(host_club=tournament.host_club_id)) | Q(pk=tournament.pk)
+    seen = (PUBLIC_TOURNAMENTS & same_club(tournament)) | Q(pk=tournament.pk)
     season = tournaments_of_player(player, (start, end), seen=seen)
     entries = registrations_by_tournament(player, season)
     standings = standings_for_many(season, public=True)
@@ -271,6 +271,16 @@ def _player_charts(
     }
 
 
+def same_club(tournament: Tournament) -> Q:
+    """The tournaments of the club that holds `tournament`: its host club, never the free
+    "club organisateur" line (two clubs leaving it blank, or typing the same words, are not
+    one club). A tournament of no club (a superuser's) goes with those of no club and the same
+    line."""
+    if tournament.host_club_id is not None:
+        return Q(host_club=tournament.host_club_id)
+    return Q(host_club=None, club=tournament.club)
+
+
 @permission_required(Permission.VIEW)
 @require_safe
 def tournament_statistics(request: TournamentRequest, pk: int) -> HttpResponse:
@@ -306,7 +316,7 @@ def _season_statistics(request: TournamentRequest, tournament: Tournament) -> Ht
     start, end = season_of(tournament.date)
     season = list(
         visible_tournaments(request.user)
-        .filter(date__range=(start, end), host_club=tournament.host_club_id)
+        .filter(same_club(tournament), date__range=(start, end))
         .order_by("date", "name", "pk")
     )
     sheets = visible_sheets_of(season, public=False)

@@ -73,6 +73,54 @@ def test_the_season_page_costs_the_same_queries_for_one_or_three_evenings(
         assert arbiter_client.get(url).status_code == 200
 
 
+def two_clubs_one_visitor(arbiter, django_user_model):
+    """Club A's public evening and club B's, both with the "club organisateur" line left blank,
+    the same four roster players at both (B's arbiter invited A's as a scorer)."""
+    from tests.club_helpers import join_club
+    from tournament.models import TournamentRole
+
+    p = people("ANNE", "BRUNO", "CÔTÉ", "DAVID")
+    bilans = dict(zip(p.values(), (30, -10, -10, -10), strict=True))
+    ours = evening("Soirée du club A", 5, [bilans], owner=arbiter)
+    neighbour = django_user_model.objects.create_user("voisin", password="x")
+    theirs = evening("Open du club B", 12, [bilans], owner=neighbour)
+    club_a = arbiter.club_memberships.get().club
+    club_b = join_club(neighbour, "Club B", "admin")
+    Tournament.objects.filter(pk=ours.pk).update(host_club=club_a, club="", is_public=True)
+    Tournament.objects.filter(pk=theirs.pk).update(host_club=club_b, club="", is_public=True)
+    TournamentRole.objects.create(tournament=theirs, user=arbiter, role="scorer")
+    return ours, p["ANNE"]
+
+
+def test_a_players_public_season_counts_only_the_clubs_tournaments(
+    client, arbiter, django_user_model
+):
+    """Both clubs leave the free "club organisateur" line blank: the season is still the host
+    club's (issue 27: a player's page across the club's season, its tournaments only)."""
+    ours, anne = two_clubs_one_visitor(arbiter, django_user_model)
+    entry = ours.registrations.get(player=anne)
+    html = client.get(
+        reverse("public-player-statistics", args=[ours.pk, entry.pk])
+    ).content.decode()
+    assert "Soirée du club A" in html
+    assert "Open du club B" not in html
+
+
+def test_the_arbiters_season_counts_only_the_clubs_tournaments(
+    arbiter, arbiter_client, django_user_model
+):
+    """An arbiter of club A who also scores club B's evening: A's season is A's tournaments."""
+    ours, _anne = two_clubs_one_visitor(arbiter, django_user_model)
+    html = arbiter_client.get(
+        reverse("tournament-statistics", args=[ours.pk]) + "?saison=1"
+    ).content.decode()
+    assert "Soirée du club A" in html and "1 tournoi" in html
+    assert "Open du club B" not in html
+    # One deal each over the season, not two.
+    for row in season_rows(html):
+        assert '<td class="num">1</td>' in row
+
+
 def test_the_season_is_the_host_clubs_not_the_printed_organisers(arbiter, arbiter_client):
     """An arbiter running evenings of two clubs that print the same organiser text: each
     club's season holds its own evenings only."""
