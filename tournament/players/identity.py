@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
@@ -228,8 +228,9 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
 
 @dataclass(frozen=True)
 class Played:
-    """A roster player's tournaments as one user may see them: the names of those the user may
-    read, and how many others there are (the roster is shared; their names stay private)."""
+    """A roster player's tournaments as one user may see them: the names of those the user
+    works on or of their clubs' public ones, and how many others there are (another club's
+    names stay with it)."""
 
     names: list[str]
     hidden: int = 0
@@ -241,7 +242,7 @@ def merge_candidates(
     """Roster players among `among` (those `user` may see) who may be `player` (same last
     name, accents ignored), each with the tournaments they play in as `user` may see them;
     `player` first. Two queries."""
-    from tournament.access.permissions import readable_tournaments
+    from tournament.access.permissions import PUBLIC_TOURNAMENTS, visible_tournaments
 
     found = [
         known
@@ -251,7 +252,14 @@ def merge_candidates(
     ]
     everyone = [Known(player.pk, player.last_name, player.first_name, player.club, player.licence)]
     everyone += sorted(found, key=lambda k: (k.key, fold(k.club), k.pk))
-    readable = readable_tournaments(user).filter(pk=OuterRef("tournament_id"))
+    # Named: the tournaments the user works on, and the public ones of the user's clubs (or of
+    # no club). Another club's tournaments, public or not, are only counted: the merge page is
+    # a desk page of this club (issue 27: no other club's tournament name on it).
+    ours = Q(host_club=None) | Q(host_club__members__user=user)
+    readable = Tournament.objects.filter(
+        (PUBLIC_TOURNAMENTS & ours) | Q(pk__in=visible_tournaments(user).values("pk")),
+        pk=OuterRef("tournament_id"),
+    )
     names: dict[int, list[str]] = {}
     hidden: dict[int, int] = {}
     for pk, name, shown in (

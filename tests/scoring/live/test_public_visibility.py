@@ -230,3 +230,30 @@ def test_the_merge_page_lists_only_the_tournaments_its_user_may_see(
     # Nor may its id be forced: another club's entry answers 404.
     forced = client.get(reverse("player-merge") + f"?garder={twin.pk}")
     assert forced.status_code == 404
+
+
+def test_the_merge_page_names_no_tournament_of_another_club_a_visitor_played(
+    client, arbiter, django_user_model
+):
+    """A player of club B who came to club A's evening is A's to see and merge, but A's desk
+    names none of B's tournaments, public ones included: they are counted, not named."""
+    from tests.club_helpers import join_club, roster_club
+
+    other = django_user_model.objects.create_user("autre-club", password="pw-autre-1")
+    club_b = join_club(other, "Club B", "admin")
+    ours = Tournament.objects.create(
+        name="Soirée du club A", date=datetime.date(2025, 9, 1), owner=arbiter,
+        host_club=roster_club(),
+    )  # fmt: skip
+    theirs = Tournament.objects.create(
+        name="Open public du club B", date=datetime.date(2025, 9, 15), owner=other,
+        host_club=club_b, is_public=True,
+    )  # fmt: skip
+    visitor = Player.objects.create(last_name="MARTIN", first_name="Paul", origin_club=club_b)
+    Registration.objects.create(tournament=ours, player=visitor, number=1)
+    Registration.objects.create(tournament=theirs, player=visitor, number=1)
+    client.force_login(arbiter)
+    html = client.get(reverse("player-merge") + f"?garder={visitor.pk}").content.decode()
+    assert "Soirée du club A" in html
+    assert "Open public du club B" not in html
+    assert "1 tournoi que vous ne voyez pas" in html
