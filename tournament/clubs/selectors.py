@@ -29,6 +29,11 @@ def restorable_clubs(user) -> QuerySet[Club]:
     return clubs_of(user)
 
 
+def club_named(name: str) -> Club | None:
+    """The club of this exact name, None when there is none."""
+    return Club.objects.filter(name=name).first()
+
+
 def administered_clubs(user) -> QuerySet[Club]:
     """The clubs whose arbiters this account names (every club for a superuser)."""
     if not (user is not None and user.is_authenticated and user.is_active):

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.documents.backup import MAX_BACKUP_BYTES, BackupError, tournament_import
+from tournament.clubs.selectors import club_named
 
 
 class Command(BaseCommand):
@@ -21,8 +22,20 @@ class Command(BaseCommand):
             help="username of the account that owns the restored tournament (default: none; "
             "the owner named in the file is never used)",
         )
+        parser.add_argument(
+            "--club",
+            help="name of the club the tournament and its new roster entries go to (default: "
+            "the owner's first club; the club named in the file is never used)",
+        )
 
-    def handle(self, *args, path: str, owner: str | None = None, **options):
+    def handle(
+        self, *args, path: str, owner: str | None = None, club: str | None = None, **options
+    ):
+        into = None
+        if club:
+            into = club_named(club)  # whoever runs the command runs the server: any club
+            if into is None:
+                raise CommandError(f"No club named {club!r}.")
         user = None
         if owner:
             accounts = get_user_model()._default_manager
@@ -39,7 +52,7 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from exc
         try:
-            tournament = tournament_import(raw, user=user)
+            tournament = tournament_import(raw, user=user, club=into)
         except BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Restored '{tournament.name}' as id {tournament.pk}"))

@@ -127,3 +127,17 @@ def test_a_backup_from_before_clubs_restores_into_the_club_chosen(client, arbite
         Player.objects.filter(registrations__tournament=copy).values_list("origin_club", flat=True)
     ) == {second.pk}
     assert totals(copy) == totals(original)
+
+
+def test_the_command_restores_into_the_club_named(arbiter, played, tmp_path, django_user_model):
+    from django.core.management import CommandError, call_command
+
+    other = join_club(django_user_model.objects.create_user("bob"), "Club B", "admin")
+    path = tmp_path / "sauvegarde.json"
+    path.write_text(json.dumps(before_clubs(played)), encoding="utf-8")
+    call_command("restore_tournament", str(path), owner="arbitre-test", club="Club B",
+                 stdout=io.StringIO())  # fmt: skip
+    copy = Tournament.objects.latest("pk")
+    assert (copy.owner, copy.host_club) == (arbiter, other)
+    with pytest.raises(CommandError, match="No club named 'Club C'"):
+        call_command("restore_tournament", str(path), club="Club C", stdout=io.StringIO())
