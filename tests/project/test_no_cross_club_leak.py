@@ -37,6 +37,10 @@ from tournament.models import ClubMember, Event, Registration, Team
 pytestmark = pytest.mark.django_db
 
 PUBLIC_PAGES = {"home", "signup", "signup-confirmation"}
+# Public pages about the whole server, not one club: the home page (every public tournament),
+# the list of clubs publishing something, and a person's results across every club's public
+# tournaments (issue 27). B's public names may appear there even when reached with A's ids.
+SERVER_WIDE_PUBLIC = {"home", "public-clubs", "public-person"}
 # The pages that read a search or a choice from the query string (request.GET): asked again
 # with a search for B's names, A's tournament and B's ids.
 SEARCHED = {
@@ -210,8 +214,8 @@ def urls(world: dict, own_tournament: int) -> Iterator[tuple[str, str]]:
 
 def leaks(client: Client, world: dict, own_tournament: int, *, ours: bool) -> list[tuple]:
     """What B's names the pages of `world` show that they should not. With `ours` (A's
-    world) every page is about A: only the home page, which lists every public tournament of
-    the server, may name B's public tournament; B's ids are also POSTed to (refused)."""
+    world) every page is about A: only the server-wide public pages may name B's public
+    tournament (SERVER_WIDE_PUBLIC); B's ids are also POSTed to (refused)."""
     found = []
     for name, url in urls(world, own_tournament):
         responses = [client.get(url)]
@@ -220,7 +224,7 @@ def leaks(client: Client, world: dict, own_tournament: int, *, ours: bool) -> li
         for response in responses:
             text = body_text(response).casefold()
             if ours:
-                allowed_public = name == "home"
+                allowed_public = name in SERVER_WIDE_PUBLIC
             else:
                 allowed_public = is_public(name) or name in PUBLIC_PAGES
             names = PRIVATE_NAMES + ([] if allowed_public else PUBLIC_NAMES)
