@@ -26,7 +26,7 @@ from django.db.models import Model, Q, QuerySet
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
-from tournament.models import ChangeLog, Position, Registration, Tournament
+from tournament.models import ChangeLog, Player, Position, Registration, Table, Tournament
 
 # Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
 FREE_SHEETS = 0
@@ -53,16 +53,25 @@ def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> Que
     """The same rule over several tournaments: for the public, sheets of published positions,
     and only validated ones where the organiser asked for that."""
     sheets = ScoreSheet.objects.filter(tournament_id__in=[t.pk for t in tournaments])
-    if public:
-        sheets = sheets.filter(table__isnull=False).exclude(
-            table__position__status=Position.Status.DRAFT
+    return sheets.filter(visible_sheet_rule(tournaments, public=public)) if public else sheets
+
+
+def visible_sheet_rule(tournaments: Sequence[Tournament], *, public: bool, to: str = "") -> Q:
+    """visible_sheets_of's rule as a condition on the sheet reached through `to` (e.g.
+    "deal__sheet__"), for the reads of one player's rows that join their sheets rather than
+    list the field's (a poll of one card then reads only that player's rows)."""
+    if not public:
+        return Q()
+    rule = Q(**{f"{to}table__isnull": False}) & ~Q(
+        **{f"{to}table__position__status": Position.Status.DRAFT}
+    )
+    validated_only = [t.pk for t in tournaments if t.public_requires_validation]
+    if validated_only:
+        rule &= ~(
+            Q(**{f"{to}tournament_id__in": validated_only})
+            & ~Q(**{f"{to}status": ScoreSheet.Status.VALIDATED})
         )
-        validated_only = [t.pk for t in tournaments if t.public_requires_validation]
-        if validated_only:
-            sheets = sheets.exclude(
-                Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED)
-            )
-    return sheets
+    return rule
 
 
 def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> QuerySet[Incident]:
@@ -83,6 +92,97 @@ def counted_scores(
     """The per-player scores of the deals that count (counted_deals' rule)."""
     scores = DealScore.objects.filter(deal__sheet__in=sheets)
     return scores.filter(_published("deal__")) if public else scores
+
+
+# The columns of a player's counted deal (player_counted_deals), in this order.
+PLAYER_DEAL_COLUMNS = (
+    "points",
+    "seat",
+    "sheet",
+    "number",
+    "passed",
+    "cancelled",
+    "taker",
+    "partner",
+    "dead",
+    "contract",
+    "oudlers",
+    "deal_points",
+    "adjusted",
+    "adjustment_reason",
+    "table",
+    "position",
+    "taker_last",
+    "taker_first",
+    "partner_last",
+    "partner_first",
+)
+
+
+def player_counted_deals(tournament: Tournament, registration_id: int) -> list[tuple[Any, ...]]:
+    """One player's deals that the public sees (counted_scores' and visible_sheets' rules: a
+    confirmed deal, on a table's sheet of a position that is not a draft, validated if the
+    organiser asked for that), by position, sheet and number, with the taker's and partner's
+    names: PLAYER_DEAL_COLUMNS. Read through the player's own rows only, in one plain SQL
+    statement (a player's card asks it at every change of the standings: through the ORM,
+    building its joins cost more than running them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _player_deals_sql(validated_only=tournament.public_requires_validation),
+            [registration_id, tournament.pk, False, Position.Status.DRAFT.value],
+        )
+        return cursor.fetchall()
+
+
+def _player_deals_sql(*, validated_only: bool) -> str:
+    q = connection.ops.quote_name
+
+    def table(model: type[Model]) -> str:
+        return q(model._meta.db_table)
+
+    def named(alias: str, seat: str) -> str:
+        """Joins to the name of whoever sat at `seat` of the deal's sheet."""
+        return (
+            f"LEFT JOIN {table(SheetPlayer)} {alias} ON {alias}.{q('sheet_id')} = d.{q('sheet_id')}"
+            f" AND {alias}.{q('seat')} = d.{q(seat)} "
+            f"LEFT JOIN {table(Registration)} {alias}r ON {alias}r.{q('id')} = "
+            f"{alias}.{q('registration_id')} "
+            f"LEFT JOIN {table(Player)} {alias}p ON {alias}p.{q('id')} = "
+            f"{alias}r.{q('player_id')} "
+        )
+
+    deal = ", ".join(
+        f"d.{q(c)}"
+        for c in ("sheet_id", "number", "passed", "cancelled", "taker", "partner", "dead")
+    )
+    details = ", ".join(
+        f"d.{q(c)}" for c in ("contract", "oudlers", "points", "adjusted", "adjustment_reason")
+    )
+    validated = (
+        f" AND s.{q('status')} = '{ScoreSheet.Status.VALIDATED.value}'" if validated_only else ""
+    )
+    return (
+        f"SELECT ds.{q('points')}, ds.{q('seat')}, {deal}, {details}, tb.{q('number')}, "
+        f"p.{q('number')}, tkp.{q('last_name')}, tkp.{q('first_name')}, "
+        f"ptp.{q('last_name')}, ptp.{q('first_name')} "
+        f"FROM {table(DealScore)} ds "
+        f"JOIN {table(Deal)} d ON d.{q('id')} = ds.{q('deal_id')} "
+        f"JOIN {table(ScoreSheet)} s ON s.{q('id')} = d.{q('sheet_id')} "
+        f"JOIN {table(Table)} tb ON tb.{q('id')} = s.{q('table_id')} "
+        f"JOIN {table(Position)} p ON p.{q('id')} = tb.{q('position_id')} "
+        f"{named('tk', 'taker')}{named('pt', 'partner')}"
+        f"WHERE ds.{q('registration_id')} = %s AND s.{q('tournament_id')} = %s "
+        f"AND d.{q('pending')} = %s AND p.{q('status')} <> %s{validated} "
+        f"ORDER BY p.{q('number')}, d.{q('sheet_id')}, d.{q('number')}"
+    )
+
+
+def player_visible_incidents(tournament: Tournament, registration_id: int) -> QuerySet[Incident]:
+    """One player's penalties that the public sees (visible_incidents' rule), the same way."""
+    visible = Q(sheet__isnull=True) | visible_sheet_rule([tournament], public=True, to="sheet__")
+    return Incident.objects.filter(
+        visible, tournament=tournament, registration_id=registration_id, penalty_points__gt=0
+    )
 
 
 def player_deals(

@@ -9,7 +9,8 @@ upsert. A render from the previous standings (served while
 another process computes the new ones, scoring.live.shared) is stored under the previous
 version, never the new one. Each tournament keeps one row per kind and key (language, page),
 replaced in place, and storing a version drops that kind's rows of other versions: the table
-holds the current renders only, a few dozen rows a tournament at most.
+holds the current renders only, a few dozen rows a tournament at most, besides the players'
+cards' deals (scoring.live.card), one row per player and language.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from tournament.models import Tournament
 
 STANDINGS = "standings"
 HALL = "hall"
+# A player's deals on their public card (scoring.live.card): one row per player and language,
+# stored under a digest of what they show rather than a version of the tournament.
+CARD_DEALS = "card-deals"
 # Pages of the public standings shared per language: past them (1,000 rows at 50 a page), a
 # page is rendered for its viewer, as are searches, sorts and the other views.
 MAX_PAGES = 20
@@ -43,12 +47,25 @@ def shared_fragment(tournament: Tournament, kind: str, key: str, version: str) -
     return None if body is None else zlib.decompress(bytes(body)).decode()
 
 
-def store_fragment(tournament: Tournament, kind: str, key: str, version: str, body: str) -> None:
-    """Keep `body` as the fragment of this kind and key at `version`, dropping other versions'."""
+def store_fragment(
+    tournament: Tournament,
+    kind: str,
+    key: str,
+    version: str,
+    body: str,
+    *,
+    drop_other_versions: bool = True,
+) -> None:
+    """Keep `body` as the fragment of this kind and key at `version`, dropping other versions'
+    (unless the kind's versions are per key, as the cards' are: each key's row is then only
+    replaced in place)."""
     payload = zlib.compress(body.encode(), 1)
     if len(payload) > BODY_LIMIT:
         return
-    SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(version=version).delete()
+    if drop_other_versions:
+        SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(
+            version=version
+        ).delete()
     SharedRender.objects.bulk_create(
         [
             SharedRender(

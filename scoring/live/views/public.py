@@ -17,8 +17,9 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
+from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
-from scoring.live.views.reports import player_context, ranking_context
+from scoring.live.views.reports import ranking_context
 from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
@@ -193,15 +194,23 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
     served = request_standings(request, public=True)
-    context = player_context(tournament, entry, True, standings=served.standings)
-    ranked = context["ranked"]
-    context.update(
-        current=_request_seating(request, entry.pk).in_play,
-        players_count=len(context["standings"].players),
-        results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
-        polling=tournament.status != tournament.Status.FINISHED,
-        poll_seconds=POLL_SECONDS,
-    )
+    standings = served.standings
+    ranked = standings.rank_of(entry.pk)
+    # Rendered once per content and shared: they move only with the player's own tables.
+    deals, deals_html = card_deals_html(tournament, entry.pk)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "standings": standings,
+        "ranked": ranked,
+        "deals": deals,
+        "deals_html": deals_html,
+        "current": _request_seating(request, entry.pk).in_play,
+        "players_count": len(standings.players),
+        "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
+        "polling": tournament.status != tournament.Status.FINISHED,
+        "poll_seconds": POLL_SECONDS,
+    }
     base = _player_etag_base(request, entry.pk, served.version)
     if request.htmx:
         response = render(request, "scoring/_public_player_card.html", context)

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.live.card import card_deals
 from scoring.live.provisional import mark_provisional
-from scoring.live.standings import standings_for
+from scoring.live.standings import player_deals, standings_for
 from scoring.live.views.public import POLL_SECONDS
 from scoring.live.views.reports import player_context
+from scoring.models import Deal, DealScore, ScoreSheet, SharedRender
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.evening.selectors import played_positions, position_in_play
 from tournament.models import Position, Seat, Tournament
@@ -46,7 +49,9 @@ def reference_card(tournament: Tournament, entry) -> str:
             .first()
         )
     ranked = context["ranked"]
+    deals, _shown = card_deals(tournament, entry.pk)
     context.update(
+        deals_html=render_to_string("scoring/_public_deals.html", {"deals": deals}),
         current=current,
         players_count=len(standings.players),
         results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
@@ -102,3 +107,78 @@ def test_the_card_etag_follows_this_players_seat_only(client):
     # This player's seat moves: the card is sent again.
     Seat.objects.filter(pk=mine.pk).update(direction="Z")
     assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def _lines_by_the_arbiters_rule(tournament: Tournament, entry) -> list[tuple]:
+    deals = player_deals(tournament, entry, public=True)
+    return [
+        (line["position"], line["table"], line["deal"].number, line["points"], line["running"])
+        + (line["role"], line["taker"], line["partner"], line["deal"].contract)
+        for line in deals["lines"]
+    ]
+
+
+def _card_lines(tournament: Tournament, entry) -> list[tuple]:
+    deals, _shown = card_deals(tournament, entry.pk)
+    return [
+        (line["position"], line["table"], line["number"], line["points"], line["running"])
+        + (line["role"], line["taker"], line["partner"], line["contract"])
+        for line in deals["lines"]
+    ]
+
+
+def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
+    """The card's one-statement read shows what counted.player_deals shows the public: no
+    draft position, no deal waiting for confirmation, validated sheets only when asked."""
+    tournament = running(16)
+    entries = list(tournament.registrations.select_related("player").order_by("number"))
+    Deal.objects.filter(sheet__tournament=tournament, number=1).update(pending=True)
+    sheet = ScoreSheet.objects.filter(tournament=tournament, table__isnull=False).first()
+    ScoreSheet.objects.filter(pk=sheet.pk).update(status=ScoreSheet.Status.VALIDATED)
+    for requires_validation in (False, True):
+        Tournament.objects.filter(pk=tournament.pk).update(
+            public_requires_validation=requires_validation
+        )
+        tournament.refresh_from_db()
+        shown = 0
+        for entry in entries:
+            assert _card_lines(tournament, entry) == _lines_by_the_arbiters_rule(tournament, entry)
+            shown += len(_card_lines(tournament, entry))
+        assert shown, "some deals are shown"
+
+
+def test_the_card_after_a_deal_at_the_players_table_is_the_card_computed_afresh(client):
+    tournament = running(16)
+    entry = (
+        tournament.registrations.select_related("player", "team")
+        .filter(scores__isnull=False)
+        .order_by("number")
+        .first()
+    )
+    url = card_url(tournament, entry.pk)
+    before = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert before == reference_card(tournament, entry)
+    # A correction at the player's table: the deals shown change, the stored render must not
+    # be served for them.
+    score = DealScore.objects.filter(registration=entry).order_by("deal__number").last()
+    DealScore.objects.filter(pk=score.pk).update(points=score.points + 1000)
+    ScoreSheet.objects.filter(pk=score.deal.sheet_id).update(version=F("version") + 1)
+    after = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert after != before
+    assert after == reference_card(tournament, entry)
+
+
+def test_a_deal_at_another_table_serves_the_stored_deals_of_this_card(client):
+    tournament = running(16)
+    entry = tournament.registrations.filter(scores__isnull=False).order_by("number").first()
+    url = card_url(tournament, entry.pk)
+    client.get(url, HTTP_HX_REQUEST="true")
+    stored = SharedRender.objects.get(tournament=tournament, kind="card-deals")
+    other = Deal.objects.filter(sheet__tournament=tournament).exclude(
+        player_scores__registration=entry
+    )
+    deal = other.first()
+    Deal.objects.filter(pk=deal.pk).update(pending=True)
+    ScoreSheet.objects.filter(pk=deal.sheet_id).update(version=F("version") + 1)
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+    assert SharedRender.objects.get(pk=stored.pk).rendered_at == stored.rendered_at
