@@ -15,24 +15,28 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from scoring.live.counted import (
     PLAYER_DEAL_COLUMNS,
     player_counted_deals,
-    player_visible_incidents,
+    player_counted_penalties,
 )
 from scoring.live.rendered import CARD_DEALS, shared_fragment, store_fragment
 from scoring.models import Deal, Incident
 from tournament.models import Tournament
 
 
-def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[dict, SafeString]:
-    """The card's deals and penalties (card_deals), and their HTML in the active language."""
-    deals, shown = card_deals(tournament, registration_id)
+def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[Any, SafeString]:
+    """The card's deals and penalties (card_deals, built only if asked for), and their HTML
+    in the active language: read from the stored render of the same rows when there is one."""
+    rows = player_counted_deals(tournament, registration_id)
+    penalties = player_counted_penalties(tournament, registration_id)
+    deals = SimpleLazyObject(lambda: card_deals(rows, penalties))
     key = f"{get_language()}:{registration_id}"
-    version = hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
+    version = hashlib.sha256(repr((rows, penalties)).encode()).hexdigest()[:32]
     body = shared_fragment(tournament, CARD_DEALS, key, version)
     if body is None:
         body = render_to_string("scoring/_public_deals.html", {"deals": deals})
@@ -40,11 +44,9 @@ def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[dict,
     return deals, mark_safe(body)  # noqa: S308 - rendered by our own template, escaped there
 
 
-def card_deals(tournament: Tournament, registration_id: int) -> tuple[dict[str, Any], Any]:
-    """The counted deals the player played, by position, with the running total (what the
-    public sees: counted.player_counted_deals), and the player's penalties; and all that the
-    rendered deals show of them, as plain values (their digest names the render)."""
-    rows = player_counted_deals(tournament, registration_id)
+def card_deals(rows: list[tuple[Any, ...]], penalties: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """The counted deals the player played (counted.player_counted_deals' rows), by position,
+    with the running total, and the player's penalties (player_counted_penalties' rows)."""
     running = 0
     lines = []
     for row in rows:
@@ -60,26 +62,12 @@ def card_deals(tournament: Tournament, registration_id: int) -> tuple[dict[str, 
             partner=_name(line.pop("partner_last"), line.pop("partner_first")),
         )
         lines.append(line)
-    incidents = list(
-        player_visible_incidents(tournament, registration_id)
-        .select_related("sheet__table__position")
-        .order_by("created_at")
-    )
-    shown = (rows, [_incident_shown(i) for i in incidents])
-    return {"lines": lines, "incidents": incidents, "deal_total": running}, shown
-
-
-def _incident_shown(incident: Incident) -> tuple[Any, ...]:
-    table = incident.sheet.table if incident.sheet else None
-    return (
-        incident.pk,
-        incident.kind,
-        incident.penalty_points,
-        incident.shared,
-        incident.decision,
-        table.position.number if table else None,
-        table.number if table else None,
-    )
+    # The penalties' template is the arbiter's too: it reads them as incidents.
+    ids = [penalty[0] for penalty in penalties]
+    found = Incident.objects.filter(pk__in=ids).select_related("sheet__table__position")
+    by_id = {incident.pk: incident for incident in found} if ids else {}
+    incidents = [by_id[pk] for pk in ids if pk in by_id]
+    return {"lines": lines, "incidents": incidents, "deal_total": running}
 
 
 def _decimal(value: Any) -> Decimal | None:

@@ -177,12 +177,31 @@ def _player_deals_sql(*, validated_only: bool) -> str:
     )
 
 
-def player_visible_incidents(tournament: Tournament, registration_id: int) -> QuerySet[Incident]:
-    """One player's penalties that the public sees (visible_incidents' rule), the same way."""
-    visible = Q(sheet__isnull=True) | visible_sheet_rule([tournament], public=True, to="sheet__")
-    return Incident.objects.filter(
-        visible, tournament=tournament, registration_id=registration_id, penalty_points__gt=0
+def player_counted_penalties(tournament: Tournament, registration_id: int) -> list[tuple[Any, ...]]:
+    """One player's penalties that the public sees (visible_incidents' rule: of no sheet, or of
+    a visible one), in order of entry: (id, kind, points, shared, decision, position, table)
+    (both None for a penalty of no table). In one plain SQL statement, as player_counted_deals."""
+    q = connection.ops.quote_name
+    i, s, tb, p = (f"{q(m._meta.db_table)}" for m in (Incident, ScoreSheet, Table, Position))
+    validated = (
+        f" AND s.{q('status')} = '{ScoreSheet.Status.VALIDATED.value}'"
+        if tournament.public_requires_validation
+        else ""
     )
+    sql = (
+        f"SELECT i.{q('id')}, i.{q('kind')}, i.{q('penalty_points')}, i.{q('shared')}, "
+        f"i.{q('decision')}, p.{q('number')}, tb.{q('number')} FROM {i} i "
+        f"LEFT JOIN {s} s ON s.{q('id')} = i.{q('sheet_id')} "
+        f"LEFT JOIN {tb} tb ON tb.{q('id')} = s.{q('table_id')} "
+        f"LEFT JOIN {p} p ON p.{q('id')} = tb.{q('position_id')} "
+        f"WHERE i.{q('tournament_id')} = %s AND i.{q('registration_id')} = %s "
+        f"AND i.{q('penalty_points')} > 0 "
+        f"AND (i.{q('sheet_id')} IS NULL OR (p.{q('status')} <> %s{validated})) "
+        f"ORDER BY i.{q('created_at')}, i.{q('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk, registration_id, Position.Status.DRAFT.value])
+        return cursor.fetchall()
 
 
 def player_deals(

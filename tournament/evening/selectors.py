@@ -108,10 +108,12 @@ class PlayerSeating:
 def player_seating(tournament: Tournament, registration_id: int) -> PlayerSeating:
     """The played positions and the player's seats in them, in two queries that read only this
     player's seats (not the field's)."""
-    positions = list(played_positions(tournament))
+    # Only what the card and its ETag read: a poll asks this at every change of the standings.
+    positions = list(played_positions(tournament).only("number", "status"))
     seats = list(
         Seat.objects.filter(registration_id=registration_id, table__position__in=positions)
         .select_related("table__position")
+        .only("table__number", "table__position__number", "table__position__status", "direction")
         .order_by("table", "direction")  # Seat's ordering: the first, as `.first()` gave
     )
     return PlayerSeating(positions, seats)

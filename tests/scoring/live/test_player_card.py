@@ -11,11 +11,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.live.card import card_deals
+from scoring.live.counted import (
+    player_counted_deals,
+    player_counted_penalties,
+    visible_incidents,
+    visible_sheets,
+)
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import player_deals, standings_for
 from scoring.live.views.public import POLL_SECONDS
 from scoring.live.views.reports import player_context
-from scoring.models import Deal, DealScore, ScoreSheet, SharedRender
+from scoring.models import Deal, DealScore, Incident, ScoreSheet, SharedRender
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.evening.selectors import played_positions, position_in_play
 from tournament.models import Position, Seat, Tournament
@@ -49,7 +55,9 @@ def reference_card(tournament: Tournament, entry) -> str:
             .first()
         )
     ranked = context["ranked"]
-    deals, _shown = card_deals(tournament, entry.pk)
+    deals = card_deals(
+        player_counted_deals(tournament, entry.pk), player_counted_penalties(tournament, entry.pk)
+    )
     context.update(
         deals_html=render_to_string("scoring/_public_deals.html", {"deals": deals}),
         current=current,
@@ -119,7 +127,7 @@ def _lines_by_the_arbiters_rule(tournament: Tournament, entry) -> list[tuple]:
 
 
 def _card_lines(tournament: Tournament, entry) -> list[tuple]:
-    deals, _shown = card_deals(tournament, entry.pk)
+    deals = card_deals(player_counted_deals(tournament, entry.pk), [])
     return [
         (line["position"], line["table"], line["number"], line["points"], line["running"])
         + (line["role"], line["taker"], line["partner"], line["contract"])
@@ -127,14 +135,37 @@ def _card_lines(tournament: Tournament, entry) -> list[tuple]:
     ]
 
 
+def _card_penalties(tournament: Tournament, entry) -> list[int]:
+    return [row[0] for row in player_counted_penalties(tournament, entry.pk)]
+
+
+def _penalties_by_the_rule(tournament: Tournament, entry) -> list[int]:
+    incidents = visible_incidents(tournament, visible_sheets(tournament, public=True))
+    return list(
+        incidents.filter(registration=entry).order_by("created_at").values_list("pk", flat=True)
+    )
+
+
 def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
-    """The card's one-statement read shows what counted.player_deals shows the public: no
-    draft position, no deal waiting for confirmation, validated sheets only when asked."""
+    """The card's plain SQL reads show what counted.player_deals and visible_incidents show the
+    public: no draft position, no deal waiting for confirmation, validated sheets only when
+    asked, penalties of no sheet or of a visible one."""
     tournament = running(16)
     entries = list(tournament.registrations.select_related("player").order_by("number"))
     Deal.objects.filter(sheet__tournament=tournament, number=1).update(pending=True)
     sheet = ScoreSheet.objects.filter(tournament=tournament, table__isnull=False).first()
     ScoreSheet.objects.filter(pk=sheet.pk).update(status=ScoreSheet.Status.VALIDATED)
+    Position.objects.filter(tournament=tournament, number=2).update(status="draft")
+    entry = entries[0]
+    sheets = ScoreSheet.objects.filter(tournament=tournament, players__registration=entry)
+    for sheet_, points in [(None, 5), (sheets.first(), 7), (sheets.last(), 9), (None, 0)]:
+        Incident.objects.create(
+            tournament=tournament,
+            sheet=sheet_,
+            registration=entry,
+            kind="fausse_donne",
+            penalty_points=points,
+        )
     for requires_validation in (False, True):
         Tournament.objects.filter(pk=tournament.pk).update(
             public_requires_validation=requires_validation
@@ -144,7 +175,11 @@ def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
         for entry in entries:
             assert _card_lines(tournament, entry) == _lines_by_the_arbiters_rule(tournament, entry)
             shown += len(_card_lines(tournament, entry))
+            assert _card_penalties(tournament, entry) == _penalties_by_the_rule(tournament, entry)
+        entry = entries[0]
         assert shown, "some deals are shown"
+        if not requires_validation:
+            assert len(_card_penalties(tournament, entry)) == 2, "no sheet's, position 1's"
 
 
 def test_the_card_after_a_deal_at_the_players_table_is_the_card_computed_afresh(client):
