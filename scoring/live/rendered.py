@@ -10,7 +10,8 @@ another process computes the new ones, scoring.live.shared) is stored under the 
 version, never the new one. Each tournament keeps one row per kind and key (language, page),
 replaced in place, and storing a version drops that kind's rows of other versions: the table
 holds the current renders only, a few dozen rows a tournament at most, besides the players'
-cards' deals (scoring.live.card), one row per player and language.
+cards' deals (scoring.live.card), one row per player and language, and the players' rows of the
+public standings (scoring.live.shared: JSON, not HTML), a fixed number of buckets.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 
+from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -26,6 +28,8 @@ from tournament.models import Tournament
 
 STANDINGS = "standings"
 HALL = "hall"
+# The players' rows of the public standings in buckets (scoring.live.shared), for their cards.
+STANDINGS_ROWS = "standings-rows"
 # A player's deals on their public card (scoring.live.card): one row per player and language,
 # stored under a digest of what they show rather than a version of the tournament.
 CARD_DEALS = "card-deals"
@@ -39,12 +43,17 @@ CONTENT_TYPE = "text/html; charset=utf-8"
 
 def shared_fragment(tournament: Tournament, kind: str, key: str, version: str) -> str | None:
     """The fragment of this kind and key rendered at `version`, if one is stored."""
-    body = (
-        SharedRender.objects.filter(tournament=tournament, kind=kind, key=key, version=version)
-        .values_list("body", flat=True)
-        .first()
+    # Asked by every poll of a shared page: one plain statement, as the fingerprint's, where
+    # building it through the ORM cost several times running it.
+    q = connection.ops.quote_name
+    sql = (
+        f"SELECT {q('body')} FROM {q(SharedRender._meta.db_table)} WHERE {q('tournament_id')} = %s"
+        f" AND {q('kind')} = %s AND {q('key')} = %s AND {q('version')} = %s"
     )
-    return None if body is None else zlib.decompress(bytes(body)).decode()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk, kind, key, version])
+        row = cursor.fetchone()
+    return None if row is None else zlib.decompress(bytes(row[0])).decode()
 
 
 def store_fragment(
@@ -81,6 +90,31 @@ def store_fragment(
         unique_fields=["tournament", "kind", "key"],
         update_fields=["version", "body", "rendered_at"],
     )
+
+
+def store_fragments(
+    tournament: Tournament, kind: str, version: str, bodies: dict[str, str]
+) -> None:
+    """Keep each of `bodies` as the fragment of this kind and its key at `version`, replacing
+    the kind's rows in place (one statement), then dropping those of other versions left."""
+    now = timezone.now()
+    SharedRender.objects.bulk_create(
+        [
+            SharedRender(
+                tournament=tournament,
+                kind=kind,
+                key=key,
+                version=version,
+                body=zlib.compress(body.encode(), 1),
+                rendered_at=now,
+            )
+            for key, body in bodies.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["tournament", "kind", "key"],
+        update_fields=["version", "body", "rendered_at"],
+    )
+    SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(version=version).delete()
 
 
 def served_fragment(

@@ -11,6 +11,11 @@ When the version moves, the first process to claim it computes (one atomic UPDAT
 does, the others serve the previous ranking under the previous version, so a stale answer never
 carries the new version's ETag and the next poll asks again. A claim left by a process that died
 lapses after CLAIM_SECONDS. The new ranking replaces the row in one atomic upsert.
+
+A player's card shows one row of the public ranking: the rows are stored apart too, in
+ROW_BUCKETS rows of shared renders under the same version, so that a card's poll reads its
+bucket rather than decoding the field's ranking. A card finding no bucket at its version (not
+stored yet, or overwritten by a slower process storing an older version) reads the ranking.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from scoring.core import ranking
 from scoring.live.counted import standings_fingerprint
 from scoring.live.provisional import mark_provisional
-from scoring.live.snapshot import decode, encode
+from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
+from scoring.live.snapshot import decode, decode_row, encode, encode_rows
 from scoring.live.standings import Standings, standings_for
 from scoring.models import StandingsSnapshot
 from tournament.models import Tournament
@@ -31,6 +38,10 @@ from tournament.models import Tournament
 CLAIM_SECONDS = 5
 # A ranking stored larger than this (far beyond thousands of players) is served uncached.
 PAYLOAD_LIMIT = 8 * 1024 * 1024
+# The public ranking's rows are also stored in this many buckets (by registration id), for the
+# players' cards: a card reads its bucket, about 1/64th of the field (a dozen rows at 800
+# players), and storing them is one statement (64 rows) whatever the field's size.
+ROW_BUCKETS = 64
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,36 @@ def shared_standings(tournament: Tournament, *, public: bool, version: str | Non
     payload = encode(standings)
     if len(payload) <= PAYLOAD_LIMIT:
         _store(tournament, public=public, version=version, payload=payload)
+        if public:
+            _store_rows(tournament, version=version, standings=standings)
     return Served(version, standings)
+
+
+def shared_player_row(tournament: Tournament, key: int, version: str) -> CardStanding | None:
+    """The player's row of the public standings at `version` (None if not ranked) and the
+    number of ranked players, if stored: read from the player's bucket of rows, not the
+    whole ranking."""
+    text = shared_fragment(tournament, STANDINGS_ROWS, str(key % ROW_BUCKETS), version)
+    return None if text is None else CardStanding(*decode_row(text, key))
+
+
+@dataclass(frozen=True)
+class CardStanding:
+    """A player's ranked row (None if not ranked) and the number of ranked players."""
+
+    ranked: ranking.Ranked | None
+    players: int
+
+
+def _store_rows(tournament: Tournament, *, version: str, standings: Standings) -> None:
+    """The players' rows in ROW_BUCKETS buckets, every bucket stored (an empty one says that
+    its players are not ranked), in one statement whatever the field's size."""
+    buckets: list[list[ranking.Ranked]] = [[] for _ in range(ROW_BUCKETS)]
+    for ranked in standings.players:
+        buckets[int(ranked.row.key) % ROW_BUCKETS].append(ranked)
+    players = len(standings.players)
+    bodies = {str(i): encode_rows(rows, players) for i, rows in enumerate(buckets)}
+    store_fragments(tournament, STANDINGS_ROWS, version, bodies)
 
 
 def _compute(tournament: Tournament, *, public: bool) -> Standings:

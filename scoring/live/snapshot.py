@@ -72,6 +72,20 @@ def decode(payload: bytes, tournament: Tournament, *, public: bool) -> Standings
     )
 
 
+def encode_rows(rows: Sequence[ranking.Ranked], players: int) -> str:
+    """Some players' ranked rows by key, and the number of ranked players, stored apart for
+    their cards (scoring.live.shared)."""
+    return _text({"players": players, "rows": {str(r.row.key): _player(r) for r in rows}})
+
+
+def decode_row(text: str, key: int) -> tuple[ranking.Ranked | None, int]:
+    """The ranked row of `key` among those stored by encode_rows (None if not ranked) and the
+    number of ranked players."""
+    body = json.loads(text)
+    values = body["rows"].get(str(key))
+    return (None if values is None else _player_from(values)), body["players"]
+
+
 class LazyRanked(Sequence[ranking.Ranked]):
     """Ranked rows decoded from their JSON texts on first access, each once."""
 

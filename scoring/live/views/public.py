@@ -17,10 +17,17 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
+from scoring.core.ranking import Ranked
 from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
+from scoring.live.shared import shared_player_row
 from scoring.live.views.reports import ranking_context
-from scoring.live.views.served import request_fingerprint, request_standings, served_etag
+from scoring.live.views.served import (
+    request_fingerprint,
+    request_standings,
+    served_etag,
+    version_etag,
+)
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
@@ -193,29 +200,39 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
-    served = request_standings(request, public=True)
-    standings = served.standings
-    ranked = standings.rank_of(entry.pk)
+    version, ranked, players_count = _card_standing(request, entry.pk)
     # Rendered once per content and shared: they move only with the player's own tables.
     deals, deals_html = card_deals_html(tournament, entry.pk)
     context = {
         "tournament": tournament,
         "entry": entry,
-        "standings": standings,
+        "normalised": tournament.normalise_tables,
         "ranked": ranked,
         "deals": deals,
         "deals_html": deals_html,
         "current": _request_seating(request, entry.pk).in_play,
-        "players_count": len(standings.players),
+        "players_count": players_count,
         "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         "polling": tournament.status != tournament.Status.FINISHED,
         "poll_seconds": POLL_SECONDS,
     }
-    base = _player_etag_base(request, entry.pk, served.version)
+    base = _player_etag_base(request, entry.pk, version)
     if request.htmx:
         response = render(request, "scoring/_public_player_card.html", context)
-        return _revalidate(served_etag(response, request, served, lambda _v: f"{base}-card"))
+        return _revalidate(version_etag(response, request, version, f"{base}-card"))
     # The page's refreshes ask for the card alone, with the card's ETag.
     context["etag"] = quote_etag(f"{base}-card")
     response = render(request, "scoring/public_player.html", context)
-    return _revalidate(served_etag(response, request, served, lambda _v: f"{base}-page"))
+    return _revalidate(version_etag(response, request, version, f"{base}-page"))
+
+
+def _card_standing(request: TournamentRequest, key: int) -> tuple[str, Ranked | None, int]:
+    """The player's ranked row (None if not ranked), the number of ranked players and the
+    version they are of: the player's row read alone when it is stored at the version the ETag
+    check read, else the shared standings (computed if need be, or the previous ones)."""
+    version = request_fingerprint(request)
+    stored = shared_player_row(request.tournament, key, version)
+    if stored is not None:
+        return version, stored.ranked, stored.players
+    served = request_standings(request, public=True)
+    return served.version, served.standings.rank_of(key), len(served.standings.players)

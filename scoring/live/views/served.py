@@ -36,6 +36,14 @@ def served_etag(
 ) -> HttpResponse:
     """While another process computes the new version, the previous one is served: under its
     own ETag (`etag(version)`), never the one the ETag check built from the new version."""
-    if served.version != request_fingerprint(request):
-        response["ETag"] = quote_etag(etag(served.version))
+    return version_etag(response, request, served.version, etag(served.version))
+
+
+def version_etag(
+    response: HttpResponse, request: TournamentRequest, version: str, etag: str
+) -> HttpResponse:
+    """The same for a response made from data of `version`, to be sent under `etag` if that
+    is not the version the ETag check read."""
+    if version != request_fingerprint(request):
+        response["ETag"] = quote_etag(etag)
     return response

@@ -60,6 +60,7 @@ def reference_card(tournament: Tournament, entry) -> str:
     )
     context.update(
         deals_html=render_to_string("scoring/_public_deals.html", {"deals": deals}),
+        normalised=standings.normalised,
         current=current,
         players_count=len(standings.players),
         results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
@@ -95,6 +96,8 @@ def test_a_card_poll_asks_the_same_queries_at_any_field_size(client):
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
         counts.append(len(captured))
+        # The player's own row is read, never the whole stored ranking.
+        assert not [q for q in captured if "standingssnapshot" in q["sql"].lower()]
     assert counts[0] == counts[1]
 
 

@@ -76,7 +76,8 @@ def test_the_shared_render_equals_a_fresh_one_after_a_deal(client, built, page):
 def test_a_hit_serves_the_stored_render_without_rendering(client, built):
     tournament = built["tournament"]
     client.get(partial_url(tournament))
-    SharedRender.objects.filter(tournament=tournament).update(body=zlib.compress(b"<p>stored</p>"))
+    stored = SharedRender.objects.filter(tournament=tournament, kind=rendered.STANDINGS)
+    stored.update(body=zlib.compress(b"<p>stored</p>"))
     assert client.get(partial_url(tournament)).content == b"<p>stored</p>"
 
 
@@ -88,7 +89,8 @@ def test_each_language_gets_its_own_render(client, built):
     assert "Classement individuel" in french.content.decode()
     assert "Classement individuel" not in english.content.decode()
     assert french["ETag"] != english["ETag"]
-    keys = SharedRender.objects.filter(tournament=tournament).values_list("key", flat=True)
+    renders = SharedRender.objects.filter(tournament=tournament, kind=rendered.STANDINGS)
+    keys = renders.values_list("key", flat=True)
     assert sorted(keys) == ["en:1", "fr:1"]
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == english.content
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content == french.content
@@ -102,7 +104,8 @@ def test_searches_sorts_and_far_pages_are_rendered_for_their_viewer(client, buil
     far = str(rendered.MAX_PAGES + 1)
     assert client.get(partial_url(tournament, page=far)).status_code == 200
     assert client.get(partial_url(tournament, page="x")).status_code == 200
-    assert not SharedRender.objects.exists()
+    # (The players' rows of the standings computed are stored for their cards: not renders.)
+    assert not SharedRender.objects.exclude(kind=rendered.STANDINGS_ROWS).exists()
 
 
 def test_the_table_keeps_only_the_current_version_bounded(client, built):
@@ -139,7 +142,8 @@ def test_a_stale_render_never_carries_the_new_etag(client, built):
     StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(claim="")
     new = client.get(url, HTTP_IF_NONE_MATCH=old["ETag"])
     assert new.status_code == 200 and new_version in new["ETag"]
-    assert new["ETag"] == f'"{SharedRender.objects.get(tournament=tournament).version}-fr"'
+    render = SharedRender.objects.get(tournament=tournament, kind=rendered.STANDINGS)
+    assert new["ETag"] == f'"{render.version}-fr"'
 
 
 def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
