@@ -298,7 +298,8 @@ def anonymous_pages(e: Evening) -> list[tuple[str, str]]:
 VENUE_TEMPLATES = {
     "scoring/events/venue/desk.html",
     "scoring/events/venue/public_event.html",
-    "scoring/events/venue/hall.html",
+    # The hall screen's one template, here given the venue's title and slides.
+    "hall/screen.html",
 }
 
 

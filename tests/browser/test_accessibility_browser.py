@@ -214,8 +214,9 @@ def test_the_venue_pages_have_no_serious_axe_violation(
     hall = browser.new_context(locale="fr-FR", **HALL)
     blocked += csp_violations(hall)
     page = hall.new_page()
-    audit(page, base + hall_path, "scoring/events/venue/hall.html", rendered, problems)
-    covered.add("scoring/events/venue/hall.html")
+    audit(page, base + hall_path, "hall/screen.html", rendered, problems)
+    assert "scoring/events/venue/_hall_slides.html" in rendered.names, "the venue's slides"
+    covered.add("hall/screen.html")
     audit_hall_slides(page, hall_path, problems)
     hall.close()
     assert covered == VENUE_TEMPLATES

@@ -11,13 +11,13 @@ from typing import Any
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import condition, require_safe
 
 from scoring.events.venue import session_brackets, venue_hall
 from scoring.live.cockpit import live_fingerprint
 from scoring.live.views.cockpit import CLOCK_HEADER, clock_header_value
-from scoring.live.views.hall import POLL_SECONDS, _page_seconds, _private
+from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
 
@@ -45,7 +45,7 @@ def clocked(view: Callable) -> Callable:
         _session, brackets = _brackets(request)
         if brackets and response.status_code in (200, 304):
             response[CLOCK_HEADER] = clock_header_value(brackets[0])
-        return _private(response)
+        return private(response)
 
     return wrapper
 
@@ -59,7 +59,7 @@ def _context(request: TournamentRequest, token: str) -> dict[str, Any]:
         "content": content,
         "clock": state_of(content.position) if content.position is not None else None,
         "slides_url": reverse("event-hall-slides", args=[token]),
-        "page_seconds": _page_seconds(request),
+        "page_seconds": page_seconds(request),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -69,8 +69,15 @@ def _context(request: TournamentRequest, token: str) -> dict[str, Any]:
 @clocked
 def event_hall(request: TournamentRequest, token: str) -> HttpResponse:
     context = _context(request, token)
-    context["etag"] = _hall_etag(request, token)
-    return render(request, "scoring/events/venue/hall.html", context)
+    event = context["event"]
+    context.update(
+        etag=_hall_etag(request, token),
+        screen_name=event.name,
+        screen_title=f"{event.name} — "
+        + gettext("séance %(session)s") % {"session": context["session"]},
+        slides_template="scoring/events/venue/_hall_slides.html",
+    )
+    return render(request, SCREEN_TEMPLATE, context)
 
 
 @hall_screen

@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
@@ -17,14 +16,10 @@ from scoring.live.cockpit import live_fingerprint
 from scoring.live.hall import HallContent, hall_content
 from scoring.live.rendered import HALL, served_fragment
 from scoring.live.views.cockpit import live
+from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
 from scoring.live.views.served import request_fingerprint, request_standings, served_etag
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
-
-# Seconds each page of the screen stays up, and between two polls; ?duree= changes the first
-# (3 to 120 s) for a slower hall or a quick check.
-PAGE_SECONDS = 15
-POLL_SECONDS = 5
 
 
 def _hall_version(request: TournamentRequest, version: str | None = None) -> str:
@@ -49,22 +44,6 @@ def _hall_content(request: TournamentRequest, token: str) -> tuple[HallContent, 
     )
 
 
-def _page_seconds(request: TournamentRequest) -> int:
-    try:
-        seconds = int(request.GET.get("duree", PAGE_SECONDS))
-    except ValueError:
-        seconds = PAGE_SECONDS
-    return min(max(seconds, 3), 120)
-
-
-def _private(response: HttpResponse) -> HttpResponse:
-    # The URL is a credential: no search engine, no referrer, no shared cache.
-    patch_cache_control(response, no_store=True)
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
-    return response
-
-
 @hall_screen
 @require_safe
 def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
@@ -76,10 +55,13 @@ def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
         "clock": state_of(content.position) if content.position is not None else None,
         "etag": etag,
         "slides_url": reverse("hall-slides", args=[token]),
-        "page_seconds": _page_seconds(request),
+        "screen_name": tournament.name,
+        "screen_title": tournament.name,
+        "slides_template": "hall/_slides.html",
+        "page_seconds": page_seconds(request),
         "poll_seconds": POLL_SECONDS,
     }
-    return _private(render(request, "hall/screen.html", context))
+    return private(render(request, SCREEN_TEMPLATE, context))
 
 
 @hall_screen
@@ -90,7 +72,7 @@ def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
     """The slides, the same for every screen of a version and language: rendered once and
     shared (scoring.live.rendered)."""
     version = _hall_version(request)
-    return _private(
+    return private(
         served_fragment(
             request.tournament, HALL, get_language(), version, lambda: _slides(request, token)
         )

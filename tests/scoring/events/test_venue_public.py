@@ -94,6 +94,12 @@ def test_a_brackets_hall_link_shows_the_whole_session_in_turn(arbiter, client):
     slides = re.findall(r'data-kind="standings"[^>]*data-bracket="(\w+)"', html)
     assert slides == ["main", "consolante"]
     assert "Tableau principal — classement cumulé" in html
+    # The hall screen's one template, named after the event and its session.
+    names = [t.name for t in response.templates]
+    assert names[0] == "hall/screen.html" and "scoring/events/venue/_hall_slides.html" in names
+    name = result.event.name
+    assert f'<h1 class="fit" id="hall-name">{name} — séance 2</h1>' in html
+    assert f"<title>{name} — Écran de salle</title>" in html
     slides_url = reverse("event-hall-slides", args=[token])
     first = client.get(slides_url)
     assert first["X-Position-Clock"]
