@@ -54,6 +54,7 @@ from tournament.models import (
     Club,
     ClubMember,
     Event,
+    LicenceConflict,
     Player,
     Position,
     Registration,
@@ -129,6 +130,17 @@ def build_world(django_user_model) -> dict:
         )
         ids["token"], ids["code"] = table_token(ids)
         world[side] = ids
+    # A licence conflict of X's club with a third club's entry (its pages and resolution).
+    third = Club.objects.create(name="Club tiers")
+    x_club = Tournament.objects.get(pk=world["x"]["tournament"]).host_club
+    conflict = LicenceConflict.objects.create(
+        licence="0412345",
+        existing=Player.objects.create(last_name="Tenu", licence="0412345", origin_club=third),
+        newcomer=Player.objects.create(last_name="Vrai", licence="0412345", origin_club=x_club),
+        existing_club=third,
+        newcomer_club=x_club,
+    )
+    world["x"]["conflict"] = conflict.pk
     return world
 
 
@@ -168,6 +180,11 @@ def rows_of(tournament: int) -> str:
             rows = Club.objects.filter(tournaments=tournament)
         elif model is ClubMember:
             rows = ClubMember.objects.filter(club__tournaments=tournament)
+        elif model is LicenceConflict:  # the conflicts of this tournament's players
+            rows = LicenceConflict.objects.filter(
+                Q(existing__registrations__tournament=tournament)
+                | Q(newcomer__registrations__tournament=tournament)
+            )
         else:
             paths = _paths_to_tournament(model)
             assert paths, f"{model.__name__}: no foreign key leads to its tournament"

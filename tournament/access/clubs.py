@@ -28,3 +28,13 @@ def is_club_member(user) -> bool:
 @rules.predicate
 def is_club_admin(user, club: Club) -> bool:
     return club_roles(user).get(club.pk) == ClubMember.Role.ADMIN
+
+
+@rules.predicate
+def is_member_of(user, obj) -> bool:
+    """A member (any role) of the club `obj`, or of one of the clubs `obj` concerns (a licence
+    conflict's two clubs: its `club_ids`)."""
+    clubs = getattr(obj, "club_ids", None)
+    if clubs is None:
+        clubs = {obj.pk}
+    return any(pk in club_roles(user) for pk in clubs)

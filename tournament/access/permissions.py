@@ -28,8 +28,15 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
-from tournament.access.clubs import is_club_admin, is_club_member
-from tournament.models import Club, Event, Registration, Tournament, TournamentRole
+from tournament.access.clubs import is_club_admin, is_club_member, is_member_of
+from tournament.models import (
+    Club,
+    Event,
+    LicenceConflict,
+    Registration,
+    Tournament,
+    TournamentRole,
+)
 
 
 class TournamentRequest(HttpRequest):
@@ -81,7 +88,10 @@ class Permission(StrEnum):
     # brackets (owner or co-arbiter); the event's public pages: anyone, when it is public.
     EVENT_DESK = "tournament.event_desk"
     EVENT_PUBLIC = "tournament.event_public"
-    CLUB_ADMINISTER = "tournament.club_administer"  # a club's members and licence conflicts
+    CLUB_ADMINISTER = "tournament.club_administer"  # a club's members
+    # A club's licence conflicts (its list; one conflict's page and resolution): the arbiters
+    # and administrators of the club, or of either club a conflict concerns.
+    LICENCE_CONFLICTS = "tournament.licence_conflicts"
 
 
 def _roles(user) -> dict[int, str]:
@@ -165,6 +175,7 @@ rules.add_perm(Permission.ADMINISTER, is_active & is_owner)
 rules.add_perm(Permission.CREATE, is_active & is_club_member)
 rules.add_perm(Permission.ROSTER, is_active & (is_club_member | runs_some_tournament))
 rules.add_perm(Permission.CLUB_ADMINISTER, is_active & is_club_admin)
+rules.add_perm(Permission.LICENCE_CONFLICTS, is_active & is_member_of)
 rules.add_perm(Permission.SIGN_UP, takes_sign_ups)
 rules.add_perm(Permission.EVENT_MANAGE, is_active & owns_event)
 rules.add_perm(Permission.EVENT_DESK, runs_the_venue)
@@ -290,8 +301,18 @@ def club_required(permission: Permission = Permission.CLUB_ADMINISTER, kwarg: st
     return _object_required(Club, "club", permission, kwarg)
 
 
+def conflict_required(permission: Permission = Permission.LICENCE_CONFLICTS, kwarg: str = "pk"):
+    """Check `permission` on the licence conflict the URL points at (`request.conflict`)."""
+    return _object_required(LicenceConflict, "conflict", permission, kwarg)
+
+
 def _object_required(
-    model: type[Event | Club], attribute: str, permission: Permission, kwarg, *, hidden=False
+    model: type[Event | Club | LicenceConflict],
+    attribute: str,
+    permission: Permission,
+    kwarg,
+    *,
+    hidden=False,
 ):
     def decorator(view: Callable):
         @wraps(view)

@@ -51,3 +51,15 @@ def visible_players(user) -> QuerySet[Player]:
         | Q(tournament__roles__user_id=user.pk)
     )
     return Player.objects.filter(Q(origin_club_id__in=clubs) | Exists(registered))
+
+
+def club_players(club_id: int | None) -> QuerySet[Player]:
+    """A club's roster entries: those it added and those registered in one of its tournaments
+    (the roster a tournament of this club checks a typed licence against); the whole roster for
+    a tournament of no club (an install from before clubs)."""
+    if club_id is None:
+        return Player.objects.all()
+    registered = Registration.objects.filter(
+        player=OuterRef("pk"), tournament__host_club_id=club_id
+    )
+    return Player.objects.filter(Q(origin_club_id=club_id) | Exists(registered))

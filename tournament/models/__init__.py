@@ -2,7 +2,8 @@
 
 - tournaments: Tournament (the organiser's settings) and TournamentRole (co-arbiters, scorers)
 - clubs: Club and ClubMember (a club's administrators and arbiters)
-- players: Player, one roster entry per person, seen by the clubs it concerns
+- players: Player, one roster entry per person, seen by the clubs it concerns, and
+  LicenceConflict (one licence under two clubs' entries)
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - events: Event (a big event's sessions and brackets) and Cut (qualified, consolante, report)
@@ -26,7 +27,7 @@ from .choices import DIRECTION_LABELS, Direction
 from .clubs import Club, ClubMember
 from .events import Cut, Event
 from .limits import Counter
-from .players import Player
+from .players import LicenceConflict, Player
 from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
 from .tournaments import Tournament, TournamentRole
@@ -42,6 +43,7 @@ __all__ = [
     "DIRECTION_LABELS",
     "Direction",
     "Event",
+    "LicenceConflict",
     "Player",
     "Position",
     "Registration",

@@ -35,6 +35,20 @@ class ClubRole(models.TextChoices):
     ARBITER = "arbiter", _("Arbitre du club")
 
 
+class ConflictStatus(models.TextChoices):
+    """A LicenceConflict: open until an arbiter of either club resolves it."""
+
+    OPEN = "open", _("À résoudre")
+    RESOLVED = "resolved", _("Résolu")
+
+
+class ConflictResolution(models.TextChoices):
+    """How a LicenceConflict was resolved."""
+
+    MERGE = "merge", _("Fiches fusionnées (une seule personne)")
+    CORRECT = "correct", _("Licence de la fiche erronée corrigée")
+
+
 # Tournament
 
 
@@ -157,4 +171,5 @@ class ObjectType(models.TextChoices):
     EVENT = "event", _("épreuve")
     CLUB = "club", _("club")
     CLUB_MEMBER = "clubmember", _("membre du club")
+    LICENCE_CONFLICT = "licenceconflict", _("conflit de licence")
     CUT = "cut", _("coupe")

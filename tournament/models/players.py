@@ -6,8 +6,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from . import choices
 from .clubs import Club
-from .fields import optional_link
+from .fields import account_link, choice_field, optional_link
 
 
 class Player(models.Model):
@@ -29,10 +30,12 @@ class Player(models.Model):
         verbose_name_plural = _("joueurs")
         ordering = ["last_name", "first_name"]
         constraints = [
+            # One entry per licence within a club: two clubs may each hold one until their
+            # licence conflict is resolved (LicenceConflict below).
             models.UniqueConstraint(
-                fields=["licence"],
+                fields=["origin_club", "licence"],
                 condition=Q(licence__isnull=False) & ~Q(licence=""),
-                name="unique_licence_when_given",
+                name="unique_licence_per_club",
             )
         ]
         indexes = [models.Index(fields=["last_name", "first_name"])]
@@ -49,3 +52,47 @@ class Player(models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.last_name.upper()} {self.first_name}".strip()
+
+
+class LicenceConflict(models.Model):
+    """One licence under two roster entries of two clubs: flagged when the second club registers
+    it (the evening is never blocked), resolved later by an arbiter of either club or a
+    superuser, by merging the entries (one person) or by correcting the false one's licence."""
+
+    Status = choices.ConflictStatus
+    Resolution = choices.ConflictResolution
+
+    licence = models.CharField(_("licence FFT"), max_length=20)
+    # The entry that held the licence, and the one the second club registered. Either may go
+    # (a merge removes one): the clubs concerned stay named below, for who may see the conflict.
+    existing = optional_link(
+        Player, _("fiche existante"), on_delete=models.SET_NULL, related_name="+"
+    )
+    newcomer = optional_link(
+        Player, _("nouvelle fiche"), on_delete=models.SET_NULL, related_name="+"
+    )
+    existing_club = optional_link(
+        Club, _("club de la fiche existante"), on_delete=models.CASCADE, related_name="+"
+    )
+    newcomer_club = optional_link(
+        Club, _("club de la nouvelle fiche"), on_delete=models.CASCADE, related_name="+"
+    )
+    status = choice_field(_("état"), Status.OPEN)
+    resolution = models.CharField(
+        _("résolution"), max_length=20, choices=Resolution.choices, blank=True
+    )
+    resolved_by = account_link(_("résolu par"))
+    resolved_at = models.DateTimeField(_("résolu le"), null=True, blank=True)
+    created_at = models.DateTimeField(_("signalé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("conflit de licence")
+        verbose_name_plural = _("conflits de licence")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.licence} ({self.get_status_display()})"
+
+    @property
+    def club_ids(self) -> set[int]:
+        return {pk for pk in (self.existing_club_id, self.newcomer_club_id) if pk is not None}

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.evening.forms import FrenchOrderIterator
-from tournament.models import Registration, Tournament
+from tournament.models import LicenceConflict, Registration, Tournament
 from tournament.players.licence import licence_clean
 from tournament.players.names import NameField
 
@@ -89,3 +89,25 @@ class TeamForm(forms.Form):
         members.queryset = tournament.registrations.filter(team__isnull=True).select_related(
             "player"
         )
+
+
+class ConflictForm(forms.Form):
+    """Resolving a licence conflict: merge (keeping one entry) or correct one entry's licence."""
+
+    resolution = forms.ChoiceField(
+        label=_("résolution"),
+        choices=LicenceConflict.Resolution.choices,
+        widget=forms.RadioSelect,
+    )
+    entry = forms.ChoiceField(
+        label=_("fiche"),
+        choices=[("existing", _("fiche existante")), ("newcomer", _("nouvelle fiche"))],
+        widget=forms.RadioSelect,
+        help_text=_("Fusion : la fiche gardée (le vrai titulaire). Correction : la fiche erronée."),
+    )
+    licence = forms.CharField(
+        label=_("nouvelle licence de la fiche erronée"),
+        max_length=20,
+        required=False,
+        help_text=_("Correction seulement ; vide, la fiche erronée n'a plus de licence."),
+    )

@@ -65,11 +65,15 @@ def _batches(values: Iterable[str]) -> Iterator[list[str]]:
         yield values[start : start + BATCH]
 
 
-def players_by_licence(licences: Iterable[str]) -> dict[str, Known]:
-    """Roster players holding these licences, by licence."""
+def players_by_licence(
+    licences: Iterable[str], *, among: QuerySet[Player] | None = None
+) -> dict[str, Known]:
+    """Roster players (among `among`, by default all) holding these licences, by licence; the
+    first entry by id when two clubs hold one (a licence conflict)."""
     found: dict[str, Known] = {}
     for batch in _batches(licence for licence in licences if licence):
-        for values in Player.objects.filter(licence__in=batch).values_list(*_FIELDS):
+        players = (Player.objects.all() if among is None else among).filter(licence__in=batch)
+        for values in players.order_by("-pk").values_list(*_FIELDS):
             known = Known(*values)
             if known.licence:  # always: the query asked for these licences
                 found[known.licence] = known
@@ -185,12 +189,7 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
         )
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     drop = Player.objects.select_for_update().get(pk=drop.pk)
-    shared = (
-        Tournament.objects.filter(registrations__player=keep)
-        .filter(registrations__player=drop)
-        .order_by("pk")
-        .first()
-    )
+    shared = shared_tournament(keep, drop)
     if shared is not None:
         raise ValidationError(
             _(
@@ -210,20 +209,38 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     tournaments = _tournaments_of(keep, drop)
     for tournament in tournaments:
         ensure_tournament_open(tournament)
-    before = {"kept": _snapshot(keep), "merged": _snapshot(drop)}
-    Registration.objects.filter(player=drop).update(player=keep)
-    licence = keep.licence or drop.licence
-    keep.club = keep.club or drop.club
-    keep.first_name = keep.first_name or drop.first_name
-    drop.delete()  # before the licence moves: it is unique
-    keep.licence = licence
-    keep.save()
-    after = {"kept": _snapshot(keep), "merged": None}
+    before, after = entries_merge(keep=keep, drop=drop)
     for tournament in tournaments:
         change_record(
             tournament=tournament, obj=keep, action="update", before=before, after=after, user=user
         )
     return keep
+
+
+def entries_merge(*, keep: Player, drop: Player) -> tuple[dict, dict]:
+    """The one move of a merge (player_merge, a licence conflict's): `drop`'s registrations go
+    to `keep` with their results, `keep` takes the licence, club or first name it lacks, `drop`
+    leaves the roster. Both rows locked by the caller, checked not to share a tournament.
+    The snapshots before and after, for the history."""
+    before = {"kept": _snapshot(keep), "merged": _snapshot(drop)}
+    Registration.objects.filter(player=drop).update(player=keep)
+    licence = keep.licence or drop.licence
+    keep.club = keep.club or drop.club
+    keep.first_name = keep.first_name or drop.first_name
+    drop.delete()  # before the licence moves: it is unique in a club
+    keep.licence = licence
+    keep.save()
+    return before, {"kept": _snapshot(keep), "merged": None}
+
+
+def shared_tournament(keep: Player, drop: Player) -> Tournament | None:
+    """A tournament both entries are registered in (a merge would seat one person twice)."""
+    return (
+        Tournament.objects.filter(registrations__player=keep)
+        .filter(registrations__player=drop)
+        .order_by("pk")
+        .first()
+    )
 
 
 @dataclass(frozen=True)

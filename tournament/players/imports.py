@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.lifecycle import ensure_tournament_open
+from tournament.access.scopes import club_players
 from tournament.models import Player, Registration, Team, Tournament
 from tournament.players import identity
 from tournament.players.importing import (
@@ -28,18 +29,28 @@ from tournament.players.registrations import player_register
 def import_check(*, tournament: Tournament, preview: ImportPreview) -> ImportPreview:
     """Say what the import does with each row (ImportRow.status); adds errors by line number.
 
-    A row whose licence is on the roster is that player (an error when the names differ);
+    A row whose licence is on the club's roster is that player (an error when the names differ;
+    one another club holds is a new entry, a licence conflict to flag: `licence_elsewhere`);
     one already registered in the tournament (same licence, or same name and club) is
     skipped; one with the name and club of another roster player is a likely duplicate for the
     arbiter to decide; any other row is a new player. A fixed number of queries per 500 rows.
     """
     registered = set(tournament.registrations.values_list("player_id", flat=True))
-    by_licence = identity.players_by_licence(row.licence for row in preview.rows)
-    by_name = identity.players_by_name(row.last_name for row in preview.rows)
+    # The importing club's roster only: another club's entries are neither matched nor shown;
+    # a licence one of them holds is flagged as a conflict when the row is registered.
+    roster = club_players(tournament.host_club_id)
+    by_licence = identity.players_by_licence((row.licence for row in preview.rows), among=roster)
+    elsewhere = set(
+        identity.players_by_licence(
+            row.licence for row in preview.rows if row.licence and row.licence not in by_licence
+        )
+    )
+    by_name = identity.players_by_name((row.last_name for row in preview.rows), among=roster)
     for row in preview.rows:
         row.player_id = row.duplicate_of = None
         row.duplicate_label = ""
         row.status = NEW
+        row.licence_elsewhere = bool(row.licence) and row.licence in elsewhere
         holder = by_licence.get(row.licence) if row.licence else None
         if holder is not None:
             if holder.key != row.key:

@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record, save_recorded
 from tournament.access.lifecycle import ensure_tournament_open
-from tournament.access.scopes import visible_players
+from tournament.access.scopes import club_players, visible_players
 from tournament.evening.selectors import last_played_position
 from tournament.models import Player, Registration, Team, Tournament
 from tournament.players import identity
+from tournament.players.conflicts import conflict_flag
 from tournament.players.importing import normalise
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
@@ -35,17 +36,22 @@ def _typed_player(
     other_player: bool,
     user,
 ) -> Player:
-    """The roster player the typed fields name: the holder of the licence (refused when the
-    names differ), else a new player saved on the roster as the tournament's club's entry,
-    unless the name and club are those of a roster player the user may see and `other_player`
-    does not say the arbiter checked (identity.LikelyDuplicate)."""
+    """The roster player the typed fields name: the holder of the licence in the tournament's
+    club (refused when the names differ), else a new player saved on the roster as the
+    tournament's club's entry, unless the name and club are those of a roster player the user
+    may see and `other_player` does not say the arbiter checked (identity.LikelyDuplicate).
+    A licence another club's entry holds flags a licence conflict (players.conflicts)."""
     typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
     last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
     try:
         licence = licence_clean(licence)
     except ValidationError as invalid:
         raise ValidationError({"licence": invalid.messages}) from None
-    holder = identity.players_by_licence([licence]).get(licence)
+    # The licence is checked against this club's roster only: another club's entry is none of
+    # its business, and never blocks the evening (a conflict is flagged below).
+    holder = identity.players_by_licence(
+        [licence], among=club_players(tournament.host_club_id)
+    ).get(licence)
     if holder is not None:
         if holder.key != (normalise(last_name), normalise(first_name)):
             raise ValidationError(
@@ -55,6 +61,7 @@ def _typed_player(
                 }
             )
         return Player.objects.get(pk=holder.pk)  # the same licence: the same person
+    elsewhere = Player.objects.filter(licence=licence).order_by("pk").first() if licence else None
     if not other_player:
         duplicates = identity.likely_duplicates(
             last_name=last_name,
@@ -74,6 +81,8 @@ def _typed_player(
     )
     player.full_clean(validate_constraints=False)
     player.save()
+    if elsewhere is not None:
+        conflict_flag(licence=licence, existing=elsewhere, newcomer=player, user=user)
     return player
 
 

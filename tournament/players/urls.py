@@ -1,9 +1,9 @@
 """URLs of a tournament's players: the list, registering, importing a file, withdrawals, the
-roster's search and merge, a player's itinerary, teams."""
+roster's search and merge, licence conflicts, a player's itinerary, teams."""
 
 from django.urls import path
 
-from tournament.players.views import imports, teams
+from tournament.players.views import conflicts, imports, teams
 from tournament.players.views import roster as players
 
 urlpatterns = [
@@ -22,6 +22,12 @@ urlpatterns = [
     ),
     path("joueurs/recherche/", players.player_search, name="player-search"),
     path("joueurs/fusionner/", players.player_merge, name="player-merge"),
+    path(
+        "clubs/<id:pk>/conflits-licence/",
+        conflicts.licence_conflicts,
+        name="licence-conflicts",
+    ),
+    path("conflits-licence/<id:pk>/", conflicts.licence_conflict, name="licence-conflict"),
     path("tournois/<id:pk>/equipes/", teams.team_list, name="team-list"),
     path("tournois/<id:pk>/equipes/composer/", teams.team_assign, name="team-assign"),
     path(

@@ -16,7 +16,17 @@ from scoring.sheets.services import deal_record, sheet_for_table
 from tests.club_helpers import join_club
 from tournament.access.permissions import Permission
 from tournament.access.roles import ARBITER
-from tournament.models import Event, Player, Position, Registration, Seat, Table, Tournament
+from tournament.models import (
+    Club,
+    Event,
+    LicenceConflict,
+    Player,
+    Position,
+    Registration,
+    Seat,
+    Table,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +79,8 @@ URL_NAMES = [
     "event-venue-hall-link", "event-venue-live", "export-deals-csv",
     "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
-    "javascript-catalog", "login", "logout", "penalty-settings", "player-import",
+    "javascript-catalog", "licence-conflict", "licence-conflicts", "login", "logout",
+    "penalty-settings", "player-import",
     "player-itinerary", "player-list", "player-merge", "player-register", "player-search",
     "position-clock", "position-close", "position-detail", "position-generate", "position-list",
     "position-publish", "position-regenerate", "position-reopen", "position-validate",
@@ -202,6 +213,18 @@ def world(people):
         tournament_id=other["tournament"], user=people["other_scorer"], role="scorer"
     )
     world["role"] = role.pk
+    # A licence conflict between club A and a third club: club B's people may neither see nor
+    # resolve it (issue 27).
+    third = Club.objects.create(name="Club C")
+    held = Player.objects.create(last_name="Tenu", licence="0412345", origin_club=third)
+    again = Player.objects.create(last_name="Vrai", licence="0412345", origin_club_id=world["club"])
+    world["conflict"] = LicenceConflict.objects.create(
+        licence="0412345",
+        existing=held,
+        newcomer=again,
+        existing_club=third,
+        newcomer_club_id=world["club"],
+    ).pk
     return world
 
 
@@ -221,6 +244,8 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["club"]
             elif route.startswith(("epreuves/", "public/epreuves/")):
                 kwargs[key] = world["event"]
+            elif route.startswith("conflits-licence/"):
+                kwargs[key] = world["conflict"]
             else:
                 kwargs[key] = world["tournament"]
         elif key in world:
@@ -343,8 +368,8 @@ def test_people_of_another_tournament_can_neither_read_nor_change_this_one(
     client, world, people, who
 ):
     """Arbiter B (owner of Y, club B's administrator), a scorer of Y and an arbiter of club B,
-    on tournament X and club A: every GET of its non-public data and every POST is refused, and
-    nothing changes in the database."""
+    on tournament X and club A (its members, its licence conflicts): every GET of its
+    non-public data and every POST is refused, and nothing changes in the database."""
     client.force_login(people[who])
     before = snapshot()
     for name, url in tournament_urls(world):
