@@ -83,6 +83,7 @@ class Evening:
     championship_player: int
     event: int = 0
     event_bracket: int = 0
+    licence_conflict: int = 0
 
 
 def build_evening(staged, arbiter) -> Evening:
@@ -149,6 +150,7 @@ def build_evening(staged, arbiter) -> Evening:
     _club_season(arbiter, [tournament, *evenings], season)
     event, bracket = _event_cut(arbiter)
     return Evening(
+        licence_conflict=_licence_conflict(arbiter.club_memberships.get().club, registration),
         club=arbiter.club_memberships.get().club_id,
         event=event.pk,
         event_bracket=bracket.pk,
@@ -182,6 +184,22 @@ def _club_season(arbiter, tournaments, season) -> None:
         is_public=True,
         signup_open=True,
     )
+
+
+def _licence_conflict(club, registration) -> int:
+    """A licence of a player of tonight's tournament, held by another club's entry too."""
+    from tournament.models import Club, LicenceConflict, Player
+
+    other = Club.objects.create(name="Club voisin")
+    mine = registration.player
+    Player.objects.filter(pk=mine.pk).update(licence="0999001", origin_club=club)
+    theirs = Player.objects.create(
+        last_name="DUPONT", first_name="Marc", licence="0999001", origin_club=other
+    )
+    conflict = LicenceConflict.objects.create(
+        licence="0999001", existing=theirs, newcomer=mine, existing_club=other, newcomer_club=club
+    )
+    return conflict.pk
 
 
 def _event_cut(arbiter):
@@ -242,6 +260,8 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
         ("scoring/events/event_detail.html", f"/epreuves/{e.event}/"),
         ("scoring/events/cut_form.html", f"/tournois/{e.event_bracket}/coupe/"),
         ("clubs/club_members.html", f"/clubs/{e.club}/membres/"),
+        ("tournament/licence_conflicts.html", f"/clubs/{e.club}/conflits-licence/"),
+        ("tournament/licence_conflict.html", f"/conflits-licence/{e.licence_conflict}/"),
         ("championship/list.html", "/championnats/"),
         ("championship/form.html", "/championnats/nouveau/"),
         ("championship/detail.html", f"/championnats/{e.championship}/"),
