@@ -86,6 +86,23 @@ def conflicts_of(club: Club, *, resolved: bool = False) -> QuerySet[LicenceConfl
     )
 
 
+def open_conflicts_by_club(user) -> list[tuple[Club, int]]:
+    """The user's clubs with open licence conflicts, and how many each (the home page's
+    reminder); two queries."""
+    if not (user.is_authenticated and user.is_active):
+        return []
+    clubs = {club.pk: club for club in Club.objects.filter(members__user=user)}
+    counts: dict[int, int] = {}
+    for pair in (
+        LicenceConflict.objects.filter(status=Status.OPEN)
+        .filter(Q(existing_club_id__in=clubs) | Q(newcomer_club_id__in=clubs))
+        .values_list("existing_club_id", "newcomer_club_id")
+    ):
+        for pk in set(pair) & set(clubs):
+            counts[pk] = counts.get(pk, 0) + 1
+    return [(clubs[pk], counts[pk]) for pk in sorted(counts, key=lambda pk: clubs[pk].name)]
+
+
 def conflict_or_404(pk: int) -> LicenceConflict:
     return get_object_or_404(
         LicenceConflict.objects.select_related(

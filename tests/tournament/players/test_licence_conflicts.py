@@ -218,3 +218,13 @@ def test_the_import_flags_a_licence_held_elsewhere_and_never_prints_the_other_en
     assert conflict.existing == clubs["false"]
     assert conflict.newcomer.last_name == "Vrai"
     assert Player.objects.filter(last_name="Faussaire").count() == 2  # A's namesake is new
+
+
+def test_the_home_page_of_either_club_leads_to_the_conflict_a_third_club_sees_none(
+    client, clubs, flagged
+):
+    for who, club in (("arbitre-a", "Club A"), ("arbitre-b", "Club B")):
+        page = as_user(client, clubs[who]).get("/").text
+        assert f'href="{reverse("licence-conflicts", args=[clubs[club].pk])}"' in page
+        assert "1 conflit de licence à résoudre" in page
+    assert "conflit de licence" not in as_user(client, clubs["arbitre-c"]).get("/").text

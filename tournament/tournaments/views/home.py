@@ -11,6 +11,7 @@ from tournament.access.permissions import (
     public_tournaments,
     visible_tournaments,
 )
+from tournament.players.conflicts import open_conflicts_by_club
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -20,5 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "tournaments": mine,
         "public": public_tournaments(besides=mine),
         "can_edit": may(request.user, Permission.CREATE),
+        # Licence conflicts waiting in the user's clubs (issue 27: flagged, resolved later).
+        "licence_conflicts": open_conflicts_by_club(request.user),
     }
     return render(request, "home.html", context)
