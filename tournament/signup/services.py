@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from tournament.access import throttle
 from tournament.access.audit import change_record, settings_save
 from tournament.access.lifecycle import ensure_tournament_open, locked_tournament
+from tournament.access.scopes import club_players
 from tournament.core.collation import fold
 from tournament.models import Player, Position, Registration, Tournament
 from tournament.players.licence import licence_clean
@@ -359,7 +360,8 @@ class LicenceConflict(TypedDict):
 
 def licence_conflicts(tournament: Tournament) -> list[LicenceConflict]:
     """Sign-ups that typed a licence the roster holds under another name, for the arbiter to
-    check at the door: each registration, the licence typed and its holder (three queries)."""
+    check at the door: each registration, the licence typed and its holder when it is on this
+    club's roster (None when another club's entry holds it: never named; three queries)."""
     typed: dict[int, str] = {
         object_id: after[CONFLICT_KEY]
         for object_id, after in tournament.changes.filter(
@@ -368,7 +370,11 @@ def licence_conflicts(tournament: Tournament) -> list[LicenceConflict]:
         if object_id is not None and isinstance(after, dict)
     }
     registrations = tournament.registrations.select_related("player").filter(pk__in=typed)
-    holders = {p.licence: p for p in Player.objects.filter(licence__in=set(typed.values()))}
+    # Only a holder on this club's roster is named: another club's entry stays out of sight.
+    holders = {
+        p.licence: p
+        for p in club_players(tournament.host_club_id).filter(licence__in=set(typed.values()))
+    }
     return [
         {
             "registration": registration,

@@ -228,3 +228,18 @@ def test_the_home_page_of_either_club_leads_to_the_conflict_a_third_club_sees_no
         assert f'href="{reverse("licence-conflicts", args=[clubs[club].pk])}"' in page
         assert "1 conflit de licence à résoudre" in page
     assert "conflit de licence" not in as_user(client, clubs["arbitre-c"]).get("/").text
+
+
+def test_the_check_in_page_never_names_another_club_holder_of_a_licence_signed_up_online(
+    client, clubs
+):
+    from tournament.signup import services as signup
+
+    tonight = clubs["tonight"]
+    Tournament.objects.filter(pk=tonight.pk).update(signup_open=True)
+    tonight.refresh_from_db()
+    signup.signup_register(tournament=tonight, last_name="Vrai", first_name="Jean", licence=LICENCE)
+    [flag] = signup.licence_conflicts(tonight)
+    assert flag["holder"] is None
+    page = as_user(client, clubs["arbitre-a"]).get(reverse("checkin", args=[tonight.pk])).text
+    assert LICENCE in page and "VRAI" in page and "FAUSSAIRE" not in page
