@@ -80,6 +80,8 @@ def test_registering_a_licence_another_club_holds_is_allowed_and_flagged(client,
     )
     assert page.status_code == 200
     assert "Vrai".upper() in page.text and "Faussaire".upper() not in page.text
+    card = client.get(reverse("player-itinerary", args=[clubs["tonight"].pk, registration.pk]))
+    assert card.status_code == 200 and "FAUSSAIRE" not in card.text
 
 
 def test_within_one_club_a_licence_under_another_name_is_still_refused(client, clubs):
