@@ -31,6 +31,7 @@ from scoring.documents.backup.fields import (
     validation_message,
 )
 from scoring.documents.backup.plan import M, Plan, related_label
+from scoring.documents.backup.roster import players_match
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.models import (
     ChangeLog,
@@ -195,7 +196,7 @@ class Checker:
         self.section(Incident, self.check_incident)
         self.section(ChangeLog, self.check_change)
         self.drop_unused_players()
-        self.match_players()
+        players_match(self.plan, club_id=self.club_id, fail=self.fail)
         return self.plan
 
     def check_player(self, player: Player, row: Row) -> None:
@@ -379,22 +380,3 @@ class Checker:
         self.plan.keys[label] = [key for key, _player in kept]
         self.plan.objects[label] = [player for _key, player in kept]
         self.by_key[label] = dict(kept)
-
-    def match_players(self) -> None:
-        """Players with a licence already on the roster are that roster player (not copied)."""
-        licences: dict[str, Any] = {}
-        for key, player in self.plan.rows(Player):
-            if player.licence:
-                if player.licence in licences:
-                    raise self.fail(
-                        row_name("tournament.player", key),
-                        _("même licence que %(other)s.")
-                        % {"other": row_name("tournament.player", licences[player.licence])},
-                    )
-                licences[player.licence] = key
-        numbers = list(licences)
-        for start in range(0, len(numbers), 500):
-            found = Player.objects.filter(licence__in=numbers[start : start + 500])
-            for licence, pk in found.values_list("licence", "pk"):
-                if licence is not None:  # matched by licence: never null
-                    self.plan.reused_players[licences[licence]] = pk

@@ -23,6 +23,7 @@ from scoring.documents.backup.document import (
 from scoring.documents.backup.plan import Plan, related_label
 from tournament.clubs.selectors import home_club
 from tournament.models import Club, Player, Tournament
+from tournament.players.conflicts import conflict_flag
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -110,6 +111,15 @@ def _write(plan: Plan) -> Tournament:
     with transaction.atomic(using=connection.alias):
         for rows in prepared:
             _insert(rows, new_keys, connection)
+        # A licence only another club's entry held: the copied entry is the club's, flagged.
+        for key, existing in plan.licences_elsewhere.items():
+            newcomer = Player.objects.get(pk=new_keys["tournament.player"][key])
+            conflict_flag(
+                licence=newcomer.licence or "",
+                existing=Player.objects.get(pk=existing),
+                newcomer=newcomer,
+                user=plan.restorer,
+            )
     tournament_key = plan.keys["tournament.tournament"][0]
     return Tournament.objects.get(pk=new_keys["tournament.tournament"][tournament_key])
 
@@ -150,6 +160,7 @@ def tournament_import(
     """
     plan = tournament_check(raw, user=user, club=club)
     try:
+        plan.restorer = user  # who flags the licence conflicts the restore raises
         return _write(plan)
     except DatabaseError as exc:  # e.g. a licence registered meanwhile: nothing was written
         raise BackupError(

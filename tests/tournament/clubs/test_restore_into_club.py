@@ -141,3 +141,33 @@ def test_the_command_restores_into_the_club_named(arbiter, played, tmp_path, dja
     assert (copy.owner, copy.host_club) == (arbiter, other)
     with pytest.raises(CommandError, match="No club named 'Club C'"):
         call_command("restore_tournament", str(path), club="Club C", stdout=io.StringIO())
+
+
+def test_a_licence_another_club_holds_is_restored_as_the_clubs_own_entry_and_flagged(
+    django_user_model,
+):
+    from tournament.models import LicenceConflict
+
+    lea = django_user_model.objects.create_user("lea")
+    bob = django_user_model.objects.create_user("bob")
+    club_a = club_create(name="A", admin=lea, user=lea)
+    club_b = club_create(name="B", admin=bob, user=bob)
+    tournament = Tournament.objects.create(
+        name="Open A", date="2026-11-21", owner=lea, host_club=club_a
+    )
+    real = Player.objects.create(last_name="Vrai", licence="0412345", origin_club=club_a)
+    Registration.objects.create(tournament=tournament, player=real, number=1)
+    document = tournament_export_json(tournament)
+    tournament.delete()
+    real.delete()
+    false = Player.objects.create(last_name="Faussaire", licence="0412345", origin_club=club_b)
+    copy = tournament_import(document, user=lea)
+    restored = Player.objects.get(registrations__tournament=copy)
+    assert (restored.last_name, restored.licence, restored.origin_club) == (
+        "Vrai",
+        "0412345",
+        club_a,
+    )
+    conflict = LicenceConflict.objects.get()
+    assert (conflict.existing, conflict.newcomer) == (false, restored)
+    assert not false.registrations.exists()
