@@ -204,14 +204,13 @@ def conflict_resolve(
 def _merge(conflict: LicenceConflict, *, keep: Player | None, drop: Player | None):
     if keep is None or drop is None:
         raise ValidationError(_("L'une des deux fiches n'existe plus : corrigez l'autre."))
-    shared = identity.shared_tournament(keep, drop)
-    if shared is not None:
+    # The tournament is not named: it may be the other club's, and private.
+    if identity.shared_tournament(keep, drop) is not None:
         raise ValidationError(
             _(
-                "Fusion refusée : les deux fiches sont inscrites au même tournoi "
-                "(« %(tournament)s ») ; corrigez plutôt la licence de la fiche erronée."
+                "Fusion refusée : les deux fiches sont inscrites au même tournoi ; corrigez "
+                "plutôt la licence de la fiche erronée."
             )
-            % {"tournament": shared.name}
         )
     before, after = identity.entries_merge(keep=keep, drop=drop)
     return {"resolution": Resolution.MERGE, **before}, {"resolution": Resolution.MERGE, **after}

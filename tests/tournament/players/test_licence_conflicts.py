@@ -245,3 +245,33 @@ def test_the_check_in_page_never_names_another_club_holder_of_a_licence_signed_u
     assert flag["holder"] is None
     page = as_user(client, clubs["arbitre-a"]).get(reverse("checkin", args=[tonight.pk])).text
     assert LICENCE in page and "VRAI" in page and "FAUSSAIRE" not in page
+
+
+def test_two_resolutions_from_stale_pages_resolve_once(clubs, flagged):
+    from django.core.exceptions import ValidationError
+
+    from tournament.players.conflicts import conflict_resolve
+
+    stale = LicenceConflict.objects.get(pk=flagged.pk)  # the other arbiter's page, still open
+    conflict_resolve(
+        conflict=flagged, resolution="correct", entry="existing", user=clubs["arbitre-b"]
+    )
+    with pytest.raises(ValidationError, match="déjà résolu"):
+        conflict_resolve(
+            conflict=stale, resolution="merge", entry="newcomer", user=clubs["arbitre-a"]
+        )
+    assert Player.objects.count() == 2
+    assert ChangeLog.objects.filter(object_type="licenceconflict", action="update").count() == 2
+
+
+def test_entries_registered_in_one_tournament_are_not_merged_but_may_be_corrected(
+    client, clubs, flagged
+):
+    # B's false entry also played tonight at A's (a walk-in): merging would seat one person twice.
+    Registration.objects.create(tournament=clubs["tonight"], player=clubs["false"], number=2)
+    as_user(client, clubs["arbitre-a"])
+    refused = resolve(client, flagged, resolution="merge", entry="newcomer")
+    assert refused.status_code == 400
+    assert "Fusion refusée : les deux fiches sont inscrites au même tournoi ;" in refused.text
+    assert Player.objects.count() == 2
+    assert resolve(client, flagged, resolution="correct", entry="existing").status_code == 302
