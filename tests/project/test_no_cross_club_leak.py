@@ -32,7 +32,7 @@ from tests.desk_helpers import deal_post, make_tournament, table_sheet
 from tests.examples_004 import TYPED
 from tests.staged import _validate_and_close
 from tests.tournament.access.test_roles_every_url import account, is_public, url_for, walk
-from tournament.models import ClubMember, Event, Registration, Team
+from tournament.models import Club, ClubMember, Event, LicenceConflict, Player, Registration, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +154,18 @@ def club_world(django_user_model, label: str, club_name: str, private: dict, pub
         name=private["championship"], owner=owner, scale=[3, 2, 1], is_public=False
     )
     championship.tournaments.add(secret["tournament"], open_["tournament"])
+    # A licence conflict of this club with a third club's entry (its pages are walked too; B's
+    # is refused to A's administrator).
+    third = Club.objects.create(name=f"Club tiers {label}")
+    conflict = LicenceConflict.objects.create(
+        licence=f"09{label == 'a':05d}",
+        existing=Player.objects.create(last_name=f"Tiers{label}", origin_club=third),
+        newcomer=Player.objects.create(last_name=f"Membre{label}", origin_club=club),
+        existing_club=third,
+        newcomer_club=club,
+    )
     shared = {
+        "conflict": conflict.pk,
         "club": club.pk,
         "member": ClubMember.objects.get(user=owner).pk,
         "event": event.pk,
