@@ -286,8 +286,22 @@ def standings_fingerprint(tournament: Tournament) -> str:
     return digest
 
 
-def _fingerprint_sql() -> str:
-    """The fingerprint's statement: aggregates of the tournament's rows, one per subquery."""
+def event_fingerprints(event_id: int) -> list[tuple[Any, ...]]:
+    """Every bracket of an event with what its standings' fingerprint reads, in one statement
+    whatever the number of brackets and players: (id, session, is_public, *aggregates) by id.
+    An event's public page is versioned by these rows (its cumulative rankings read every
+    session's brackets)."""
+    quote = connection.ops.quote_name
+    head = ", ".join(f"t.{quote(c)}" for c in ("id", "session", "is_public"))
+    sql = _fingerprint_sql(head=head, where=f"t.{quote('event_id')} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} ORDER BY t.{quote('id')}", [event_id])
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+def _fingerprint_sql(head: str = "", where: str = "") -> str:
+    """The fingerprint's statement: aggregates of the tournament's rows, one per subquery (for
+    the tournament of id %s, or the tournaments `where` says, each row after `head`)."""
     quote = connection.ops.quote_name
 
     def sub(model: type[Model], expression: str, where: str = "") -> str:
@@ -310,7 +324,6 @@ def _fingerprint_sql() -> str:
         sub(Registration, "COUNT(*)"),
         sub(ChangeLog, f"MAX(u.{quote('id')})"),
     ]
-    return (
-        f"SELECT {', '.join(columns)} FROM {quote(Tournament._meta.db_table)} t "
-        f"WHERE t.{quote('id')} = %s"
-    )
+    where = where or f"t.{quote('id')} = %s"
+    selected = ", ".join([head, *columns] if head else columns)
+    return f"SELECT {selected} FROM {quote(Tournament._meta.db_table)} t WHERE {where}"

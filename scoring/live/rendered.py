@@ -28,6 +28,9 @@ from tournament.models import Tournament
 
 STANDINGS = "standings"
 HALL = "hall"
+# An event's public page (scoring.events.views.public): its brackets' standings per language,
+# session and page, stored beside the event's first bracket.
+EVENT_PAGE = "event-page"
 # The players' rows of the public standings in buckets (scoring.live.shared), for their cards.
 STANDINGS_ROWS = "standings-rows"
 # A player's deals on their public card (scoring.live.card): one row per player and language,
@@ -41,8 +44,9 @@ BODY_LIMIT = 4 * 1024 * 1024
 CONTENT_TYPE = "text/html; charset=utf-8"
 
 
-def shared_fragment(tournament: Tournament, kind: str, key: str, version: str) -> str | None:
-    """The fragment of this kind and key rendered at `version`, if one is stored."""
+def shared_fragment(tournament: Tournament | int, kind: str, key: str, version: str) -> str | None:
+    """The fragment of this kind and key rendered at `version`, if one is stored (of the
+    tournament, or of the tournament of this id)."""
     # Asked by every poll of a shared page: one plain statement, as the fingerprint's, where
     # building it through the ORM cost several times running it.
     q = connection.ops.quote_name
@@ -51,13 +55,17 @@ def shared_fragment(tournament: Tournament, kind: str, key: str, version: str) -
         f" AND {q('kind')} = %s AND {q('key')} = %s AND {q('version')} = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, kind, key, version])
+        cursor.execute(sql, [_id(tournament), kind, key, version])
         row = cursor.fetchone()
     return None if row is None else zlib.decompress(bytes(row[0])).decode()
 
 
+def _id(tournament: Tournament | int) -> int:
+    return tournament if isinstance(tournament, int) else tournament.pk
+
+
 def store_fragment(
-    tournament: Tournament,
+    tournament: Tournament | int,
     kind: str,
     key: str,
     version: str,
@@ -72,13 +80,13 @@ def store_fragment(
     if len(payload) > BODY_LIMIT:
         return
     if drop_other_versions:
-        SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(
+        SharedRender.objects.filter(tournament_id=_id(tournament), kind=kind).exclude(
             version=version
         ).delete()
     SharedRender.objects.bulk_create(
         [
             SharedRender(
-                tournament=tournament,
+                tournament_id=_id(tournament),
                 kind=kind,
                 key=key,
                 version=version,
