@@ -17,7 +17,7 @@ from scoring.live.standings import standings_for_many
 from scoring.models import Championship
 from scoring.season.access import PUBLIC_CHAMPIONSHIPS
 from tournament.access.permissions import takes_sign_ups
-from tournament.models import Club, Player, Registration, Tournament
+from tournament.models import Club, LicenceConflict, Player, Registration, Tournament
 
 ARCHIVE_PAGE = 20  # finished tournaments a page of a club's archive
 RESULTS_PAGE = 20  # tournaments a page of a person's results
@@ -70,8 +70,12 @@ def club_championships(club: Club) -> list[Championship]:
 
 def same_person(player: Player) -> QuerySet[Player]:
     """The roster entries of one person: those sharing the player's licence, or the entry
-    alone when it has none (a name proves nothing)."""
-    if player.licence:
+    alone when it has none (a name proves nothing) or while two clubs dispute that licence (an
+    open conflict: the other entry may be a false name, until an arbiter merges or corrects)."""
+    disputed = LicenceConflict.objects.filter(
+        licence=player.licence, status=LicenceConflict.Status.OPEN
+    )
+    if player.licence and not disputed.exists():
         return Player.objects.filter(licence=player.licence)
     return Player.objects.filter(pk=player.pk)
 

@@ -140,3 +140,32 @@ def test_results_of_every_season_are_on_the_page(client, clubs):
         row["tournament"].name for row in client.get(person_url(recent, lucie)).context["rows"]
     ]
     assert names == ["Soirée récente", "Soirée ancienne"]
+
+
+def test_a_disputed_licence_shows_only_the_entry_the_page_is_reached_by(
+    client, clubs, django_user_model
+):
+    """Club B holds LUCIE's licence under a false name (an open licence conflict): her page
+    never lists the false entry's results, until an arbiter merges the two (one person)."""
+    from tournament.players.conflicts import conflict_flag, conflict_resolve
+
+    a, b = clubs
+    false = Player.objects.create(last_name="FAUX", first_name="Nom", licence="0123456")
+    Player.objects.filter(pk=false.pk).update(origin_club=b)
+    played("Open nantais", 8, b, false, score=-60)
+    lucie = Player.objects.create(last_name="MARTIN", first_name="Lucie", licence="0123456")
+    Player.objects.filter(pk=lucie.pk).update(origin_club=a)
+    ours = played("Soirée angevine", 1, a, lucie, score=30)
+    false.refresh_from_db()
+    lucie.refresh_from_db()
+    conflict = conflict_flag(licence="0123456", existing=false, newcomer=lucie, user=None)
+
+    def names() -> list[str]:
+        response = client.get(person_url(ours, lucie))
+        return [row["tournament"].name for row in response.context["rows"]]
+
+    assert names() == ["Soirée angevine"]
+    assert "Open nantais" not in client.get(person_url(ours, lucie)).content.decode()
+    referee = django_user_model.objects.create_superuser("superviseur", password="x")
+    conflict_resolve(conflict=conflict, resolution="merge", user=referee)  # keeps the newcomer
+    assert names() == ["Open nantais", "Soirée angevine"]
