@@ -300,6 +300,11 @@ class Championship(Stamped):
     min_attendance = models.PositiveSmallIntegerField(_("participation minimale"), default=0)
     tie_breaks = models.JSONField(_("critères de départage"), default=list, blank=True)
     is_public = models.BooleanField(_("classement public"), default=False)
+    # A circuit: the clubs invited to it, whose arbiters add their own tournaments
+    # (scoring.season.circuits). Empty for a club's own season championship.
+    participating_clubs = models.ManyToManyField(
+        Club, verbose_name=_("clubs du circuit"), blank=True, related_name="circuits"
+    )
 
     class Meta:
         verbose_name = _("championnat")

@@ -24,10 +24,11 @@ from scoring.core.ranking import PlayerRow, Ranked
 from scoring.live.counted import public_tournaments
 from scoring.live.standings import standings_for_many
 from scoring.models import Championship
+from scoring.season.access import participating_club_ids
 from tournament.access.audit import change_record
 from tournament.access.scopes import managed_tournaments
-from tournament.clubs.selectors import home_club
-from tournament.models import ChangeLog, Registration, Tournament
+from tournament.clubs.selectors import clubs_of, home_club
+from tournament.models import ChangeLog, Club, Registration, Tournament
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class ChampionshipStandings:
     ranking: pure.ChampionshipRanking
     # Private tournaments of a public championship: left out of it, named to its organisers.
     withheld: list[Tournament] = field(default_factory=list)
+    # Private tournaments of a circuit: counted on its organisers' pages, not on its public page.
+    private_counted: list[Tournament] = field(default_factory=list)
 
     @property
     def criteria_labels(self) -> list[str]:
@@ -67,7 +70,26 @@ def rules_of(championship: Championship) -> pure.Rules:
     )
 
 
-def championship_standings(championship: Championship) -> ChampionshipStandings:
+def counted_tournaments(
+    championship: Championship, everything: list[Tournament], *, public: bool
+) -> list[Tournament]:
+    """The championship's tournaments that count for this audience.
+
+    The public counts only public tournaments. A club's public championship is the same
+    published ranking for its organisers. A circuit's organisers count every tournament the
+    invited clubs put in it (each club chose to), private ones included; its public page still
+    counts only the public ones.
+    """
+    if public:
+        return public_tournaments(everything)
+    if championship.is_public and not participating_club_ids(championship):
+        return public_tournaments(everything)
+    return everything
+
+
+def championship_standings(
+    championship: Championship, *, public: bool = False
+) -> ChampionshipStandings:
     """Rank the season from the final standings of the championship's finished tournaments.
 
     Players are the shared roster's Player rows. A registration that played no position (a
@@ -78,11 +100,15 @@ def championship_standings(championship: Championship) -> ChampionshipStandings:
     A championship is a published ranking, whoever reads it (its page, PDF and XLSX are the
     same): each tournament counts as its own public pages show it (scoring.live.counted's public
     view, so an unconfirmed phone deal or, where the tournament asks, an unvalidated sheet
-    counts nowhere), and a public championship holds only public tournaments.
+    counts nowhere), and a public championship holds only public tournaments
+    (`counted_tournaments`; `public`: the public page's audience).
     """
     everything = list(championship.tournaments.order_by("date", "pk"))
-    tournaments = public_tournaments(everything) if championship.is_public else everything
+    tournaments = counted_tournaments(championship, everything, public=public)
     withheld = [t for t in everything if t not in tournaments]
+    private_counted = [] if public else [t for t in tournaments if not t.is_public]
+    if public:
+        withheld = []  # never named on the public page
     finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]
     players: dict[int, pure.PlayerResults] = {}
     for tournament_id, standings in standings_for_many(finished, public=True).items():
@@ -115,6 +141,7 @@ def championship_standings(championship: Championship) -> ChampionshipStandings:
         finished=finished,
         ranking=ranking,
         withheld=withheld,
+        private_counted=private_counted if participating_club_ids(championship) else [],
     )
 
 
@@ -178,11 +205,14 @@ def championship_save(
     tie_breaks: Sequence[str],
     is_public: bool,
     organisers: Sequence[str] | None = None,
+    host_club: Club | None = None,
+    participating_clubs: Sequence[Club] | None = None,
 ) -> Championship:
     """Create (championship None) or update a championship.
 
     `organisers` (usernames) is applied only when given and only by the owner or a superuser:
-    co-organisers define the championship but name nobody.
+    co-organisers define it but name nobody. `host_club` (one of the user's clubs; by default
+    the owner's home club) and `participating_clubs` (a circuit's invited clubs): when given.
     """
     pure.criteria_for(tie_breaks)  # unknown keys are a programming error
     if method == Championship.Method.RANK and not scale:
@@ -195,17 +225,18 @@ def championship_save(
     before = None if creating else _snapshot(championship)
     may_name = championship.owner_id in (None, user.pk) or user.is_superuser
     people = _organisers(organisers) if organisers is not None and may_name else None
-    championship.name = name
-    championship.season = season
-    championship.method = method
-    championship.scale = list(scale)
-    championship.floor = floor
-    championship.best_of = best_of
-    championship.min_attendance = min_attendance
-    championship.tie_breaks = list(tie_breaks)
-    championship.is_public = is_public
+    for attribute, value in (
+        ("name", name), ("season", season), ("method", method), ("scale", list(scale)),
+        ("floor", floor), ("best_of", best_of), ("min_attendance", min_attendance),
+        ("tie_breaks", list(tie_breaks)), ("is_public", is_public),
+    ):  # fmt: skip
+        setattr(championship, attribute, value)
+    if host_club is not None and host_club.pk != championship.host_club_id:
+        championship.host_club = _host_club(user, host_club)
     championship.save()
     championship.tournaments.set(tournaments)
+    if participating_clubs is not None:
+        _invite(championship, participating_clubs)
     if people is not None:
         championship.organisers.set([p for p in people if p.pk != championship.owner_id])
     after = _snapshot(championship)
@@ -219,6 +250,20 @@ def championship_save(
             user=user,
         )
     return championship
+
+
+def _invite(championship: Championship, clubs: Sequence[Club]) -> None:
+    """The clubs a circuit invites (none: a club's own championship)."""
+    championship.participating_clubs.set(clubs)
+    vars(championship).pop("_participating_club_ids", None)  # read again when asked
+
+
+def _host_club(user, chosen: Club) -> Club:
+    """The club organising the championship, when chosen: one of the user's clubs (any for a
+    superuser). Unchosen, a new championship's is the owner's home club."""
+    if not (user.is_superuser or clubs_of(user).filter(pk=chosen.pk).exists()):
+        raise ValidationError({"host_club": _("Le club organisateur doit être l'un de vos clubs.")})
+    return chosen
 
 
 def _snapshot(championship: Championship) -> dict:
@@ -235,6 +280,10 @@ def _snapshot(championship: Championship) -> dict:
         "is_public": championship.is_public,
         "tournaments": [[t.pk, t.name] for t in championship.tournaments.order_by("pk")],
         "organisers": sorted(championship.organisers.values_list("username", flat=True)),
+        "host_club": championship.host_club.name if championship.host_club else None,
+        "participating_clubs": sorted(
+            championship.participating_clubs.values_list("name", flat=True)
+        ),
     }
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.core.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
 from tournament.access.scopes import managed_tournaments
-from tournament.models import Tournament
+from tournament.models import Club, Tournament
 from tournament.players.forms import BoundedMultipleChoiceField
 from tournament.tournaments.forms import tie_breaks_field
 
@@ -83,6 +84,22 @@ class ChampionshipForm(forms.Form):
         required=False,
         help_text=_("Tout le monde peut consulter le classement du championnat."),
     )
+    host_club = forms.ModelChoiceField(
+        label=_("club organisateur"),
+        queryset=Club.objects.none(),
+        required=False,
+        help_text=_("Le club ou le comité qui organise le championnat."),
+    )
+    participating_clubs = forms.CharField(
+        label=_("clubs invités au circuit"),
+        max_length=2000,
+        required=False,
+        help_text=_(
+            "Pour un circuit entre clubs : noms exacts ou numéros FFT des clubs invités, "
+            "séparés par des virgules ; les arbitres de chaque club invité y ajoutent eux-mêmes "
+            "leurs tournois. Vide : le championnat de votre club."
+        ),
+    )
     organisers = forms.CharField(
         label=_("co-organisateurs"),
         max_length=1000,
@@ -103,6 +120,10 @@ class ChampionshipForm(forms.Form):
                 "min_attendance": championship.min_attendance,
                 "tie_breaks": championship.tie_breaks,
                 "is_public": championship.is_public,
+                "host_club": championship.host_club_id,
+                "participating_clubs": ", ".join(
+                    championship.participating_clubs.order_by("name").values_list("name", flat=True)
+                ),
                 "organisers": ", ".join(
                     u.get_username() for u in championship.organisers.order_by("username")
                 ),
@@ -116,9 +137,24 @@ class ChampionshipForm(forms.Form):
             )
         tournaments = cast(forms.ModelMultipleChoiceField, self.fields["tournaments"])
         tournaments.queryset = mine.distinct().order_by("-date", "name")
+        self._club_fields(user, championship)
         # Only the owner names co-organisers.
         if championship is not None and not (championship.owner_id == user.pk or user.is_superuser):
             del self.fields["organisers"]
+
+    def _club_fields(self, user, championship: Championship | None) -> None:
+        """The host club among the user's clubs (and the current one). Invited clubs are typed
+        by name or number: the form lists no other club of the server."""
+        clubs = Club.objects.all()
+        if not user.is_superuser:
+            hosts = Club.objects.filter(members__user_id=user.pk)
+            if championship is not None and championship.host_club_id is not None:
+                hosts = hosts | Club.objects.filter(pk=championship.host_club_id)
+            clubs = hosts.distinct()
+        host = cast(forms.ModelChoiceField, self.fields["host_club"])
+        host.queryset = clubs.order_by("name")
+        if championship is None and "host_club" not in self.initial:
+            self.initial["host_club"] = clubs.order_by("name").values_list("pk", flat=True).first()
 
     def clean_scale(self) -> list[int]:
         text = self.cleaned_data.get("scale") or ""
@@ -138,6 +174,19 @@ class ChampionshipForm(forms.Form):
                 _("Barème : au plus %(max)s points par place."), params={"max": MAX_POINTS}
             )
         return list(scale)
+
+    def clean_participating_clubs(self) -> list[Club]:
+        text = self.cleaned_data.get("participating_clubs") or ""
+        wanted = sorted({name.strip() for name in text.split(",") if name.strip()})
+        sound = [name for name in wanted if "\x00" not in name]  # never NUL to PostgreSQL
+        clubs = list(Club.objects.filter(Q(name__in=sound) | Q(code__in=sound)))
+        known = {club.name for club in clubs} | {club.code for club in clubs if club.code}
+        missing = [name for name in wanted if name not in known]
+        if missing:
+            raise forms.ValidationError(
+                _("Club inconnu : %(names)s."), params={"names": ", ".join(missing)[:200]}
+            )
+        return clubs
 
     def clean_organisers(self) -> list[str]:
         text = self.cleaned_data.get("organisers") or ""

@@ -1,9 +1,11 @@
-"""URLs of the season: championships (the organisers' pages and the public page), statistics
-(a player's, public; a tournament's, arbiter), a club's public pages and a licence holder's."""
+"""URLs of the season: championships (the organisers' pages and the public page), circuits (an
+invited club's pages), statistics (a player's, public; a tournament's, arbiter), a club's public
+pages and a licence holder's."""
 
 from django.urls import path
 
 from scoring.season.views import championship as views
+from scoring.season.views import circuit as views_circuit
 from scoring.season.views import club as views_club
 from scoring.season.views import statistics as views_statistics
 
@@ -11,6 +13,18 @@ urlpatterns = [
     path("championnats/", views.championship_list, name="championship-list"),
     path("championnats/nouveau/", views.championship_create, name="championship-create"),
     path("championnats/<id:pk>/", views.championship_detail, name="championship-detail"),
+    path("championnats/circuits/", views_circuit.circuit_list, name="circuit-list"),
+    path("championnats/circuits/<id:pk>/", views_circuit.circuit_detail, name="circuit-detail"),
+    path(
+        "championnats/circuits/<id:pk>/tournois/<id:tournament>/ajouter/",
+        views_circuit.circuit_tournament_add_view,
+        name="circuit-tournament-add",
+    ),
+    path(
+        "championnats/circuits/<id:pk>/tournois/<id:tournament>/retirer/",
+        views_circuit.circuit_tournament_remove_view,
+        name="circuit-tournament-remove",
+    ),
     path("championnats/<id:pk>/modifier/", views.championship_edit, name="championship-edit"),
     path(
         "championnats/<id:pk>/joueur/<id:player>/",

@@ -148,6 +148,8 @@ def build_evening(staged, arbiter) -> Evening:
     Tournament.objects.filter(pk__in=[t.pk for t in evenings]).update(is_public=True)
     season = championship(evenings, owner=arbiter, is_public=True)
     _club_season(arbiter, [tournament, *evenings], season)
+    # A circuit too, inviting that club: its arbiter's circuit page has content.
+    season.participating_clubs.add(arbiter.club_memberships.get().club)
     event, bracket = _event_cut(arbiter)
     return Evening(
         licence_conflict=_licence_conflict(arbiter.club_memberships.get().club, registration),
@@ -269,6 +271,8 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
             "championship/player.html",
             f"/championnats/{e.championship}/joueur/{e.championship_player}/",
         ),
+        ("championship/circuit_list.html", "/championnats/circuits/"),
+        ("championship/circuit_detail.html", f"/championnats/circuits/{e.championship}/"),
     ]
 
 

@@ -80,6 +80,8 @@ class Permission(StrEnum):
     CHAMPIONSHIPS = "tournament.championships"  # global: define season championships
     CHAMPIONSHIP_MANAGE = "tournament.championship_manage"  # a championship's settings, files
     CHAMPIONSHIP_PUBLIC = "tournament.championship_public"  # a championship's public page
+    CIRCUIT_CONTRIBUTE = "tournament.circuit_contribute"  # an invited club's circuit page
+    CIRCUIT_ENTER = "tournament.circuit_enter"  # a tournament in or out (scoring.season.access)
     SIGN_UP = "tournament.sign_up"  # anyone: the online registration page, while it is open
     # A big event (tournament.models.events): its owner creates its brackets' sessions and
     # sees its pages; a cut is applied by whoever may MANAGE the bracket it cuts.

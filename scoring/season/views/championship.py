@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from scoring.models import Championship
 from scoring.season.access import ChampionshipRequest, championship_required, visible_championships
 from scoring.season.championships import championship_save, championship_standings, lines
+from scoring.season.circuits import invited_clubs
 from scoring.season.forms import ChampionshipForm
 from tournament.access.permissions import Permission, permission_required
 from tournament.players.selectors import player_or_none
@@ -47,6 +48,8 @@ def _save(
             tie_breaks=data["tie_breaks"],
             is_public=data["is_public"],
             organisers=data.get("organisers") if "organisers" in form.fields else None,
+            host_club=data["host_club"],
+            participating_clubs=list(data["participating_clubs"]),
         )
     except ValidationError as error:
         for field, errors in error.message_dict.items():
@@ -80,7 +83,7 @@ def championship_edit(request: ChampionshipRequest, pk: int) -> HttpResponse:
 
 
 def _ranking_page(request: ChampionshipRequest, *, public: bool) -> HttpResponse:
-    standings = championship_standings(request.championship)
+    standings = championship_standings(request.championship, public=public)
     ranked, apart = lines(standings)
     return render(
         request,
@@ -91,6 +94,7 @@ def _ranking_page(request: ChampionshipRequest, *, public: bool) -> HttpResponse
             "ranked": ranked,
             "apart": apart,
             "public": public,
+            "invited_clubs": [] if public else invited_clubs(request.championship),
             "player_url": "public-championship-player" if public else "championship-player",
         },
     )
@@ -109,7 +113,7 @@ def public_championship(request: ChampionshipRequest, pk: int) -> HttpResponse:
 
 
 def _player_page(request: ChampionshipRequest, player: int, *, public: bool) -> HttpResponse:
-    standings = championship_standings(request.championship)
+    standings = championship_standings(request.championship, public=public)
     found = standings.row_of(player)
     if found is None:
         raise Http404

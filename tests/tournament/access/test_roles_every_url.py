@@ -51,6 +51,8 @@ GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-
 GLOBAL |= {"player-merge"}
 # Season championships: the list and the form show and create only the user's own.
 GLOBAL |= {"championship-list", "championship-create"}
+# Circuits: the list shows only those the user's clubs are invited to.
+GLOBAL |= {"circuit-list"}
 # Big events: the list and the form show and create only the user's own.
 GLOBAL |= {"event-list", "event-create"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
@@ -70,7 +72,8 @@ SCORER_WRITES = {
 URL_NAMES = [
     "api-deal-create", "api-sheet", "call-take", "championship-create", "championship-detail",
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
-    "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "club-member-remove",
+    "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "circuit-detail",
+    "circuit-list", "circuit-tournament-add", "circuit-tournament-remove", "club-member-remove",
     "club-members", "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
     "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview",
@@ -152,6 +155,9 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
         name=f"Challenge {name}", owner=owner, scale=[3, 2, 1], host_club=club
     )
     championship.tournaments.add(tournament)
+    # …and a circuit inviting the owner's club only: an arbiter of another club, not invited,
+    # may neither see it nor put a tournament in it.
+    championship.participating_clubs.add(club)
     call = TableCall.objects.create(table=table, note="?")
     event = Event.objects.create(name=f"Festival {name}", date="2026-11-21", owner=owner)
     return {
@@ -381,6 +387,8 @@ def test_people_of_another_tournament_can_neither_read_nor_change_this_one(
     # The global pages answer, but show and create nothing of X.
     listing = client.get(reverse("tournament-list")).content.decode()
     assert "Open" not in listing
+    # Club A's circuit is not offered to a club it does not invite.
+    assert "Challenge Open" not in client.get(reverse("circuit-list")).content.decode()
     assert (
         client.get(reverse("home")).context["tournaments"].filter(pk=world["tournament"]).count()
         == 0
