@@ -792,7 +792,7 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
     ]
     # Only the pages about no tournament, public or reached by a table's link are left out.
     assert sorted(set(URL_NAMES) - {name for name, _url in urls}) == [
-        "championship-create", "championship-list", "event-create", "event-hall",
+        "championship-create", "championship-list", "circuit-list", "event-create", "event-hall",
         "event-hall-slides", "event-list", "hall-screen", "hall-slides", "home",
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
         "public-championship", "public-championship-player", "public-club", "public-clubs",
