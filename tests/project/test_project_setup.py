@@ -55,15 +55,22 @@ def test_login_is_throttled_after_repeated_failures(client, arbiter):
 
 
 @pytest.mark.django_db
-def test_licence_unique_only_when_given():
-    Player.objects.create(last_name="Durand", licence="")
-    Player.objects.create(last_name="Dupont", licence=None)
-    Player.objects.create(last_name="Dubois", licence="0123456")
-    assert Player.objects.filter(licence__isnull=True).count() == 2
-    from django.db import IntegrityError
+def test_licence_unique_only_when_given_and_within_one_club():
+    """A licence is unique within one club's roster; another club may hold it too (a licence
+    conflict, flagged and resolved by the clubs: issue 27); blanks never clash."""
+    from django.db import IntegrityError, transaction
 
-    with pytest.raises(IntegrityError):
-        Player.objects.create(last_name="Despres", licence="0123456")
+    from tournament.models import Club
+
+    ours, theirs = Club.objects.create(name="Club A"), Club.objects.create(name="Club B")
+    Player.objects.create(last_name="Durand", licence="", origin_club=ours)
+    Player.objects.create(last_name="Dupont", licence=None, origin_club=ours)
+    Player.objects.create(last_name="Dumas", licence=None, origin_club=ours)
+    Player.objects.create(last_name="Dubois", licence="0123456", origin_club=ours)
+    assert Player.objects.filter(licence__isnull=True).count() == 3  # "" is stored as none
+    Player.objects.create(last_name="Faux", licence="0123456", origin_club=theirs)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(last_name="Despres", licence="0123456", origin_club=ours)
 
 
 @override_settings(DEBUG=False)
