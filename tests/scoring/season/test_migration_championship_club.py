@@ -2,8 +2,8 @@
 of all their tournaments; none when neither tells. Built with the migration executor from 0011."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migration_helpers import migrate, migrated_back
 
 BEFORE = [("scoring", "0011_shared_render"), ("tournament", "0016_one_club_for_existing_installs")]
 AFTER = [("scoring", "0012_championship_host_club")]
@@ -11,19 +11,9 @@ AFTER = [("scoring", "0012_championship_host_club")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def before():
-    apps = migrate(BEFORE)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    yield from migrated_back(BEFORE)
 
 
 def test_each_championship_goes_to_its_owners_club_or_its_tournaments_one(before):

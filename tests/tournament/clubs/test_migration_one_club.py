@@ -5,8 +5,8 @@ attached), filled as an old install would be, then migrated forward through 0016
 """
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migration_helpers import migrate, migrated_back
 
 BEFORE = [("tournament", "0015_clubs")]
 AFTER = [("tournament", "0016_one_club_for_existing_installs")]
@@ -14,19 +14,9 @@ AFTER = [("tournament", "0016_one_club_for_existing_installs")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def old_install():
-    apps = migrate(BEFORE)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    yield from migrated_back(BEFORE)
 
 
 def fill(apps, texts):
