@@ -66,6 +66,18 @@ def staff_add(
     )
 
 
+def account_named(username: str, *, superuser: bool):
+    """The active account of exactly `username` that the naming user may name, or None (the
+    caller refuses a NUL first: PostgreSQL refuses it in a query). An administrator's account is
+    nameable by a superuser only: it gains nothing from a role (it runs everything already), and
+    refusing it as if unknown keeps an owner or a club administrator from confirming the
+    admins' names. Shared by the tournament staff page and the club members page."""
+    account = get_user_model().objects.filter(username=username, is_active=True).first()
+    if account is not None and account.is_superuser and not superuser:
+        return None
+    return account
+
+
 def _not_nameable() -> ValidationError:
     return ValidationError(
         {
@@ -89,11 +101,9 @@ def _staff_grant(
     if password and not superuser:
         raise ValidationError({"password": _("Seul un administrateur du site crée des comptes.")})
     accounts = get_user_model().objects
-    account = accounts.filter(username=username, is_active=True).first()
+    account = account_named(username, superuser=superuser)
     if not superuser:
-        # An administrator's account gains nothing from a role (it runs everything already):
-        # refusing it as if unknown keeps an owner from confirming the admins' names.
-        if account is None or account.is_superuser:
+        if account is None:
             raise _not_nameable()
     elif account is None and password and not accounts.filter(username=username).exists():
         account = _new_account(username, password)

@@ -3,13 +3,12 @@ administrator names and removes its arbiters. Every change is recorded in the cl
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
-from tournament.access.staff import naming_count
+from tournament.access.staff import account_named, naming_count
 from tournament.models import Club, ClubMember, Event, Player, Tournament
 
 
@@ -73,11 +72,8 @@ def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMembe
     naming_count(user)
     username = (username or "").strip()
     # Checked before the look-up: PostgreSQL refuses a NUL in a query (a 500, not a refusal).
-    account = (
-        None
-        if "\x00" in username
-        else get_user_model().objects.filter(username=username, is_active=True).first()
-    )
+    superuser = bool(getattr(user, "is_superuser", False))
+    account = None if "\x00" in username else account_named(username, superuser=superuser)
     if account is None:
         raise ValidationError(
             {"username": _("Aucun compte actif ne porte ce nom d'utilisateur : vérifiez-le.")}

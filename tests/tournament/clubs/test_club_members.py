@@ -37,6 +37,21 @@ def test_the_administrator_names_and_removes_an_arbiter(client, django_user_mode
     assert "Aucun compte actif" in refused.content.decode()
 
 
+def test_a_club_administrator_cannot_confirm_a_site_administrators_name(client, django_user_model):
+    """As on the staff page: a superuser's username is refused exactly like an unknown one (a
+    club administrator could otherwise probe which accounts run the site)."""
+    admin = django_user_model.objects.create_user("admin-a")
+    club = join_club(admin, "Club A", "admin")
+    django_user_model.objects.create_superuser("racine", password="x")
+    client.force_login(admin)
+    url = reverse("club-members", args=[club.pk])
+    root = client.post(url, {"username": "racine", "role": "arbiter"})
+    unknown = client.post(url, {"username": "personne", "role": "arbiter"})
+    assert root.status_code == unknown.status_code == 400
+    assert "Aucun compte actif" in root.content.decode()
+    assert not ClubMember.objects.filter(user__username="racine").exists()
+
+
 def test_an_arbiter_names_nobody(client, django_user_model):
     arbiter = django_user_model.objects.create_user("arbitre-a")
     club = join_club(arbiter, "Club A", "arbiter")
