@@ -43,9 +43,7 @@ def circuit_page(championship: Championship, user) -> CircuitPage:
     """The circuit as the user's clubs see it (a constant number of queries)."""
     invited = participating_club_ids(championship)
     mine_clubs = invited if user.is_superuser else invited & set(club_roles(user))
-    entered = list(
-        championship.tournaments.select_related("host_club").order_by("date", "pk").distinct()
-    )
+    entered = list(championship.tournaments.select_related("host_club").order_by("date", "pk"))
     mine = [t for t in entered if t.host_club_id in mine_clubs]
     others = [t for t in entered if t.host_club_id not in mine_clubs]
     others_public = [t for t in others if t.is_public]

@@ -176,8 +176,7 @@ class ChampionshipForm(forms.Form):
         return list(scale)
 
     def clean_participating_clubs(self) -> list[Club]:
-        text = self.cleaned_data.get("participating_clubs") or ""
-        wanted = sorted({name.strip() for name in text.split(",") if name.strip()})
+        wanted = _names(self.cleaned_data.get("participating_clubs"))
         sound = [name for name in wanted if "\x00" not in name]  # never NUL to PostgreSQL
         clubs = list(Club.objects.filter(Q(name__in=sound) | Q(code__in=sound)))
         known = {club.name for club in clubs} | {club.code for club in clubs if club.code}
@@ -189,8 +188,7 @@ class ChampionshipForm(forms.Form):
         return clubs
 
     def clean_organisers(self) -> list[str]:
-        text = self.cleaned_data.get("organisers") or ""
-        return sorted({name.strip() for name in text.split(",") if name.strip()})
+        return _names(self.cleaned_data.get("organisers"))
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -199,3 +197,8 @@ class ChampionshipForm(forms.Form):
             if not cleaned["scale"]:
                 self.add_error("scale", _("Barème : indiquez les points de chaque place."))
         return cleaned
+
+
+def _names(text: str | None) -> list[str]:
+    """A comma-separated list as typed: each name trimmed, blanks and repeats dropped, sorted."""
+    return sorted({name.strip() for name in (text or "").split(",") if name.strip()})

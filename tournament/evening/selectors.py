@@ -143,13 +143,6 @@ def _seat_order(seat: Seat) -> tuple[int, str]:
     return seat.table_id, seat.direction
 
 
-def seat_in_play(registration: Registration) -> Seat | None:
-    """Where the player sits in the position in play while it is being played (published),
-    with its table and position; None when that position is closed or the player not seated.
-    The position is the cockpit's own answer (position_in_play)."""
-    return player_seating(registration.tournament, registration.pk).in_play
-
-
 def active_registrations(tournament: Tournament, position_number: int) -> list[Registration]:
     """Who plays a given position: present, arrived and not withdrawn before it."""
     return [
