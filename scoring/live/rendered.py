@@ -79,25 +79,9 @@ def store_fragment(
     payload = zlib.compress(body.encode(), 1)
     if len(payload) > BODY_LIMIT:
         return
+    _upsert(_id(tournament), kind, version, {key: payload})
     if drop_other_versions:
-        SharedRender.objects.filter(tournament_id=_id(tournament), kind=kind).exclude(
-            version=version
-        ).delete()
-    SharedRender.objects.bulk_create(
-        [
-            SharedRender(
-                tournament_id=_id(tournament),
-                kind=kind,
-                key=key,
-                version=version,
-                body=payload,
-                rendered_at=timezone.now(),
-            )
-        ],
-        update_conflicts=True,
-        unique_fields=["tournament", "kind", "key"],
-        update_fields=["version", "body", "rendered_at"],
-    )
+        _drop_other_versions(_id(tournament), kind, version)
 
 
 def store_fragments(
@@ -105,24 +89,36 @@ def store_fragments(
 ) -> None:
     """Keep each of `bodies` as the fragment of this kind and its key at `version`, replacing
     the kind's rows in place (one statement), then dropping those of other versions left."""
+    payloads = {key: zlib.compress(body.encode(), 1) for key, body in bodies.items()}
+    _upsert(tournament.pk, kind, version, payloads)
+    _drop_other_versions(tournament.pk, kind, version)
+
+
+def _upsert(tournament_id: int, kind: str, version: str, payloads: dict[str, bytes]) -> None:
+    """One statement: each key's row of this kind replaced in place by its payload."""
     now = timezone.now()
     SharedRender.objects.bulk_create(
         [
             SharedRender(
-                tournament=tournament,
+                tournament_id=tournament_id,
                 kind=kind,
                 key=key,
                 version=version,
-                body=zlib.compress(body.encode(), 1),
+                body=payload,
                 rendered_at=now,
             )
-            for key, body in bodies.items()
+            for key, payload in payloads.items()
         ],
         update_conflicts=True,
         unique_fields=["tournament", "kind", "key"],
         update_fields=["version", "body", "rendered_at"],
     )
-    SharedRender.objects.filter(tournament=tournament, kind=kind).exclude(version=version).delete()
+
+
+def _drop_other_versions(tournament_id: int, kind: str, version: str) -> None:
+    SharedRender.objects.filter(tournament_id=tournament_id, kind=kind).exclude(
+        version=version
+    ).delete()
 
 
 def served_fragment(
