@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import cast
 
 from scoring.core import ranking
@@ -107,9 +108,10 @@ class BracketStandings:
     def session_rank(self, key: Hashable) -> ranking.Ranked | None:
         return self.session.rank_of(cast(int, key))
 
-    @property
+    @cached_property
     def lines(self) -> list[StandingLine]:
-        """Every player, best cumulative first, with their session rank and figures."""
+        """Every player, best cumulative first, with their session rank and figures (built
+        once: the session's order below sorts the same lines)."""
         lines = []
         for ranked in self.cumulative.players:
             row = ranked.row

@@ -92,9 +92,7 @@ def brackets_shown(standings_list, page: int = 1) -> tuple[list[dict[str, Any]],
     shown = []
     for standings in standings_list:
         lines = standings.lines
-        session_lines = sorted(
-            lines, key=lambda line: (line.session_rank or 10**9, line.number, line.name)
-        )
+        session_lines = standings.session_lines
         shown.append(
             {
                 "standings": standings,
