@@ -357,6 +357,7 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(_("calculé le"))
     claim = models.CharField(_("version en calcul"), max_length=40, blank=True, default="")
     claimed_at = models.DateTimeField(_("calcul commencé le"), null=True, blank=True)
+    compute_seconds = models.FloatField(_("durée du calcul (secondes)"), default=0)
 
     class Meta:
         verbose_name = _("classement partagé")

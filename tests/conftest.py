@@ -88,6 +88,13 @@ def _staff_of_new_tournaments(user, role: str | None):
     return lambda: post_save.disconnect(sender=Tournament, dispatch_uid=f"staff-{user.pk}")
 
 
+@pytest.fixture(autouse=True)
+def fresh_public_standings(settings):
+    """A test reads the standings right after its writes: no coalescing of the public ranking
+    (scoring.live.shared), except where a test turns it on to test it."""
+    settings.LIVE_STANDINGS_COALESCE = 0
+
+
 @pytest.fixture
 def arbiter(db, django_user_model):
     """An arbiter who owns every tournament the test creates without an owner."""

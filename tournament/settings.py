@@ -234,9 +234,15 @@ ASGI_APPLICATION = "tournament.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
+        # Served (not DEBUG), a thread keeps its connection: opening one (and SQLite's pragmas)
+        # cost a tenth of a live poll's CPU.
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 60),
+        conn_health_checks=True,
     )
 }
+# The public standings keep their version for this many times what computing them took (at most
+# 3 s) while new deals come: see scoring.live.shared. 0: a new ranking at every change.
+LIVE_STANDINGS_COALESCE = env_int("LIVE_STANDINGS_COALESCE", 10)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while a sheet is saved; the timeout makes concurrent saves wait
     # instead of failing with "database is locked".

@@ -12,24 +12,22 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
-from scoring.live.cockpit import live_fingerprint
 from scoring.live.hall import HallContent, hall_content
 from scoring.live.rendered import HALL, served_fragment
 from scoring.live.views.cockpit import live
 from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
-from scoring.live.views.served import request_fingerprint, request_standings, served_etag
+from scoring.live.views.served import request_standings, request_version
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
 
 
 def _hall_version(request: TournamentRequest, version: str | None = None) -> str:
-    """The live fingerprint at the standings' version (their fingerprint unless said), computed
-    once a request and version (the ETag check, then the slides)."""
-    version = version or request_fingerprint(request)
-    versions: dict[str, str] = request.__dict__.setdefault("hall_versions", {})
-    if version not in versions:
-        versions[version] = live_fingerprint(request.tournament, version)
-    return versions[version]
+    """The version of the public standings the slides show (those served unless said). Every
+    logged write moves it (a seat swapped, a position published: the standings' fingerprint
+    reads the latest history record), at most a few seconds late while a big field's deals
+    come (scoring.live.shared coalesces the public ranking), so a deal does not re-render the
+    whole room's table plan; the clock rides in a header of every answer."""
+    return version or request_version(request)
 
 
 def _hall_etag(request: TournamentRequest, token: str, version: str | None = None) -> str:
@@ -82,7 +80,4 @@ def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
 def _slides(request: TournamentRequest, token: str) -> tuple[HttpResponse, str]:
     """The slides rendered from the shared standings, and the version they show."""
     content, _etag = _hall_content(request, token)
-    response = render(request, "hall/_slides.html", {"content": content})
-    served = request_standings(request, public=True)
-    etag = served_etag(response, request, served, lambda v: _hall_etag(request, token, v))
-    return etag, _hall_version(request, served.version)
+    return render(request, "hall/_slides.html", {"content": content}), _hall_version(request)

@@ -22,12 +22,7 @@ from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
 from scoring.live.shared import shared_player_row
 from scoring.live.views.reports import ranking_context
-from scoring.live.views.served import (
-    request_fingerprint,
-    request_standings,
-    served_etag,
-    version_etag,
-)
+from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
@@ -51,7 +46,7 @@ def _standings_etag(version: str) -> str:
 
 
 def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
-    return _standings_etag(request_fingerprint(request))
+    return _standings_etag(request_version(request))
 
 
 class PlayerPageRequest(TournamentRequest):
@@ -70,12 +65,12 @@ def _request_seating(request: PlayerPageRequest, registration: int) -> PlayerSea
 def _player_etag_base(
     request: PlayerPageRequest, registration: int, version: str | None = None
 ) -> str:
-    """The standings' version (their fingerprint unless said), plus the published positions and
+    """The public standings' version (those served unless said), plus the published positions and
     the player's seats in them (a new position, a closed one or a swap moves the player's next
     table without moving a score; another player's seat does not change this card)."""
     signature = _request_seating(request, registration).signature()
     digest = hashlib.sha256(repr(signature).encode()).hexdigest()[:12]
-    return f"{_standings_etag(version or request_fingerprint(request))}-{digest}"
+    return f"{_standings_etag(version or request_version(request))}-{digest}"
 
 
 def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
@@ -124,7 +119,7 @@ def public_standings_partial(request: TournamentRequest, pk: int) -> HttpRespons
         request.tournament,
         STANDINGS,
         key,
-        request_fingerprint(request),
+        request_version(request),
         lambda: _partial_response(request),
     )
     return _revalidate(shared)
@@ -143,9 +138,7 @@ def _shared_page_key(request: TournamentRequest) -> str | None:
 def _partial_response(request: TournamentRequest) -> tuple[HttpResponse, str]:
     """The partial rendered from the shared standings, and the version it shows."""
     context = _standings_context(request, request.tournament)
-    response = render(request, "scoring/_public_standings.html", context)
-    served = request_standings(request, public=True)
-    return served_etag(response, request, served, _standings_etag), served.version
+    return render(request, "scoring/_public_standings.html", context), request_version(request)
 
 
 def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
@@ -218,19 +211,17 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     }
     base = _player_etag_base(request, entry.pk, version)
     if request.htmx:
-        response = render(request, "scoring/_public_player_card.html", context)
-        return _revalidate(version_etag(response, request, version, f"{base}-card"))
+        return _revalidate(render(request, "scoring/_public_player_card.html", context))
     # The page's refreshes ask for the card alone, with the card's ETag.
     context["etag"] = quote_etag(f"{base}-card")
-    response = render(request, "scoring/public_player.html", context)
-    return _revalidate(version_etag(response, request, version, f"{base}-page"))
+    return _revalidate(render(request, "scoring/public_player.html", context))
 
 
 def _card_standing(request: TournamentRequest, key: int) -> tuple[str, Ranked | None, int]:
     """The player's ranked row (None if not ranked), the number of ranked players and the
     version they are of: the player's row read alone when it is stored at the version the ETag
-    check read, else the shared standings (computed if need be, or the previous ones)."""
-    version = request_fingerprint(request)
+    check served, else the shared standings."""
+    version = request_version(request)
     stored = shared_player_row(request.tournament, key, version)
     if stored is not None:
         return version, stored.ranked, stored.players

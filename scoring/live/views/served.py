@@ -1,5 +1,9 @@
 """One request's standings: the fingerprint read once (by the ETag check, then by the page) and
-the shared ranking it names (scoring.live.shared), each kept on the request."""
+the shared ranking it names (scoring.live.shared), each kept on the request.
+
+The public's pages are versioned by the public ranking they serve (request_version), which
+may be the previous one (coalesced, or while another process computes the new one): their ETag
+checks, shared renders and the players' rows are all of that version."""
 
 from __future__ import annotations
 
@@ -26,24 +30,22 @@ def request_standings(request: TournamentRequest, *, public: bool) -> Served:
     cache: dict[bool, Served] = request.__dict__.setdefault("served_standings", {})
     if public not in cache:
         cache[public] = shared_standings(
-            request.tournament, public=public, version=request_fingerprint(request)
+            request.tournament, public=public, version=lambda: request_fingerprint(request)
         )
     return cache[public]
+
+
+def request_version(request: TournamentRequest) -> str:
+    """The version of the public standings this request serves, and builds its ETags from."""
+    return request_standings(request, public=True).version
 
 
 def served_etag(
     response: HttpResponse, request: TournamentRequest, served: Served, etag: Callable[[str], str]
 ) -> HttpResponse:
     """While another process computes the new version, the previous one is served: under its
-    own ETag (`etag(version)`), never the one the ETag check built from the new version."""
-    return version_etag(response, request, served.version, etag(served.version))
-
-
-def version_etag(
-    response: HttpResponse, request: TournamentRequest, version: str, etag: str
-) -> HttpResponse:
-    """The same for a response made from data of `version`, to be sent under `etag` if that
-    is not the version the ETag check read."""
-    if version != request_fingerprint(request):
-        response["ETag"] = quote_etag(etag)
+    own ETag (`etag(version)`), never the one the ETag check built from the fingerprint (the
+    arbiter's pages; the public's are versioned by what they serve, request_version)."""
+    if served.version != request_fingerprint(request):
+        response["ETag"] = quote_etag(etag(served.version))
     return response

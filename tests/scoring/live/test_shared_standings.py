@@ -179,8 +179,10 @@ def test_a_stale_answer_never_carries_the_new_etag(client, built):
     StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
         claim=new_version, claimed_at=timezone.now()
     )
-    stale = client.get(url, HTTP_IF_NONE_MATCH=old_etag)
-    # The previous standings, under their ETag: asked again with it, the next poll sees news.
+    # The previous standings are served: a phone holding them is told nothing changed, a new
+    # viewer gets them under their own ETag; the next poll after the computation sees news.
+    assert client.get(url, HTTP_IF_NONE_MATCH=old_etag).status_code == 304
+    stale = client.get(url)
     assert stale.status_code == 200 and stale["ETag"] == old_etag
     assert new_version not in stale["ETag"]
     StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(claim="")
@@ -222,3 +224,59 @@ def test_a_poll_on_a_hit_costs_the_same_queries_at_any_size(client):
         counts.append(len(captured))
         assert not any("INSERT" in q["sql"] or "UPDATE" in q["sql"] for q in captured)
     assert counts[0] == counts[1]
+
+
+def age(tournament, *, seconds: float, compute_seconds: float) -> None:
+    """The public snapshot as if computed `seconds` ago in `compute_seconds`."""
+    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+        computed_at=timezone.now() - timedelta(seconds=seconds), compute_seconds=compute_seconds
+    )
+
+
+def test_the_public_ranking_keeps_its_version_a_while_however_many_deals_come(
+    built, settings, monkeypatch
+):
+    settings.LIVE_STANDINGS_COALESCE = 10
+    tournament = built["tournament"]
+    old = shared_standings(tournament, public=True)
+    age(tournament, seconds=1, compute_seconds=0.2)  # 10 x 0.2 s: kept for 2 s
+    computed = []
+    real = shared.standings_for
+    monkeypatch.setattr(
+        shared, "standings_for", lambda *a, **k: computed.append(1) or real(*a, **k)
+    )
+    for write in ("deal recorded", "incident"):
+        WRITES[write](built)
+        served = shared_standings(tournament, public=True)
+        assert served.version == old.version != standings_fingerprint(tournament)
+        same(served.standings, old.standings)
+    assert computed == []
+    # The arbiter's ranking is never kept: it follows every write.
+    assert shared_standings(tournament, public=False).version == standings_fingerprint(tournament)
+    assert computed == [1]
+    # Past 10 x the computation's time, the next poll computes the new version, once for both
+    # writes.
+    age(tournament, seconds=2.5, compute_seconds=0.2)
+    served = shared_standings(tournament, public=True)
+    assert served.version == standings_fingerprint(tournament) and computed == [1, 1]
+    same(served.standings, mark_provisional(standings_for(tournament, public=True)))
+    # However long a computation took, the standings are never kept over 3 s.
+    WRITES["team formed"](built)
+    age(tournament, seconds=shared.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
+    assert shared_standings(tournament, public=True).version == standings_fingerprint(tournament)
+
+
+def test_while_kept_the_phones_holding_the_served_version_are_answered_304(client, built, settings):
+    settings.LIVE_STANDINGS_COALESCE = 10
+    tournament = built["tournament"]
+    url = reverse("public-standings-partial", args=[tournament.pk])
+    etag = client.get(url)["ETag"]
+    age(tournament, seconds=0, compute_seconds=0.2)
+    WRITES["deal recorded"](built)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    # The ETag check reads the version, never the stored ranking.
+    assert not [q for q in captured if "payload" in q["sql"]]
+    age(tournament, seconds=3, compute_seconds=0.2)
+    fresh = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and standings_fingerprint(tournament) in fresh["ETag"]
