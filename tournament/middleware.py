@@ -4,9 +4,16 @@ PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter); nothi
 types contains one, so the request is answered 400, naming the parameter.
 """
 
-from django.http import HttpRequest, HttpResponseBadRequest
+from functools import lru_cache
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware import gzip
+from django.utils.cache import patch_vary_headers
+from django.utils.text import compress_string
 from django.utils.translation import gettext as _
+
+# Compressed bodies of shared renders kept per process: the pages every viewer gets alike.
+SHARED_BODIES = 64
 
 
 class RejectNulQueryMiddleware:
@@ -40,4 +47,31 @@ class GZipMiddleware(gzip.GZipMiddleware):
     def process_response(self, request, response):
         if response.status_code == 206:
             return response
+        if getattr(response, "shared_body", False) and self._accepts_gzip(request, response):
+            return self._shared(response)
         return super().process_response(request, response)
+
+    def _accepts_gzip(self, request, response: HttpResponse) -> bool:
+        if response.streaming or response.has_header("Content-Encoding"):
+            return False
+        return bool(gzip.re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+    def _shared(self, response: HttpResponse) -> HttpResponse:
+        """A body every viewer gets alike (scoring.live.rendered marks it: it holds no one's
+        secret) is compressed once per process, its random padding with it, not per poll."""
+        compressed = _compressed(response.content, self.max_random_bytes)
+        if len(compressed) >= len(response.content):
+            return response
+        patch_vary_headers(response, ("Accept-Encoding",))
+        response.content = compressed
+        response.headers["Content-Length"] = str(len(compressed))
+        etag = response.get("ETag")
+        if etag and etag.startswith('"'):
+            response.headers["ETag"] = "W/" + etag
+        response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+@lru_cache(maxsize=SHARED_BODIES)
+def _compressed(content: bytes, max_random_bytes: int) -> bytes:
+    return compress_string(content, max_random_bytes=max_random_bytes)

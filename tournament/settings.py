@@ -241,7 +241,7 @@ DATABASES = {
     )
 }
 # The public standings keep their version for this many times what computing them took (at most
-# 3 s) while new deals come: see scoring.live.shared. 0: a new ranking at every change.
+# 5 s, a poll period) while new deals come: see scoring.live.shared. 0: a ranking every change.
 LIVE_STANDINGS_COALESCE = env_int("LIVE_STANDINGS_COALESCE", 10)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while a sheet is saved; the timeout makes concurrent saves wait

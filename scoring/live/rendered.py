@@ -133,8 +133,12 @@ def served_fragment(
     rendered from, which names its ETag)."""
     body = shared_fragment(tournament, kind, key, version)
     if body is not None:
-        return HttpResponse(body, content_type=CONTENT_TYPE)
-    response, rendered_version = render()
-    if response.status_code == 200 and not response.streaming:
+        response = HttpResponse(body, content_type=CONTENT_TYPE)
+    else:
+        response, rendered_version = render()
+        if response.status_code != 200 or response.streaming:
+            return response
         store_fragment(tournament, kind, key, rendered_version, response.content.decode())
+    # The same bytes for every viewer: compressed once (tournament.middleware.GZipMiddleware).
+    response.shared_body = True  # type: ignore[attr-defined]
     return response

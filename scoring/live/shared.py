@@ -49,7 +49,7 @@ from tournament.models import Tournament
 # How long other processes leave a new version to the process computing it.
 CLAIM_SECONDS = 5
 # The longest the public's ranking keeps its version once new data has come (coalesce_seconds).
-COALESCE_MAX_SECONDS = 3.0
+COALESCE_MAX_SECONDS = 5.0
 # A ranking stored larger than this (far beyond thousands of players) is served uncached.
 PAYLOAD_LIMIT = 8 * 1024 * 1024
 # The public ranking's rows are also stored in this many buckets (by registration id), for the
@@ -113,9 +113,9 @@ def shared_standings(
 def coalesce_seconds(compute_seconds: float) -> timedelta:
     """How long the public's ranking keeps its version after being computed, new data or not:
     LIVE_STANDINGS_COALESCE times what computing it took (a tenth of a second at 40 players,
-    two at 800 on a busy laptop), at most COALESCE_MAX_SECONDS. The public ranking's
-    computations then take at most 1/LIVE_STANDINGS_COALESCE of a core however fast the deals
-    come; meanwhile its pages answer 304 to the phones holding its version."""
+    a few at 800 on a busy laptop), at most COALESCE_MAX_SECONDS (a poll period). The public
+    ranking's computations then take at most 1/LIVE_STANDINGS_COALESCE of a core however fast
+    the deals come; meanwhile its pages answer 304 to the phones holding its version."""
     factor = settings.LIVE_STANDINGS_COALESCE
     return timedelta(seconds=min(COALESCE_MAX_SECONDS, factor * compute_seconds))
 

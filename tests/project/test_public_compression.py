@@ -92,6 +92,26 @@ def test_public_pages_go_out_gzipped(client):
     assert not plain.has_header("Content-Encoding")
 
 
+@pytest.mark.django_db
+def test_a_shared_render_is_compressed_once_and_a_personal_page_every_time(client):
+    """The standings every phone gets alike go out as the same compressed bytes (compressed
+    once per process); a page that is not shared keeps its random padding per answer."""
+    built = build_tournament(is_public=True, status=Tournament.Status.RUNNING)
+    pk = built["tournament"].pk
+    partial = reverse("public-standings-partial", args=[pk])
+    client.get(partial)  # rendered and stored
+    first, second = (client.get(partial, HTTP_ACCEPT_ENCODING="gzip") for _ in range(2))
+    assert first["Content-Encoding"] == second["Content-Encoding"] == "gzip"
+    assert first.content == second.content
+    assert gzip.decompress(first.content) == client.get(partial).content
+    assert first["ETag"].startswith('W/"') and "Accept-Encoding" in first["Vary"]
+    # Sent back weak, it is still the version: a 304.
+    assert client.get(partial, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    page = reverse("public-tournament", args=[pk])
+    pages = {client.get(page, HTTP_ACCEPT_ENCODING="gzip").content for _ in range(4)}
+    assert len(pages) > 1  # "Heal the Breach" padding: every answer differs
+
+
 def test_a_byte_range_is_sent_as_those_bytes():
     request = RequestFactory().get("/static/js/htmx.min.js", HTTP_ACCEPT_ENCODING="gzip")
     partial = HttpResponse(HTMX[:4096], status=206)
