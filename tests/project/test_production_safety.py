@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_KEY = "k" * 10 + "-a-production-secret-key-long-and-random-enough-0123456789"
 
 
-def manage_check(**variables: str) -> subprocess.CompletedProcess:
-    """`manage.py check` in a fresh process with exactly these settings variables."""
+def manage_check(*command: str, **variables: str) -> subprocess.CompletedProcess:
+    """`manage.py check` (or `command`) in a fresh process with exactly these settings
+    variables."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -26,7 +27,7 @@ def manage_check(**variables: str) -> subprocess.CompletedProcess:
     }
     env.update(variables)
     return subprocess.run(
-        [sys.executable, "manage.py", "check"],
+        [sys.executable, "manage.py", *(command or ["check"])],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -62,6 +63,23 @@ def test_production_starts_with_a_secret_key():
 def test_laptop_starts_without_a_secret_key():
     result = manage_check()
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variables", "kept"),
+    [({}, 0), ({"DEBUG": "false", "SECRET_KEY": PRODUCTION_KEY}, 60)],
+    ids=["laptop", "served"],
+)
+def test_a_served_site_keeps_its_database_connections_and_coalesces_its_standings(variables, kept):
+    """Served (DEBUG false, as `make club` and production), a thread reuses its connection;
+    the public standings are coalesced in both (scoring.live.shared)."""
+    code = (
+        "from django.conf import settings; "
+        "print(settings.DATABASES['default']['CONN_MAX_AGE'], settings.LIVE_STANDINGS_COALESCE)"
+    )
+    result = manage_check("shell", "-c", code, **variables)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1].split() == [str(kept), "10"]
 
 
 # --- yes/no and number variables ----------------------------------------------------------------
