@@ -206,13 +206,14 @@ class VenueHall:
         return self.brackets[0].content.position if self.brackets else None
 
 
-def venue_hall(brackets: list[Tournament]) -> VenueHall:
-    """Published data only (scoring.live.hall's rule for each bracket); the cumulative
-    standings count only what the public may see."""
+def venue_hall(brackets: list[Tournament], standings: list[Standings] | None = None) -> VenueHall:
+    """Published data only (scoring.live.hall's rule for each bracket, from its public
+    standings given, or else computed); the cumulative standings count only what the public
+    may see."""
     shown = []
     who: list[dict] = []
-    for bracket in brackets:
-        content = hall_content(bracket)
+    for index, bracket in enumerate(brackets):
+        content = hall_content(bracket, standings[index] if standings else None)
         seated = {r.row.key for r in content.standings}
         cumulative = cumulative_standings(bracket, public=True).players if seated else []
         shown.append(

@@ -31,6 +31,9 @@ HALL = "hall"
 # An event's public page (scoring.events.views.public): its brackets' standings per language,
 # session and page, stored beside the event's first bracket.
 EVENT_PAGE = "event-page"
+# A venue's hall slides (scoring.events.views.hall): per session and language, stored beside the
+# session's first bracket.
+EVENT_HALL = "event-hall"
 # The players' rows of the public standings in buckets (scoring.live.shared), for their cards.
 STANDINGS_ROWS = "standings-rows"
 # A player's deals on their public card (scoring.live.card): one row per player and language,

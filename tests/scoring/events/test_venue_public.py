@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.events.views import hall as venue_views
 from scoring.models import Deal
 from tests.scoring.events.venue_helpers import (
     TOTALS_1,
@@ -113,3 +114,32 @@ def test_an_unknown_hall_link_or_a_tournament_of_its_own_opens_nothing(arbiter, 
     token = hall_link_create(tournament=alone).hall_token
     assert client.get(reverse("event-hall", args=[token])).status_code == 404
     assert client.get(reverse("hall-screen", args=[token])).status_code == 200
+
+
+def test_the_venue_hall_slides_are_rendered_once_per_version_for_every_screen(
+    arbiter, client, monkeypatch
+):
+    """Every screen of the venue, whichever bracket's link it opened, gets one render of a
+    version; a deal counted moves it (after the coalescing window, none in tests)."""
+    result = cut_event(arbiter, public=True)
+    start_session_2(result)
+    tokens = [hall_link_create(tournament=b).hall_token for b in (result.main, result.consolante)]
+    renders = []
+    real = venue_views.venue_hall
+    monkeypatch.setattr(
+        venue_views, "venue_hall", lambda *a, **k: renders.append(1) or real(*a, **k)
+    )
+    answers = [client.get(reverse("event-hall-slides", args=[t])) for t in tokens * 2]
+    assert renders == [1]
+    assert len({a["ETag"] for a in answers}) == 1
+    assert len({a.content for a in answers}) == 1 and b"P5 Jo" in answers[0].content
+    etag = answers[0]["ETag"]
+    deal(result.main.positions.get(number=1).tables.order_by("number").first().sheet, 2)
+    moved = client.get(
+        reverse("event-hall-slides", args=[tokens[1]]), headers={"if-none-match": etag}
+    )
+    assert moved.status_code == 200 and moved["ETag"] != etag and renders == [1, 1]
+    again = client.get(
+        reverse("event-hall-slides", args=[tokens[0]]), headers={"if-none-match": moved["ETag"]}
+    )
+    assert again.status_code == 304 and renders == [1, 1]
