@@ -281,22 +281,21 @@ def standings_fingerprint(tournament: Tournament) -> str:
 
     with connection.cursor() as cursor:
         cursor.execute(_fingerprint_sql(), [tournament.pk])
-        row = cursor.fetchone()
-    digest = hashlib.sha256(repr(row).encode()).hexdigest()[:20]
-    return digest
+        return _digest(tuple(cursor.fetchone()))
 
 
-def event_fingerprints(event_id: int) -> list[tuple[Any, ...]]:
-    """Every bracket of an event with what its standings' fingerprint reads, in one statement
-    whatever the number of brackets and players: (id, session, is_public, *aggregates) by id.
-    An event's public page is versioned by these rows (its cumulative rankings read every
-    session's brackets)."""
+def _digest(aggregates: tuple[Any, ...]) -> str:
+    return hashlib.sha256(repr(aggregates).encode()).hexdigest()[:20]
+
+
+def event_fingerprints(event_id: int) -> dict[int, str]:
+    """Every bracket of an event with its standings' fingerprint, in one statement whatever
+    the number of brackets and players (an event's public page reads every session's)."""
     quote = connection.ops.quote_name
-    head = ", ".join(f"t.{quote(c)}" for c in ("id", "session", "is_public"))
-    sql = _fingerprint_sql(head=head, where=f"t.{quote('event_id')} = %s")
+    sql = _fingerprint_sql(head=f"t.{quote('id')}", where=f"t.{quote('event_id')} = %s")
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql} ORDER BY t.{quote('id')}", [event_id])
-        return [tuple(row) for row in cursor.fetchall()]
+        cursor.execute(sql, [event_id])
+        return {row[0]: _digest(tuple(row[1:])) for row in cursor.fetchall()}
 
 
 def _fingerprint_sql(head: str = "", where: str = "") -> str:

@@ -27,18 +27,18 @@ stored yet, or overwritten by a slower process storing an older version) reads t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from scoring.core import ranking
-from scoring.live.counted import standings_fingerprint
+from scoring.live.counted import event_fingerprints, standings_fingerprint
 from scoring.live.provisional import mark_provisional
 from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
 from scoring.live.snapshot import decode, decode_row, encode, encode_rows
@@ -93,6 +93,12 @@ def shared_standings(
         version = standings_fingerprint(tournament)
     elif callable(version):
         version = version()
+    return _resolved(tournament, row, public=public, version=version)
+
+
+def _resolved(tournament: Tournament, row: _Header | None, *, public: bool, version: str) -> Served:
+    """The ranking at `version`: stored, or the stored one while another process computes
+    it, or computed and stored here."""
     if row is not None and (
         row.version == version
         or (row.claim == version and _fresh(row.claimed_at))
@@ -108,6 +114,39 @@ def shared_standings(
         if public:
             _store_rows(tournament, version=version, standings=standings)
     return Served(version, standings)
+
+
+def event_versions(event_id: int) -> list[tuple[int, int, bool, str]]:
+    """(id, session, is_public, version) of every bracket of the event, by id: the version of
+    the public ranking each serves, as shared_standings would serve it. One statement while
+    every public bracket's ranking keeps its version (a private bracket's is its
+    fingerprint); else the fingerprints in a second, and a bracket whose version moved is
+    resolved as shared_standings resolves it (computed by the first process to claim it)."""
+    q = connection.ops.quote_name
+    columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
+    sql = (
+        f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
+        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(StandingsSnapshot._meta.db_table)} s"
+        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('public')} = %s"
+        f" WHERE t.{q('event_id')} = %s ORDER BY t.{q('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [True, event_id])
+        rows = cursor.fetchall()
+    fingerprints: dict[int, str] = {}
+    versions = []
+    for pk, session, is_public, *snapshot in rows:
+        row = _header_of(snapshot) if snapshot[0] is not None else None
+        if is_public and row is not None and _kept(row):
+            versions.append((pk, session, bool(is_public), row.version))
+            continue
+        fingerprints = fingerprints or event_fingerprints(event_id)
+        version = fingerprints[pk]
+        if is_public and (row is None or row.version != version):
+            tournament = Tournament.objects.get(pk=pk)
+            version = _resolved(tournament, row, public=True, version=version).version
+        versions.append((pk, session, bool(is_public), version))
+    return versions
 
 
 def coalesce_seconds(compute_seconds: float) -> timedelta:
@@ -136,20 +175,25 @@ class _Header(NamedTuple):
     seconds: float
 
 
+_HEADER_COLUMNS = ("id", "version", "claim", "claimed_at", "computed_at", "compute_seconds")
+
+
 def _header(tournament_id: int, public: bool) -> _Header | None:
     """The row of the tournament's ranking for this audience, without the ranking: asked by
     every poll, one plain statement (through the ORM, building it cost more than running it)."""
     q = connection.ops.quote_name
-    columns = ("id", "version", "claim", "claimed_at", "computed_at", "compute_seconds")
     sql = (
-        f"SELECT {', '.join(q(c) for c in columns)} FROM {q(StandingsSnapshot._meta.db_table)}"
+        f"SELECT {', '.join(q(c) for c in _HEADER_COLUMNS)}"
+        f" FROM {q(StandingsSnapshot._meta.db_table)}"
         f" WHERE {q('tournament_id')} = %s AND {q('public')} = %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [tournament_id, public])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _header_of(row)
+
+
+def _header_of(row: Sequence[Any]) -> _Header:
     pk, version, claim, claimed_at, computed_at, seconds = row
     computed = _aware(computed_at)
     assert computed is not None  # the column is NOT NULL

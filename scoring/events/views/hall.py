@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -26,7 +26,9 @@ from scoring.live.views.cockpit import CLOCK_HEADER, clock_header_value
 from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
-from tournament.models import Tournament
+
+if TYPE_CHECKING:
+    from tournament.models import Tournament
 
 
 def _brackets(request: TournamentRequest) -> tuple[int, list[Tournament]]:

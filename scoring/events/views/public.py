@@ -4,12 +4,13 @@
 What the public sees is scoring.live.counted's rule (public brackets only, counted deals only);
 a private event answers 404 (tournament.access.permissions.event_required, hidden).
 
-Its version is read in one statement whatever the number of brackets and players (every
-bracket's standings fingerprint, scoring.live.counted.event_fingerprints) and names its ETag:
-an unchanged event answers 304 with no body. The brackets' standings, PAGE_SIZE lines of each
-a page, are rendered once per version, language, session and page (the first MAX_PAGES) and
-shared by every viewer of every server process (scoring.live.rendered); the page around them
-(the viewer's menu) is rendered for each viewer, with no query of its own.
+Its version is read in one statement whatever the number of brackets and players (the
+version of the public ranking every bracket serves, shared and coalesced:
+scoring.live.shared.event_versions) and names its ETag: an unchanged event answers 304 with no
+body. The brackets' standings, PAGE_SIZE lines of each a page, are rendered once per version,
+language, session and page (the first MAX_PAGES) and shared by every viewer of every server
+process (scoring.live.rendered); the page around them (the viewer's menu) is rendered for each
+viewer, with no query of its own.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from django.views.decorators.http import condition, require_safe
 
 from scoring.events.venue import session_brackets, venue_standings
 from scoring.events.wording import carry_text, cut_text
-from scoring.live.counted import event_fingerprints
 from scoring.live.rendered import EVENT_PAGE, MAX_PAGES, shared_fragment, store_fragment
+from scoring.live.shared import event_versions
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import EventRequest, Permission, event_required
 
@@ -65,7 +66,7 @@ def event_version(request: EventRequest) -> EventVersion:
     found: EventVersion | None = getattr(request, "event_version", None)
     if found is None:
         event = request.event
-        rows = event_fingerprints(event.pk)
+        rows = event_versions(event.pk)
         sessions = sorted({row[1] or 0 for row in rows})
         asked = session_asked(request)
         session = asked if asked is not None and asked in sessions else max(sessions, default=1)

@@ -3,15 +3,17 @@ second viewer reads the stored render, a change is shown at once, the version co
 few queries whatever the field's size, and long brackets come a page at a time."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.events.views import public
 from scoring.live.rendered import EVENT_PAGE
-from scoring.models import SharedRender
+from scoring.models import SharedRender, StandingsSnapshot
 from scoring.sheets.services.sheets import sheet_validate
 from tests.scoring.events.test_venue_public import section
 from tests.scoring.events.venue_helpers import cut_event, start_session_2
@@ -44,7 +46,9 @@ def no_ranking(*args, **kwargs):
     raise AssertionError("the stored render should have been served")
 
 
-def test_a_second_viewer_reads_the_stored_render_and_no_ranking(arbiter, client, monkeypatch):
+def test_a_second_viewer_reads_the_stored_render_and_no_ranking(
+    arbiter, client, monkeypatch, settings
+):
     result = cut_event(arbiter, public=True)
     start_session_2(result)
     url = reverse("public-event", args=[result.event.pk])
@@ -53,7 +57,37 @@ def test_a_second_viewer_reads_the_stored_render_and_no_ranking(arbiter, client,
     monkeypatch.setattr(public, "venue_standings", no_ranking)
     status, again, warm = queries(client, url)
     assert status == 200 and brackets(again) == brackets(first)
-    assert warm < cold and warm <= 3  # the event, its version, the stored render
+    # The event, its brackets' versions and their fingerprints, the stored render.
+    assert warm < cold and warm <= 4
+    # While the brackets' public rankings keep their version (coalesced, as served), their
+    # fingerprints are not even read.
+    settings.LIVE_STANDINGS_COALESCE = 10
+    StandingsSnapshot.objects.filter(public=True).update(
+        computed_at=timezone.now(), compute_seconds=1
+    )
+    status, kept, count = queries(client, url)
+    assert status == 200 and brackets(kept) == brackets(first) and count <= 3
+
+
+def test_while_the_brackets_keep_their_version_the_page_answers_304(arbiter, client, settings):
+    """Coalesced (as served): a validated deal shows once the bracket's ranking is past its
+    window, computed then by the first viewer, not at every deal."""
+    result = cut_event(arbiter, public=True)
+    Tournament.objects.filter(pk=result.main.pk).update(public_requires_validation=True)
+    start_session_2(result)
+    url = reverse("public-event", args=[result.event.pk])
+    before = client.get(url)
+    settings.LIVE_STANDINGS_COALESCE = 10
+    snapshots = StandingsSnapshot.objects.filter(public=True)
+    snapshots.update(computed_at=timezone.now(), compute_seconds=0.2)
+    sheet = result.main.positions.get(number=1).tables.order_by("number").first().sheet
+    sheet_validate(sheet=sheet, user=arbiter)
+    assert client.get(url, headers={"if-none-match": before["ETag"]}).status_code == 304
+    snapshots.update(computed_at=timezone.now() - timedelta(seconds=3))
+    after = client.get(url, headers={"if-none-match": before["ETag"]})
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert '<td class="num">90</td>' in section(after.content.decode(), result.main.pk)
+    assert snapshots.get(tournament=result.main).computed_at > timezone.now() - timedelta(seconds=1)
 
 
 def test_a_validated_deal_shows_at_once_on_the_shared_page(arbiter, client):
