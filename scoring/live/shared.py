@@ -122,21 +122,11 @@ def event_versions(event_id: int) -> list[tuple[int, int, bool, str]]:
     every public bracket's ranking keeps its version (a private bracket's is its
     fingerprint); else the fingerprints in a second, and a bracket whose version moved is
     resolved as shared_standings resolves it (computed by the first process to claim it)."""
-    q = connection.ops.quote_name
-    columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
-    sql = (
-        f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
-        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(StandingsSnapshot._meta.db_table)} s"
-        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('public')} = %s"
-        f" WHERE t.{q('event_id')} = %s ORDER BY t.{q('id')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [True, event_id])
-        rows = cursor.fetchall()
+    rows = _snapshot_rows(f"t.{connection.ops.quote_name('event_id')} = %s", event_id, True)
     fingerprints: dict[int, str] = {}
     versions = []
     for pk, session, is_public, *snapshot in rows:
-        row = _header_of(snapshot) if snapshot[0] is not None else None
+        row = _header_of(snapshot)
         if is_public and row is not None and _kept(row):
             versions.append((pk, session, bool(is_public), row.version))
             continue
@@ -179,21 +169,33 @@ _HEADER_COLUMNS = ("id", "version", "claim", "claimed_at", "computed_at", "compu
 
 
 def _header(tournament_id: int, public: bool) -> _Header | None:
-    """The row of the tournament's ranking for this audience, without the ranking: asked by
-    every poll, one plain statement (through the ORM, building it cost more than running it)."""
+    """The row of the tournament's ranking for this audience, without the ranking."""
+    rows = _snapshot_rows(f"t.{connection.ops.quote_name('id')} = %s", tournament_id, public)
+    return _header_of(rows[0][3:]) if rows else None
+
+
+def _snapshot_rows(where: str, value: int, public: bool) -> list[tuple[Any, ...]]:
+    """(id, session, is_public, *_HEADER_COLUMNS) of the tournaments `where` (on `t`, with
+    `value`) says, by id, with their ranking's row for this audience (NULLs if none), without
+    the ranking: asked by every poll, one plain statement (through the ORM, building it cost
+    more than running it)."""
     q = connection.ops.quote_name
+    columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
     sql = (
-        f"SELECT {', '.join(q(c) for c in _HEADER_COLUMNS)}"
-        f" FROM {q(StandingsSnapshot._meta.db_table)}"
-        f" WHERE {q('tournament_id')} = %s AND {q('public')} = %s"
+        f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
+        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(StandingsSnapshot._meta.db_table)} s"
+        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('public')} = %s"
+        f" WHERE {where} ORDER BY t.{q('id')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id, public])
-        row = cursor.fetchone()
-    return None if row is None else _header_of(row)
+        cursor.execute(sql, [public, value])
+        return [tuple(row) for row in cursor.fetchall()]
 
 
-def _header_of(row: Sequence[Any]) -> _Header:
+def _header_of(row: Sequence[Any]) -> _Header | None:
+    """The header of a snapshot's columns (None if they are the NULLs of no snapshot)."""
+    if row[0] is None:
+        return None
     pk, version, claim, claimed_at, computed_at, seconds = row
     computed = _aware(computed_at)
     assert computed is not None  # the column is NOT NULL
