@@ -4,16 +4,10 @@ PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter); nothi
 types contains one, so the request is answered 400, naming the parameter.
 """
 
-from functools import lru_cache
-
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware import gzip
 from django.utils.cache import patch_vary_headers
-from django.utils.text import compress_string
 from django.utils.translation import gettext as _
-
-# Compressed bodies of shared renders kept per process: the pages every viewer gets alike.
-SHARED_BODIES = 64
 
 
 class RejectNulQueryMiddleware:
@@ -31,7 +25,8 @@ class RejectNulQueryMiddleware:
 
 
 class GZipMiddleware(gzip.GZipMiddleware):
-    """Django's gzip, except for a 206: a byte range of a static file must stay those bytes.
+    """Django's gzip, except for a 206 (a byte range of a static file must stay those bytes)
+    and for a shared render, sent as it was gzipped once when stored.
 
     Compressing makes a response's ETag weak (W/"…"), and browsers send it back so. If-None-Match
     compares weakly (RFC 9110, 13.1.2), as Django's views do, but WhiteNoise (serving static
@@ -47,21 +42,22 @@ class GZipMiddleware(gzip.GZipMiddleware):
     def process_response(self, request, response):
         if response.status_code == 206:
             return response
-        if getattr(response, "shared_body", False) and self._accepts_gzip(request, response):
-            return self._shared(response)
+        gzipped = getattr(response, "gzipped", None)
+        if gzipped is not None and self._takes(request, response, gzipped):
+            return self._precompressed(response, gzipped)
         return super().process_response(request, response)
 
-    def _accepts_gzip(self, request, response: HttpResponse) -> bool:
+    def _takes(self, request, response: HttpResponse, compressed: bytes) -> bool:
+        """Whether the client takes this response's own gzip (a shorter one, not encoded yet)."""
         if response.streaming or response.has_header("Content-Encoding"):
+            return False
+        if len(compressed) >= len(response.content):
             return False
         return bool(gzip.re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
-    def _shared(self, response: HttpResponse) -> HttpResponse:
-        """A body every viewer gets alike (scoring.live.rendered marks it: it holds no one's
-        secret) is compressed once per process, its random padding with it, not per poll."""
-        compressed = _compressed(response.content, self.max_random_bytes)
-        if len(compressed) >= len(response.content):
-            return response
+    def _precompressed(self, response: HttpResponse, compressed: bytes) -> HttpResponse:
+        """A body every viewer gets alike comes with its gzip, made once when it was stored
+        (scoring.live.rendered: it holds no one's secret), and is sent as such."""
         patch_vary_headers(response, ("Accept-Encoding",))
         response.content = compressed
         response.headers["Content-Length"] = str(len(compressed))
@@ -70,8 +66,3 @@ class GZipMiddleware(gzip.GZipMiddleware):
             response.headers["ETag"] = "W/" + etag
         response.headers["Content-Encoding"] = "gzip"
         return response
-
-
-@lru_cache(maxsize=SHARED_BODIES)
-def _compressed(content: bytes, max_random_bytes: int) -> bytes:
-    return compress_string(content, max_random_bytes=max_random_bytes)

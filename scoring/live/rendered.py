@@ -16,12 +16,14 @@ public standings (scoring.live.shared: JSON, not HTML), a fixed number of bucket
 
 from __future__ import annotations
 
-import zlib
+import gzip
 from collections.abc import Callable
 
 from django.db import connection
 from django.http import HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
+from django.utils.text import compress_string
 
 from scoring.models import SharedRender
 from tournament.models import Tournament
@@ -47,9 +49,29 @@ BODY_LIMIT = 4 * 1024 * 1024
 CONTENT_TYPE = "text/html; charset=utf-8"
 
 
+def _pack(body: str) -> bytes:
+    """A fragment as stored: gzipped as the site's gzip would send it (its random padding
+    included: a shared render holds nothing of anyone's), so that it is sent as stored."""
+    return compress_string(body.encode(), max_random_bytes=GZipMiddleware.max_random_bytes)
+
+
 def shared_fragment(tournament: Tournament | int, kind: str, key: str, version: str) -> str | None:
     """The fragment of this kind and key rendered at `version`, if one is stored (of the
     tournament, or of the tournament of this id)."""
+    return _unpack(_stored(tournament, kind, key, version))
+
+
+def _unpack(payload: bytes | None) -> str | None:
+    """A stored fragment's text; None (rendered again) if it is not one this code stored."""
+    if payload is None:
+        return None
+    try:
+        return gzip.decompress(payload).decode()
+    except (OSError, EOFError, UnicodeDecodeError):
+        return None
+
+
+def _stored(tournament: Tournament | int, kind: str, key: str, version: str) -> bytes | None:
     # Asked by every poll of a shared page: one plain statement, as the fingerprint's, where
     # building it through the ORM cost several times running it.
     q = connection.ops.quote_name
@@ -60,7 +82,7 @@ def shared_fragment(tournament: Tournament | int, kind: str, key: str, version: 
     with connection.cursor() as cursor:
         cursor.execute(sql, [_id(tournament), kind, key, version])
         row = cursor.fetchone()
-    return None if row is None else zlib.decompress(bytes(row[0])).decode()
+    return None if row is None else bytes(row[0])
 
 
 def _id(tournament: Tournament | int) -> int:
@@ -75,16 +97,17 @@ def store_fragment(
     body: str,
     *,
     drop_other_versions: bool = True,
-) -> None:
+) -> bytes | None:
     """Keep `body` as the fragment of this kind and key at `version`, dropping other versions'
     (unless the kind's versions are per key, as the cards' are: each key's row is then only
-    replaced in place)."""
-    payload = zlib.compress(body.encode(), 1)
+    replaced in place); the bytes stored (None if too large to keep)."""
+    payload = _pack(body)
     if len(payload) > BODY_LIMIT:
-        return
+        return None
     _upsert(_id(tournament), kind, version, {key: payload})
     if drop_other_versions:
         _drop_other_versions(_id(tournament), kind, version)
+    return payload
 
 
 def store_fragments(
@@ -92,7 +115,7 @@ def store_fragments(
 ) -> None:
     """Keep each of `bodies` as the fragment of this kind and its key at `version`, replacing
     the kind's rows in place (one statement), then dropping those of other versions left."""
-    payloads = {key: zlib.compress(body.encode(), 1) for key, body in bodies.items()}
+    payloads = {key: _pack(body) for key, body in bodies.items()}
     _upsert(tournament.pk, kind, version, payloads)
     _drop_other_versions(tournament.pk, kind, version)
 
@@ -134,14 +157,17 @@ def served_fragment(
     """The fragment stored at `version` (that of the ETag the request was checked against), or
     else `render()`'s response, stored under the version it returns with it (the one it was
     rendered from, which names its ETag)."""
-    body = shared_fragment(tournament, kind, key, version)
+    payload = _stored(tournament, kind, key, version)
+    body = _unpack(payload)
     if body is not None:
         response = HttpResponse(body, content_type=CONTENT_TYPE)
     else:
         response, rendered_version = render()
         if response.status_code != 200 or response.streaming:
             return response
-        store_fragment(tournament, kind, key, rendered_version, response.content.decode())
-    # The same bytes for every viewer: compressed once (tournament.middleware.GZipMiddleware).
-    response.shared_body = True  # type: ignore[attr-defined]
+        content = response.content.decode()
+        payload = store_fragment(tournament, kind, key, rendered_version, content)
+    # Compressed once, when stored: sent as stored to a client taking gzip
+    # (tournament.middleware.GZipMiddleware), not compressed again at every poll.
+    response.gzipped = payload  # type: ignore[attr-defined]
     return response

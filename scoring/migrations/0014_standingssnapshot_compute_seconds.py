@@ -3,6 +3,12 @@
 from django.db import migrations, models
 
 
+def drop_renders(apps, schema_editor):
+    """Shared renders are now stored gzipped (they were zlib): drop the old ones, which the next
+    poll renders again."""
+    apps.get_model("scoring", "SharedRender").objects.all().delete()
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -15,4 +21,5 @@ class Migration(migrations.Migration):
             name='compute_seconds',
             field=models.FloatField(default=0, verbose_name='durée du calcul (secondes)'),
         ),
+        migrations.RunPython(drop_renders, migrations.RunPython.noop),
     ]
