@@ -201,15 +201,23 @@
     }, 200);
   }
 
+  // The ETag of the sheet shown: sent back, an unchanged table answers 304 with no body.
+  var sheetEtag = app.dataset.sheetEtag || "";
+
   function refreshSheet() {
     if (flushing) return Promise.resolve();
-    return fetch(app.dataset.urlSheet, { credentials: "same-origin", cache: "no-store" })
+    var headers = sheetEtag ? { "If-None-Match": sheetEtag } : {};
+    return fetch(app.dataset.urlSheet, { credentials: "same-origin", cache: "no-store", headers: headers })
       .then(function (response) {
+        if (response.status === 304) return null;
         if (!response.ok) throw new Error("sheet " + response.status);
-        return response.text();
+        return response.text().then(function (html) {
+          sheetEtag = response.headers.get("ETag") || "";
+          return html;
+        });
       })
       .then(function (html) {
-        $("sheet-holder").innerHTML = html;
+        if (html !== null) $("sheet-holder").innerHTML = html;
         setStatus(true);
         showState();
       })

@@ -262,6 +262,11 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
     page.goto(live_server.url + reverse("tournament-detail", args=[tournament.pk]))
     entering_context, entering = phone(browser)
     other_context, other = phone(browser)
+    refreshes: list[int] = []
+    other.on(
+        "response",
+        lambda response: response.url.endswith("/feuille/") and refreshes.append(response.status),
+    )
     try:
         entering.goto(url)
         identify(entering, 0, players[0].pin)
@@ -308,6 +313,14 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         other.click("#call-button")
         other.wait_for_selector("#call-message:has-text('prévenu')")
         page.wait_for_selector("#cockpit-alerts:has-text('Table 1 appelle')", timeout=20_000)
+        # Meanwhile the sheet did not change: its refreshes were bodiless 304s, and each change
+        # above came as a new sheet (200).
+        for _ in range(30):
+            if 304 in refreshes:
+                break
+            other.wait_for_timeout(500)
+        assert 200 in refreshes and 304 in refreshes, refreshes
+        assert "L'attaque avait 45" not in other.inner_text("#row-1")
         page.click("#cockpit-alerts button:has-text('J\\'y vais')")
         page.wait_for_selector("#cockpit-alerts", state="detached")
     finally:

@@ -3,24 +3,30 @@ on the sheet, and the service worker that keeps it offline."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import condition, require_safe
 
-from scoring.models import Deal, TableLink
+from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
 from scoring.sheets.views.table.common import bound, client, client_address, table_link
 from tournament.access import throttle
 from tournament.public_address import absolute_url
 from tournament.seats import sheet_order_key
+
+if TYPE_CHECKING:
+    from tournament.models import Registration, Seat
 
 # Guessing table codes: attempts allowed per client address and window.
 CODE_ATTEMPTS = 20
@@ -48,12 +54,57 @@ def table_code(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)
 
 
-def _sheet_context(link: TableLink, bound=None) -> dict:
+class SheetState(NamedTuple):
+    """What the phone's sheet is drawn from, besides its deals: read once a request (by the
+    ETag check, then by the page)."""
+
+    sheet: ScoreSheet | None
+    seats: list[Seat]  # by seat index
+    bound: Registration | None
+
+
+def _state(request: HttpRequest, link: TableLink) -> SheetState:
+    state: SheetState | None = getattr(request, "table_sheet_state", None)
+    if state is None:
+        seats = link.table.seats.select_related("registration__player")
+        state = SheetState(
+            table_entry.table_sheet(link),
+            sorted(seats, key=lambda s: s.index),
+            bound(request, link),
+        )
+        request.table_sheet_state = state  # type: ignore[attr-defined]
+    return state
+
+
+def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
+    """The sheet's version names its deals (every deal write, confirmation, contest, closing
+    and validation bumps it: scoring.sheets.services.sheets.bump_version); with the sheet's
+    other fields, who sits where under which name, the tournament's settings (the deals a
+    table plays), the phone's own player and the language, it names the whole partial. A
+    phone's 5-second refresh of an unchanged table is then a bodiless 304: no deal is read,
+    no score computed, nothing rendered."""
+    sheet, seats, player = _state(request, link)
+    key = (
+        link.pk,
+        sheet and (sheet.pk, sheet.version, sheet.status, sheet.extra_deals, sheet.updated_at),
+        [(s.pk, s.direction, s.registration_id, s.registration.player.full_name) for s in seats],
+        player.pk if player is not None else None,
+        link.table.game,
+        link.table.position.tournament.updated_at,
+        get_language(),
+    )
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:20]
+
+
+def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None) -> dict:
     """The running sheet as the phone shows it (rows, totals, bilans, who deals, who waits,
     who entered each waiting deal and which ones this phone's player may correct)."""
     table = link.table
-    sheet = table_entry.table_sheet(link)
-    seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+    if state is not None:
+        sheet, seats, bound = state
+    else:
+        sheet = table_entry.table_sheet(link)
+        seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
     # By seat index, as the engine and the page's script count seats.
     names = [seat.registration.player.full_name for seat in seats]
     # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
@@ -133,7 +184,9 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
 @require_safe
 @table_link(page=True)
 def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
-    context = _sheet_context(link, bound(request, link))
+    context = _sheet_context(link, state=_state(request, link))
+    # The sheet drawn in the page is the partial's: its first refresh is already a 304.
+    context["sheet_etag"] = quote_etag(_sheet_etag(request, link))
     # The short way back to this page, printed under the bookmark hint: the table's code there.
     context["code_page"] = absolute_url(request, reverse("table-code"))
     response = render(request, "scoring/table_entry.html", context)
@@ -154,9 +207,12 @@ def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
 @never_cache
 @require_safe
 @table_link(page=True)
+@condition(etag_func=_sheet_etag)
 def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
-    """The running sheet, refreshed by the phone after each save and every few seconds."""
-    return render(request, "scoring/_table_sheet.html", _sheet_context(link, bound(request, link)))
+    """The running sheet, refreshed by the phone after each save and every few seconds, with
+    the ETag it was sent with (static/js/table_entry.js): unchanged, a 304."""
+    context = _sheet_context(link, state=_state(request, link))
+    return render(request, "scoring/_table_sheet.html", context)
 
 
 @require_safe
