@@ -21,12 +21,13 @@ from django.utils.translation import get_language
 
 from scoring.live.counted import (
     PLAYER_DEAL_COLUMNS,
+    deal_role,
     player_counted_deals,
     player_counted_penalties,
 )
 from scoring.live.rendered import CARD_DEALS, shared_fragment, store_fragment
 from scoring.models import Deal, Incident
-from tournament.models import Tournament
+from tournament.models import Tournament, player_name
 
 
 def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[Any, SafeString]:
@@ -52,14 +53,17 @@ def card_deals(rows: list[tuple[Any, ...]], penalties: list[tuple[Any, ...]]) ->
     for row in rows:
         line = dict(zip(PLAYER_DEAL_COLUMNS, row, strict=True))
         running += line["points"]
-        played = not (line["passed"] or line["cancelled"])
         line.update(
             running=running,
             deal_points=_decimal(line["deal_points"]),
             contract_label=Deal.Contract(line["contract"]).label if line["contract"] else "",
-            role=_role(line) if played else "",
-            taker=_name(line.pop("taker_last"), line.pop("taker_first")),
-            partner=_name(line.pop("partner_last"), line.pop("partner_first")),
+            role=deal_role(
+                line["seat"],
+                (line["taker"], line["partner"], line["dead"]),
+                played=not (line["passed"] or line["cancelled"]),
+            ),
+            taker=player_name(line.pop("taker_last"), line.pop("taker_first")),
+            partner=player_name(line.pop("partner_last"), line.pop("partner_first")),
         )
         lines.append(line)
     # The penalties' template is the arbiter's too: it reads them as incidents.
@@ -73,19 +77,3 @@ def card_deals(rows: list[tuple[Any, ...]], penalties: list[tuple[Any, ...]]) ->
 def _decimal(value: Any) -> Decimal | None:
     """The deal's points as the ORM reads them (SQLite's driver gives a float)."""
     return None if value is None else Decimal(str(value))
-
-
-def _name(last: str | None, first: str | None) -> str:
-    """Player.full_name, of a seat that may be empty."""
-    return f"{(last or '').upper()} {first or ''}".strip()
-
-
-def _role(line: dict[str, Any]) -> str:
-    seat = line["seat"]
-    if seat == line["taker"]:
-        return "taker"
-    if seat == line["partner"]:
-        return "partner"
-    if seat == line["dead"]:
-        return "dead"
-    return "defence"

@@ -239,7 +239,11 @@ def player_deals(
                 "position": table.position.number if table else FREE_SHEETS,
                 "table": table.number if table else None,
                 "deal": deal,
-                "role": _role(deal, score.seat),
+                "role": deal_role(
+                    score.seat,
+                    (deal.taker, deal.partner, deal.dead),
+                    played=not (deal.passed or deal.cancelled),
+                ),
                 "taker": names.get((deal.sheet_id, deal.taker), "")
                 if deal.taker is not None
                 else "",
@@ -253,14 +257,18 @@ def player_deals(
     return {"lines": lines, "incidents": incidents, "deal_total": running}
 
 
-def _role(deal: Deal, seat: int) -> str:
-    if deal.passed or deal.cancelled:
+def deal_role(seat: int, roles: tuple[int | None, int | None, int | None], *, played: bool) -> str:
+    """The seat's role on a deal, from its (taker, partner, dead) seats: "taker", "partner",
+    "dead" or "defence"; "" on a deal not played (passed or cancelled). Takes seat numbers, not
+    a Deal, so that the card's plain rows ask it as player_deals' models do."""
+    if not played:
         return ""
-    if seat == deal.taker:
+    taker, partner, dead = roles
+    if seat == taker:
         return "taker"
-    if seat == deal.partner:
+    if seat == partner:
         return "partner"
-    if seat == deal.dead:
+    if seat == dead:
         return "dead"
     return "defence"
 

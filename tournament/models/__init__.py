@@ -2,8 +2,8 @@
 
 - tournaments: Tournament (the organiser's settings) and TournamentRole (co-arbiters, scorers)
 - clubs: Club and ClubMember (a club's administrators and arbiters)
-- players: Player, one roster entry per person, seen by the clubs it concerns, and
-  LicenceConflict (one licence under two clubs' entries)
+- players: Player, one roster entry per person, seen by the clubs it concerns (named by
+  player_name, for plain rows too), and LicenceConflict (one licence under two clubs' entries)
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - events: Event (a big event's sessions and brackets) and Cut (qualified, consolante, report)
@@ -27,7 +27,7 @@ from .choices import DIRECTION_LABELS, Direction
 from .clubs import Club, ClubMember
 from .events import Cut, Event
 from .limits import Counter
-from .players import LicenceConflict, Player
+from .players import LicenceConflict, Player, player_name
 from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
 from .tournaments import Tournament, TournamentRole
@@ -53,6 +53,7 @@ __all__ = [
     "Tournament",
     "TournamentRole",
     "new_pin",
+    "player_name",
     "seat_code",
     "seat_label",
     "sheet_order_key",

@@ -11,6 +11,12 @@ from .clubs import Club
 from .fields import account_link, choice_field, optional_link
 
 
+def player_name(last_name: str | None, first_name: str | None) -> str:
+    """How a player is named everywhere, "DUPONT Jean"; for reads of plain rows too, where a
+    seat may have nobody (both None: "")."""
+    return f"{(last_name or '').upper()} {first_name or ''}".strip()
+
+
 class Player(models.Model):
     """A person on the club roster, shared by every tournament."""
 
@@ -51,7 +57,7 @@ class Player(models.Model):
 
     @property
     def full_name(self) -> str:
-        return f"{self.last_name.upper()} {self.first_name}".strip()
+        return player_name(self.last_name, self.first_name)
 
 
 class LicenceConflict(models.Model):

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
 from tournament.core.collation import fold
-from tournament.models import Player, Registration, Tournament
+from tournament.models import Player, Registration, Tournament, player_name
 from tournament.players.folding import Fold
 
 BATCH = 500  # values in one IN (…): well below SQLite's limit on query parameters
@@ -45,7 +45,7 @@ class Known:
 
     @property
     def full_name(self) -> str:
-        return f"{self.last_name.upper()} {self.first_name}".strip()
+        return player_name(self.last_name, self.first_name)
 
     @property
     def label(self) -> str:

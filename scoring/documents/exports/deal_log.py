@@ -22,7 +22,7 @@ from scoring.core.engine_fields import ENGINE_FIELDS
 from scoring.documents.printing.phone_entry import arbiter_label, player_label
 from scoring.live.standings import FREE_SHEETS
 from scoring.models import Deal, Incident, SheetPlayer
-from tournament.models import Tournament
+from tournament.models import Tournament, player_name
 from tournament.models.choices import DIRECTION_LABELS
 from tournament.seats import sheet_order_key
 
@@ -152,7 +152,7 @@ def seat_names(tournament: Tournament) -> dict[tuple[int, int], SeatPlayer]:
         "direction",
     )
     return {
-        (sheet, seat): SeatPlayer(f"{last.upper()} {first}".strip(), number, licence, direction)
+        (sheet, seat): SeatPlayer(player_name(last, first), number, licence, direction)
         for sheet, seat, last, first, number, licence, direction in rows
     }
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Deal, TableLink
 from scoring.qr import qr_svg
-from tournament.models import Registration, Table
+from tournament.models import Registration, Table, player_name
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def phone_entry(link: TableLink, base_url: str | None) -> PhoneEntry:
 
 def player_label(number: int | None, last_name: str, first_name: str) -> str:
     """A player as the deal log names who entered or confirmed a deal: "12 – DUPONT Jean"."""
-    name = f"{last_name.upper()} {first_name}".strip()
+    name = player_name(last_name, first_name)
     return f"{number} – {name}" if number is not None else name
 
 

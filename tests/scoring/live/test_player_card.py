@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from scoring.live.card import card_deals
 from scoring.live.counted import (
+    deal_role,
     player_counted_deals,
     player_counted_penalties,
     visible_incidents,
@@ -24,7 +25,7 @@ from scoring.live.views.reports import player_context
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SharedRender
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tournament.evening.selectors import played_positions, position_in_play
-from tournament.models import Position, Seat, Tournament
+from tournament.models import Player, Position, Seat, Tournament, player_name
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +149,19 @@ def _penalties_by_the_rule(tournament: Tournament, entry) -> list[int]:
     return list(
         incidents.filter(registration=entry).order_by("created_at").values_list("pk", flat=True)
     )
+
+
+def test_one_rule_names_a_seats_role_and_its_player_for_the_card_and_the_arbiter():
+    """deal_role and player_name serve both the card's plain rows and player_deals' models."""
+    five = (2, 4, 1)  # taker, partner, dead at a table of five
+    roles = [deal_role(seat, five, played=True) for seat in range(5)]
+    assert roles == ["defence", "dead", "taker", "defence", "partner"]
+    assert deal_role(0, (0, 0, None), played=True) == "taker", "a taker called themself"
+    assert deal_role(2, five, played=False) == "", "a passed or cancelled deal has no roles"
+    assert deal_role(1, (None, None, None), played=True) == "defence"
+    assert player_name("Dupont", "Jean") == "DUPONT Jean"
+    assert player_name("Dupont", "") == Player(last_name="Dupont").full_name == "DUPONT"
+    assert player_name(None, None) == "", "an empty seat"
 
 
 def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
