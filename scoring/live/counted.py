@@ -56,22 +56,30 @@ def visible_sheets_of(tournaments: Sequence[Tournament], *, public: bool) -> Que
     return sheets.filter(visible_sheet_rule(tournaments, public=public)) if public else sheets
 
 
-def visible_sheet_rule(tournaments: Sequence[Tournament], *, public: bool, to: str = "") -> Q:
-    """visible_sheets_of's rule as a condition on the sheet reached through `to` (e.g.
-    "deal__sheet__"), for the reads of one player's rows that join their sheets rather than
-    list the field's (a poll of one card then reads only that player's rows)."""
+def visible_sheet_rule(tournaments: Sequence[Tournament], *, public: bool) -> Q:
+    """visible_sheets_of's rule as a condition on a sheet: for the public, a table's sheet of a
+    position that is not a draft, validated where the organiser asked for that. The card's
+    plain SQL reads ask the same rule as _visible_sheet_sql (tests assert both agree)."""
     if not public:
         return Q()
-    rule = Q(**{f"{to}table__isnull": False}) & ~Q(
-        **{f"{to}table__position__status": Position.Status.DRAFT}
-    )
+    rule = Q(table__isnull=False) & ~Q(table__position__status=Position.Status.DRAFT)
     validated_only = [t.pk for t in tournaments if t.public_requires_validation]
     if validated_only:
-        rule &= ~(
-            Q(**{f"{to}tournament_id__in": validated_only})
-            & ~Q(**{f"{to}status": ScoreSheet.Status.VALIDATED})
-        )
+        rule &= ~(Q(tournament_id__in=validated_only) & ~Q(status=ScoreSheet.Status.VALIDATED))
     return rule
+
+
+def _visible_sheet_sql(tournament: Tournament) -> tuple[str, list[Any]]:
+    """visible_sheet_rule for the public, in plain SQL over the aliases `s` (the sheet) and `p`
+    (its table's position): with its parameters. A sheet of no table has no position, so it
+    fails `p.status <> %s` (NULL) even where `p` is left joined."""
+    q = connection.ops.quote_name
+    sql = f"p.{q('status')} <> %s"
+    params: list[Any] = [Position.Status.DRAFT.value]
+    if tournament.public_requires_validation:
+        sql += f" AND s.{q('status')} = %s"
+        params.append(ScoreSheet.Status.VALIDATED.value)
+    return sql, params
 
 
 def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> QuerySet[Incident]:
@@ -126,15 +134,13 @@ def player_counted_deals(tournament: Tournament, registration_id: int) -> list[t
     names: PLAYER_DEAL_COLUMNS. Read through the player's own rows only, in one plain SQL
     statement (a player's card asks it at every change of the standings: through the ORM,
     building its joins cost more than running them)."""
+    visible, params = _visible_sheet_sql(tournament)
     with connection.cursor() as cursor:
-        cursor.execute(
-            _player_deals_sql(validated_only=tournament.public_requires_validation),
-            [registration_id, tournament.pk, False, Position.Status.DRAFT.value],
-        )
+        cursor.execute(_player_deals_sql(visible), [registration_id, tournament.pk, False, *params])
         return cursor.fetchall()
 
 
-def _player_deals_sql(*, validated_only: bool) -> str:
+def _player_deals_sql(visible: str) -> str:
     q = connection.ops.quote_name
 
     def table(model: type[Model]) -> str:
@@ -158,9 +164,6 @@ def _player_deals_sql(*, validated_only: bool) -> str:
     details = ", ".join(
         f"d.{q(c)}" for c in ("contract", "oudlers", "points", "adjusted", "adjustment_reason")
     )
-    validated = (
-        f" AND s.{q('status')} = '{ScoreSheet.Status.VALIDATED.value}'" if validated_only else ""
-    )
     return (
         f"SELECT ds.{q('points')}, ds.{q('seat')}, {deal}, {details}, tb.{q('number')}, "
         f"p.{q('number')}, tkp.{q('last_name')}, tkp.{q('first_name')}, "
@@ -172,7 +175,7 @@ def _player_deals_sql(*, validated_only: bool) -> str:
         f"JOIN {table(Position)} p ON p.{q('id')} = tb.{q('position_id')} "
         f"{named('tk', 'taker')}{named('pt', 'partner')}"
         f"WHERE ds.{q('registration_id')} = %s AND s.{q('tournament_id')} = %s "
-        f"AND d.{q('pending')} = %s AND p.{q('status')} <> %s{validated} "
+        f"AND d.{q('pending')} = %s AND {visible} "
         f"ORDER BY p.{q('number')}, d.{q('sheet_id')}, d.{q('number')}"
     )
 
@@ -183,11 +186,7 @@ def player_counted_penalties(tournament: Tournament, registration_id: int) -> li
     (both None for a penalty of no table). In one plain SQL statement, as player_counted_deals."""
     q = connection.ops.quote_name
     i, s, tb, p = (f"{q(m._meta.db_table)}" for m in (Incident, ScoreSheet, Table, Position))
-    validated = (
-        f" AND s.{q('status')} = '{ScoreSheet.Status.VALIDATED.value}'"
-        if tournament.public_requires_validation
-        else ""
-    )
+    visible, params = _visible_sheet_sql(tournament)
     sql = (
         f"SELECT i.{q('id')}, i.{q('kind')}, i.{q('penalty_points')}, i.{q('shared')}, "
         f"i.{q('decision')}, p.{q('number')}, tb.{q('number')} FROM {i} i "
@@ -196,11 +195,11 @@ def player_counted_penalties(tournament: Tournament, registration_id: int) -> li
         f"LEFT JOIN {p} p ON p.{q('id')} = tb.{q('position_id')} "
         f"WHERE i.{q('tournament_id')} = %s AND i.{q('registration_id')} = %s "
         f"AND i.{q('penalty_points')} > 0 "
-        f"AND (i.{q('sheet_id')} IS NULL OR (p.{q('status')} <> %s{validated})) "
+        f"AND (i.{q('sheet_id')} IS NULL OR ({visible})) "
         f"ORDER BY i.{q('created_at')}, i.{q('id')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, registration_id, Position.Status.DRAFT.value])
+        cursor.execute(sql, [tournament.pk, registration_id, *params])
         return cursor.fetchall()
 
 

@@ -166,11 +166,14 @@ def test_one_rule_names_a_seats_role_and_its_player_for_the_card_and_the_arbiter
 
 def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
     """The card's plain SQL reads show what counted.player_deals and visible_incidents show the
-    public: no draft position, no deal waiting for confirmation, validated sheets only when
-    asked, penalties of no sheet or of a visible one."""
+    public (_visible_sheet_sql and visible_sheet_rule agree): no draft position, no deal waiting
+    for confirmation, validated sheets only when asked, cancelled deals shown without roles,
+    penalties of no sheet or of a visible one."""
     tournament = running(16)
     entries = list(tournament.registrations.select_related("player").order_by("number"))
     Deal.objects.filter(sheet__tournament=tournament, number=1).update(pending=True)
+    cancelled = Deal.objects.filter(sheet__tournament=tournament, number=2).first()
+    Deal.objects.filter(pk=cancelled.pk).update(cancelled=True)
     sheet = ScoreSheet.objects.filter(tournament=tournament, table__isnull=False).first()
     ScoreSheet.objects.filter(pk=sheet.pk).update(status=ScoreSheet.Status.VALIDATED)
     Position.objects.filter(tournament=tournament, number=2).update(status="draft")
@@ -189,13 +192,16 @@ def test_the_cards_deals_follow_the_public_rule_of_counted_deals():
             public_requires_validation=requires_validation
         )
         tournament.refresh_from_db()
-        shown = 0
+        shown, roles = 0, set()
         for entry in entries:
             assert _card_lines(tournament, entry) == _lines_by_the_arbiters_rule(tournament, entry)
             shown += len(_card_lines(tournament, entry))
+            roles.update(line[5] for line in _card_lines(tournament, entry))
             assert _card_penalties(tournament, entry) == _penalties_by_the_rule(tournament, entry)
         entry = entries[0]
         assert shown, "some deals are shown"
+        if not requires_validation:
+            assert "" in roles, "the cancelled deal is shown, without roles"
         if not requires_validation:
             assert len(_card_penalties(tournament, entry)) == 2, "no sheet's, position 1's"
 
