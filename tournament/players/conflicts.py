@@ -53,12 +53,14 @@ def _record(conflict: LicenceConflict, *, action: str, before, after, user) -> N
         )
 
 
-def conflict_flag(*, licence: str, existing: Player, newcomer: Player, user) -> LicenceConflict:
+def conflict_flag(
+    *, licence: str, existing: Player | identity.Known, newcomer: Player, user
+) -> LicenceConflict:
     """Flag that `newcomer` (just put on its club's roster) holds the licence of `existing`,
     another club's entry; logged in both clubs (entries by id only)."""
     conflict = LicenceConflict.objects.create(
         licence=licence,
-        existing=existing,
+        existing_id=existing.pk,
         newcomer=newcomer,
         existing_club_id=existing.origin_club_id,
         newcomer_club_id=newcomer.origin_club_id,

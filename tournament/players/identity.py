@@ -38,6 +38,7 @@ class Known:
     first_name: str
     club: str
     licence: str | None
+    origin_club_id: int | None = None  # the club whose entry it is (None: no club's)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -56,7 +57,7 @@ class Known:
         return f"{self.full_name} ({', '.join(details)})" if details else self.full_name
 
 
-_FIELDS = ("pk", "last_name", "first_name", "club", "licence")
+_FIELDS = ("pk", "last_name", "first_name", "club", "licence", "origin_club_id")
 
 
 def _batches(values: Iterable[str]) -> Iterator[list[str]]:
@@ -69,7 +70,8 @@ def players_by_licence(
     licences: Iterable[str], *, among: QuerySet[Player] | None = None
 ) -> dict[str, Known]:
     """Roster players (among `among`, by default all) holding these licences, by licence; the
-    first entry by id when two clubs hold one (a licence conflict)."""
+    first entry by id when two clubs hold one (a licence conflict). The one licence lookup of
+    the desk, the backup's restore and the conflicts."""
     found: dict[str, Known] = {}
     for batch in _batches(licence for licence in licences if licence):
         players = (Player.objects.all() if among is None else among).filter(licence__in=batch)
@@ -267,7 +269,16 @@ def merge_candidates(
         for known in group
         if known.pk != player.pk
     ]
-    everyone = [Known(player.pk, player.last_name, player.first_name, player.club, player.licence)]
+    everyone = [
+        Known(
+            player.pk,
+            player.last_name,
+            player.first_name,
+            player.club,
+            player.licence,
+            player.origin_club_id,
+        )
+    ]
     everyone += sorted(found, key=lambda k: (k.key, fold(k.club), k.pk))
     # Named: the tournaments the user works on, and the public ones of the user's clubs (or of
     # no club). Another club's tournaments, public or not, are only counted: the merge page is

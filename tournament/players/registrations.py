@@ -61,7 +61,7 @@ def _typed_player(
                 }
             )
         return Player.objects.get(pk=holder.pk)  # the same licence: the same person
-    elsewhere = Player.objects.filter(licence=licence).order_by("pk").first() if licence else None
+    elsewhere = identity.players_by_licence([licence]).get(licence)
     if not other_player:
         duplicates = identity.likely_duplicates(
             last_name=last_name,

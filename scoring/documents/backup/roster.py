@@ -12,8 +12,7 @@ from scoring.documents.backup.fields import row_name
 from scoring.documents.backup.plan import Plan
 from tournament.access.scopes import club_players
 from tournament.models import Player
-
-BATCH = 500
+from tournament.players.identity import players_by_licence
 
 
 def players_match(
@@ -33,14 +32,8 @@ def players_match(
                     % {"other": row_name("tournament.player", licences[player.licence])},
                 )
             licences[player.licence] = key
-    numbers = list(licences)
-    for start in range(0, len(numbers), BATCH):
-        batch = numbers[start : start + BATCH]
-        mine = club_players(club_id).filter(licence__in=batch)
-        for licence, pk in mine.values_list("licence", "pk"):
-            plan.reused_players[licences[licence or ""]] = pk  # matched by licence: never null
-        others = Player.objects.filter(licence__in=batch).order_by("-pk")
-        for licence, pk in others.values_list("licence", "pk"):
-            key = licences[licence or ""]
-            if key not in plan.reused_players:
-                plan.licences_elsewhere[key] = pk  # the first entry by id, as at the desk
+    for licence, known in players_by_licence(licences, among=club_players(club_id)).items():
+        plan.reused_players[licences[licence]] = known.pk
+    for licence, known in players_by_licence(licences).items():
+        if licences[licence] not in plan.reused_players:
+            plan.licences_elsewhere[licences[licence]] = known.pk  # the first entry by id
