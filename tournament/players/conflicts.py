@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
 from tournament.access.permissions import Permission, may, readable_tournaments
-from tournament.models import Club, LicenceConflict, Player, Registration
+from tournament.models import Club, LicenceConflict, Player
 from tournament.players import identity
 from tournament.players.licence import licence_clean
 
@@ -134,28 +134,12 @@ def conflict_entries(conflict: LicenceConflict, *, user) -> list[Entry]:
     ]
     ids = [player.pk for _role, player, _club in sides if player is not None]
     readable = readable_tournaments(user).filter(pk=OuterRef("tournament_id"))
-    names: dict[int, list[str]] = {}
-    hidden: dict[int, int] = {}
-    for pk, name, shown in (
-        Registration.objects.filter(player_id__in=ids)
-        .annotate(shown=Exists(readable))
-        .order_by("tournament__date", "tournament_id")
-        .values_list("player_id", "tournament__name", "shown")
-    ):
-        if shown:
-            names.setdefault(pk, []).append(name)
-        else:
-            hidden[pk] = hidden.get(pk, 0) + 1
-    return [
-        Entry(
-            role,
-            player,
-            club,
-            names.get(player.pk, []) if player else [],
-            hidden.get(player.pk, 0) if player else 0,
-        )
-        for role, player, club in sides
-    ]
+    played = identity.played_by(ids, readable=readable)
+    entries = []
+    for role, player, club in sides:
+        mine = played.get(player.pk, identity.Played([])) if player else identity.Played([])
+        entries.append(Entry(role, player, club, mine.names, mine.hidden))
+    return entries
 
 
 # --- resolving ----------------------------------------------------------------------------

@@ -288,10 +288,18 @@ def merge_candidates(
         (PUBLIC_TOURNAMENTS & ours) | Q(pk__in=visible_tournaments(user).values("pk")),
         pk=OuterRef("tournament_id"),
     )
+    played = played_by([known.pk for known in everyone], readable=readable)
+    return [(known, played.get(known.pk, Played([]))) for known in everyone]
+
+
+def played_by(ids: list[int], *, readable: QuerySet[Tournament]) -> dict[int, Played]:
+    """The tournaments these roster players play in, by player id, in date order: named where
+    `readable` (a subquery on OuterRef("tournament_id")) finds the tournament, else counted.
+    One query; a player of no tournament is absent."""
     names: dict[int, list[str]] = {}
     hidden: dict[int, int] = {}
     for pk, name, shown in (
-        Registration.objects.filter(player_id__in=[k.pk for k in everyone])
+        Registration.objects.filter(player_id__in=ids)
         .annotate(shown=Exists(readable))
         .order_by("tournament__date", "tournament_id")
         .values_list("player_id", "tournament__name", "shown")
@@ -300,4 +308,4 @@ def merge_candidates(
             names.setdefault(pk, []).append(name)
         else:
             hidden[pk] = hidden.get(pk, 0) + 1
-    return [(known, Played(names.get(known.pk, []), hidden.get(known.pk, 0))) for known in everyone]
+    return {pk: Played(names.get(pk, []), hidden.get(pk, 0)) for pk in {*names, *hidden}}
