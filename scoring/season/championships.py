@@ -106,7 +106,8 @@ def championship_standings(
     everything = list(championship.tournaments.order_by("date", "pk"))
     tournaments = counted_tournaments(championship, everything, public=public)
     withheld = [t for t in everything if t not in tournaments]
-    private_counted = [] if public else [t for t in tournaments if not t.is_public]
+    shown_publicly = public_tournaments(tournaments)
+    private_counted = [] if public else [t for t in tournaments if t not in shown_publicly]
     if public:
         withheld = []  # never named on the public page
     finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
+from scoring.live.counted import public_tournaments
 from scoring.models import Championship
 from scoring.season.access import CircuitEntry, participating_club_ids
 from tournament.access.audit import change_record
@@ -46,7 +47,7 @@ def circuit_page(championship: Championship, user) -> CircuitPage:
     entered = list(championship.tournaments.select_related("host_club").order_by("date", "pk"))
     mine = [t for t in entered if t.host_club_id in mine_clubs]
     others = [t for t in entered if t.host_club_id not in mine_clubs]
-    others_public = [t for t in others if t.is_public]
+    others_public = public_tournaments(others)
     candidates = (
         managed_tournaments(user)
         .filter(host_club_id__in=mine_clubs)

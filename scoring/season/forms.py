@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.core.championship import TIE_BREAK_CHOICES, parse_scale
 from scoring.models import Championship
 from tournament.access.scopes import managed_tournaments
+from tournament.clubs.selectors import clubs_of
 from tournament.models import Club, Tournament
 from tournament.players.forms import BoundedMultipleChoiceField
 from tournament.tournaments.forms import tie_breaks_field
@@ -147,10 +148,10 @@ class ChampionshipForm(forms.Form):
         by name or number: the form lists no other club of the server."""
         clubs = Club.objects.all()
         if not user.is_superuser:
-            hosts = Club.objects.filter(members__user_id=user.pk)
+            hosts = Q(pk__in=clubs_of(user).values("pk"))
             if championship is not None and championship.host_club_id is not None:
-                hosts = hosts | Club.objects.filter(pk=championship.host_club_id)
-            clubs = hosts.distinct()
+                hosts |= Q(pk=championship.host_club_id)
+            clubs = Club.objects.filter(hosts)
         host = cast(forms.ModelChoiceField, self.fields["host_club"])
         host.queryset = clubs.order_by("name")
         if championship is None and "host_club" not in self.initial:

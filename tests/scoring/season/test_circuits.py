@@ -266,3 +266,29 @@ def test_the_circuit_page_costs_the_same_queries_for_two_and_eight_tournaments(c
             if who == "arbitre-b" or day % 3:
                 circuit["c"].tournaments.add(extra)
     assert queries(client, url) == few
+
+
+def test_the_host_club_choices_are_the_editors_clubs_and_the_current_host():
+    """clubs_of(user) and the championship's host; a superuser chooses among every club."""
+    from django.contrib.auth import get_user_model
+
+    from scoring.season.forms import ChampionshipForm
+
+    users = get_user_model().objects
+    editor, other, root = (users.create_user(n) for n in ("editor", "other", "root"))
+    users.filter(pk=root.pk).update(is_superuser=True)
+    root.refresh_from_db()
+    mine, _second = join_club(editor, "Club A"), join_club(editor, "Club B")
+    comite, _elsewhere = join_club(other, "Comité 44"), join_club(other, "Club C")
+    c = championship([], owner=editor, name="Circuit 44", scale=SCALE)
+
+    def choices(user, current) -> list[str]:
+        form = ChampionshipForm(user=user, championship=current)
+        return [club.name for club in form.fields["host_club"].queryset]
+
+    assert choices(editor, None) == ["Club A", "Club B"]
+    assert ChampionshipForm(user=editor).initial["host_club"] == mine.pk
+    Championship.objects.filter(pk=c.pk).update(host_club=comite)
+    c.refresh_from_db()
+    assert choices(editor, c) == ["Club A", "Club B", "Comité 44"]
+    assert choices(root, c) == ["Club A", "Club B", "Club C", "Comité 44"]
