@@ -25,6 +25,7 @@ from tournament.access.lifecycle import ensure_tournament_open, locked_tournamen
 from tournament.access.scopes import club_players
 from tournament.core.collation import fold
 from tournament.models import Player, Position, Registration, Tournament
+from tournament.players.conflicts import conflict_flag
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
 from tournament.players.registrations import next_number
@@ -224,28 +225,30 @@ def duplicate_of(
     return None
 
 
-def _licence_holder(licence: str, *, last_name: str, first_name: str) -> Player | None:
-    """The roster player holding `licence` under another name, if any."""
+def _club_holder(tournament: Tournament, licence: str) -> Player | None:
+    """The entry of the tournament's club roster holding `licence` (tournament.access.scopes:
+    the roster the desk checks a typed licence against; another club's private entry is never
+    matched), the first by id; None for no licence."""
     if not licence:
         return None
-    holder = Player.objects.filter(licence=licence).first()
-    if holder is None or (fold(holder.last_name), fold(holder.first_name)) == (
-        fold(last_name),
-        fold(first_name),
-    ):
-        return None
-    return holder
+    return club_players(tournament.host_club_id).filter(licence=licence).order_by("pk").first()
 
 
-def _roster_player(*, last_name: str, first_name: str, licence: str, club: str) -> Player | None:
-    """The roster player this sign-up names, None for a new one: the holder of its licence
-    (same name: checked before), or else the one roster player of that name and club."""
-    if licence:
-        return Player.objects.filter(licence=licence).first()
-    key = (fold(last_name), fold(first_name), fold(club))
+def _same_name(player: Player, person: Person) -> bool:
+    names = (player.last_name, player.first_name, person["last_name"], person["first_name"])
+    return (fold(names[0]), fold(names[1])) == (fold(names[2]), fold(names[3]))
+
+
+def _roster_player(tournament: Tournament, person: Person) -> Player | None:
+    """The roster player this sign-up names, None for a new one: the club's holder of its
+    licence (same name: checked before), or else the one player of that name and club on the
+    tournament's club roster."""
+    if person["licence"]:
+        return _club_holder(tournament, person["licence"])
+    key = (fold(person["last_name"]), fold(person["first_name"]), fold(person["club"]))
     candidates = [
         p
-        for p in Player.objects.filter(last_name__iexact=last_name)
+        for p in club_players(tournament.host_club_id).filter(last_name__iexact=person["last_name"])
         if (fold(p.last_name), fold(p.first_name), fold(p.club)) == key
     ]
     return candidates[0] if len(candidates) == 1 else None
@@ -284,11 +287,21 @@ def _signup_player(tournament: Tournament, person: Person) -> Player:
             ),
             code="duplicate",
         )
-    player = _roster_player(**person)
+    player = _roster_player(tournament, person)
     if player is None:
-        player = Player(**{**person, "licence": person["licence"] or None})
+        # An entry of the tournament's club, as the desk makes (players.registrations); a
+        # tournament of no club (an install from before clubs) adds one of no club, as before.
+        licence = person["licence"] or None
+        player = Player(**{**person, "licence": licence}, origin_club_id=tournament.host_club_id)
+        # Only another club's entry can hold the licence now (the club's own was matched): a
+        # new licence here, the conflict flagged as the desk flags it (players.conflicts).
+        elsewhere = (
+            Player.objects.filter(licence=licence).order_by("pk").first() if licence else None
+        )
         player.full_clean(validate_constraints=False)
         player.save()
+        if elsewhere is not None:
+            conflict_flag(licence=person["licence"], existing=elsewhere, newcomer=player, user=None)
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
         raise ValidationError(_("Vous êtes déjà inscrit à ce tournoi."), code="duplicate")
     return player
@@ -309,16 +322,19 @@ def signup_register(
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
     person = _signup_person(tournament, typed)
-    # What a stranger learns here. A licence the roster holds under another name is not
-    # refused (that would tell anyone which licences the site knows): the sign-up goes through
-    # exactly as with a new licence, registered without it, and the arbiter sees the conflict
-    # on the check-in page (licence_conflicts). The one refusal left is a double sign-up, and
-    # it needs what the person typed to match a registration of this tournament: the same
-    # name and club, or the same licence *and* name. So it only confirms that the person
-    # typed in is already signed up here, someone the visitor named in full, and never
-    # names or hints at anybody else.
+    # What a stranger learns here. A licence the club's roster holds under another name is
+    # not refused (that would tell anyone which licences the site knows): the sign-up goes
+    # through exactly as with a new licence, registered without it, and the arbiter sees the
+    # conflict on the check-in page (licence_conflicts). A licence only another club's entry
+    # holds is a new licence here (a new entry of this club, with it), the conflict flagged
+    # for both clubs (_signup_player); the answer is the same. The one refusal left is a
+    # double sign-up, and it needs what the person typed to match a registration of this
+    # tournament: the same name and club, or the same licence *and* name. So it only confirms
+    # that the person typed in is already signed up here, someone the visitor named in full,
+    # and never names or hints at anybody else.
     conflict = ""
-    if _licence_holder(person["licence"], **_names(person)) is not None:
+    holder = _club_holder(tournament, person["licence"])
+    if holder is not None and not _same_name(holder, person):
         conflict, person["licence"] = person["licence"], ""
     player = _signup_player(tournament, person)
     registration = Registration.objects.create(
@@ -343,10 +359,6 @@ def signup_register(
         user=None,
     )
     return registration
-
-
-def _names(person: Person) -> dict[str, str]:
-    return {"last_name": person["last_name"], "first_name": person["first_name"]}
 
 
 CONFLICT_KEY = "licence_conflict"  # in the sign-up's history: the licence typed, not kept
