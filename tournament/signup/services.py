@@ -371,9 +371,10 @@ class LicenceConflict(TypedDict):
 
 
 def licence_conflicts(tournament: Tournament) -> list[LicenceConflict]:
-    """Sign-ups that typed a licence the roster holds under another name, for the arbiter to
-    check at the door: each registration, the licence typed and its holder when it is on this
-    club's roster (None when another club's entry holds it: never named; three queries)."""
+    """Sign-ups that typed a licence the club's roster holds under another name, for the arbiter
+    to check at the door: each registration, the licence typed and its holder when it is on this
+    club's roster (None otherwise, e.g. a sign-up recorded before the sign-up matched the club's
+    roster only: another club's entry is never named; three queries)."""
     typed: dict[int, str] = {
         object_id: after[CONFLICT_KEY]
         for object_id, after in tournament.changes.filter(
