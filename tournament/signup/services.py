@@ -25,6 +25,7 @@ from tournament.access.lifecycle import ensure_tournament_open, locked_tournamen
 from tournament.access.scopes import club_players
 from tournament.core.collation import fold
 from tournament.models import Player, Position, Registration, Tournament
+from tournament.players import identity
 from tournament.players.conflicts import conflict_flag
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
@@ -231,7 +232,8 @@ def _club_holder(tournament: Tournament, licence: str) -> Player | None:
     matched), the first by id; None for no licence."""
     if not licence:
         return None
-    return club_players(tournament.host_club_id).filter(licence=licence).order_by("pk").first()
+    held = identity.players_by_licence([licence], among=club_players(tournament.host_club_id))
+    return Player.objects.get(pk=held[licence].pk) if licence in held else None
 
 
 def _same_name(player: Player, person: Person) -> bool:
@@ -295,9 +297,7 @@ def _signup_player(tournament: Tournament, person: Person) -> Player:
         player = Player(**{**person, "licence": licence}, origin_club_id=tournament.host_club_id)
         # Only another club's entry can hold the licence now (the club's own was matched): a
         # new licence here, the conflict flagged as the desk flags it (players.conflicts).
-        elsewhere = (
-            Player.objects.filter(licence=licence).order_by("pk").first() if licence else None
-        )
+        elsewhere = identity.players_by_licence([licence]).get(licence) if licence else None
         player.full_clean(validate_constraints=False)
         player.save()
         if elsewhere is not None:
