@@ -105,6 +105,11 @@ def _resolved(tournament: Tournament, row: _Header | None, *, public: bool, vers
         or not _claim(row.pk, version)  # another process has just claimed it
     ):
         return _served_stored(tournament, row, public=public)
+    return Served(version, _computed(tournament, public=public, version=version))
+
+
+def _computed(tournament: Tournament, *, public: bool, version: str) -> Standings:
+    """The ranking computed now (its data read after `version` was), stored under it."""
     started = time.monotonic()
     standings = _compute(tournament, public=public)
     payload = encode(standings)
@@ -113,7 +118,7 @@ def _resolved(tournament: Tournament, row: _Header | None, *, public: bool, vers
         _store(tournament, public=public, version=version, payload=payload, seconds=seconds)
         if public:
             _store_rows(tournament, version=version, standings=standings)
-    return Served(version, standings)
+    return standings
 
 
 def event_versions(event_id: int) -> list[tuple[int, int, bool, str]]:
@@ -217,14 +222,19 @@ def _served_stored(tournament: Tournament, row: _Header, *, public: bool) -> Ser
 
 def _stored(tournament: Tournament, pk: int, version: str, *, public: bool) -> Standings:
     """The ranking stored at `version`; computed afresh if the row has moved on since (a newer
-    ranking under the older version: its next poll asks again) or is in an older format."""
+    ranking under the older version: its next poll asks again), or if it is in an older
+    format (then stored again, in this one)."""
     payload = (
         StandingsSnapshot.objects.filter(pk=pk, version=version)
         .values_list("payload", flat=True)
         .first()
     )
-    standings = None if payload is None else decode(bytes(payload), tournament, public=public)
-    return standings if standings is not None else _compute(tournament, public=public)
+    if payload is None:
+        return _compute(tournament, public=public)
+    standings = decode(bytes(payload), tournament, public=public)
+    if standings is None:
+        standings = _computed(tournament, public=public, version=version)
+    return standings
 
 
 def shared_player_row(tournament: Tournament, key: int, version: str) -> CardStanding | None:

@@ -3,6 +3,8 @@ kind of write, for the public and the arbiter; a hit costs the same few queries 
 
 from __future__ import annotations
 
+import json
+import zlib
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -280,3 +282,23 @@ def test_while_kept_the_phones_holding_the_served_version_are_answered_304(clien
     age(tournament, seconds=3, compute_seconds=0.2)
     fresh = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert fresh.status_code == 200 and standings_fingerprint(tournament) in fresh["ETag"]
+
+
+def test_a_ranking_stored_in_an_older_format_is_recomputed_once_and_stored_again(
+    built, monkeypatch
+):
+    tournament = built["tournament"]
+    first = shared_standings(tournament, public=True)
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament, public=True)
+    snapshot.update(payload=zlib.compress(json.dumps({"format": 0}).encode()))
+    computed = []
+    real = shared.standings_for
+    monkeypatch.setattr(
+        shared, "standings_for", lambda *a, **k: computed.append(1) or real(*a, **k)
+    )
+    for _ in range(3):
+        served = shared_standings(tournament, public=True)
+        assert served.version == first.version
+        same(served.standings, first.standings)
+    assert computed == [1]
+    assert json.loads(zlib.decompress(bytes(snapshot.get().payload)))["format"] != 0
