@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.db import connection
 from django.http import HttpResponse
@@ -83,6 +84,16 @@ def _stored(tournament: Tournament | int, kind: str, key: str, version: str) -> 
         cursor.execute(sql, [_id(tournament), kind, key, version])
         row = cursor.fetchone()
     return None if row is None else bytes(row[0])
+
+
+def recent_version(tournament: Tournament, kind: str, key: str, seconds: float) -> str | None:
+    """The version of the fragment of this kind and key if it was rendered less than `seconds`
+    ago (None otherwise, or if `seconds` is 0): one statement, without its body."""
+    if seconds <= 0:
+        return None
+    since = timezone.now() - timedelta(seconds=seconds)
+    rows = SharedRender.objects.filter(tournament=tournament, kind=kind, key=key)
+    return rows.filter(rendered_at__gt=since).values_list("version", flat=True).first()
 
 
 def _id(tournament: Tournament | int) -> int:

@@ -6,6 +6,7 @@ what is published and polls its slides with an ETag, the position clock riding a
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -13,12 +14,16 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
 from scoring.live.hall import HallContent, hall_content
-from scoring.live.rendered import HALL, served_fragment
+from scoring.live.rendered import HALL, recent_version, served_fragment
 from scoring.live.views.cockpit import live
 from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
 from scoring.live.views.served import request_standings, request_version
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
+
+# Slides rendered this recently are kept, new data or not (a poll period: the screen polls every
+# 5 s); only while the public standings are coalesced (LIVE_STANDINGS_COALESCE), as served.
+KEEP_SECONDS = 5
 
 
 def _hall_version(request: TournamentRequest, version: str | None = None) -> str:
@@ -26,8 +31,18 @@ def _hall_version(request: TournamentRequest, version: str | None = None) -> str
     logged write moves it (a seat swapped, a position published: the standings' fingerprint
     reads the latest history record), at most a few seconds late while a big field's deals
     come (scoring.live.shared coalesces the public ranking), so a deal does not re-render the
-    whole room's table plan; the clock rides in a header of every answer."""
-    return version or request_version(request)
+    whole room's table plan; the clock rides in a header of every answer. Slides rendered less
+    than KEEP_SECONDS ago are kept, whatever came since (the whole room's plan and standings
+    cost a tenth of a second to render at 200 players, which every other request of the
+    server process waits for): a change shows within two poll periods."""
+    if version is not None:
+        return version
+    versions: dict[str, str] = request.__dict__.setdefault("hall_versions", {})
+    if "kept" not in versions:
+        keep = KEEP_SECONDS if settings.LIVE_STANDINGS_COALESCE else 0
+        kept = recent_version(request.tournament, HALL, get_language(), keep)
+        versions["kept"] = kept or request_version(request)
+    return versions["kept"]
 
 
 def _hall_etag(request: TournamentRequest, token: str, version: str | None = None) -> str:

@@ -1,12 +1,17 @@
 """The hall screen: a revocable secret link, no login, only what is published, ETag-polled."""
 
+from datetime import timedelta
+
 import pytest
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.documents import backup
-from scoring.models import Deal, ScoreSheet
+from scoring.live.rendered import HALL
+from scoring.live.views.hall import KEEP_SECONDS
+from scoring.models import Deal, ScoreSheet, SharedRender, StandingsSnapshot
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament.evening import clock, hall
 from tournament.models import ChangeLog, Player, Position, Registration, Seat, Table, Tournament
@@ -145,6 +150,24 @@ def test_the_slides_answer_304_until_something_changes_with_the_clock_in_a_heade
     assert '"running": true' in still["X-Position-Clock"]
     deal_post(arbiter_client, table_sheet(arbiter_client, position, 2), DEALS_004[0])
     assert client.get(url, HTTP_IF_NONE_MATCH=started["ETag"]).status_code == 200
+
+
+def test_served_slides_are_kept_a_poll_period_whatever_comes(arbiter_client, evening, settings):
+    """With the public standings coalesced (as served), slides rendered less than KEEP_SECONDS
+    ago are kept: a deal does not re-render the room's plan at once; past that, it shows."""
+    settings.LIVE_STANDINGS_COALESCE = 10
+    tournament, position, _sheet = evening
+    url = reverse("hall-slides", args=[tournament.hall_token])
+    client = Client()
+    first = client.get(url)
+    deal_post(arbiter_client, table_sheet(arbiter_client, position, 2), DEALS_004[0])
+    StandingsSnapshot.objects.update(computed_at=timezone.now() - timedelta(minutes=1))
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    renders = SharedRender.objects.filter(tournament=tournament, kind=HALL)
+    renders.update(rendered_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
+    later = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert later.status_code == 200 and later["ETag"] != first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=later["ETag"]).status_code == 304
 
 
 def test_publishing_the_next_position_shows_it(arbiter_client, evening):
