@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.club_helpers import join_club
-from tournament.models import ChangeLog, LicenceConflict, Player, Registration, Tournament
+from tests.tournament.signup.test_signup_services import sign
+from tournament.models import ChangeLog, LicenceConflict, Player, Tournament
 from tournament.signup import services as signup
 
 pytestmark = pytest.mark.django_db
@@ -35,16 +36,6 @@ def clubs(django_user_model):
         host_club=people["Club A"], owner=people["arbitre-a"],
     )  # fmt: skip
     return people
-
-
-def sign(tournament, last_name, first_name="Jean", licence="", club="") -> Registration:
-    return signup.signup_register(
-        tournament=tournament,
-        last_name=last_name,
-        first_name=first_name,
-        licence=licence,
-        club=club,
-    )
 
 
 def post(client, tournament, **fields):
