@@ -10,6 +10,13 @@ poll is still waiting (the script's `busy` flag). A hall screen polls its slides
 timeout, so a slow server gets at most one poll a phone at a time. Each request is a new
 connection: a phone's browser would keep it, but gunicorn closes a connection idle for 2 s,
 long before the next poll.
+
+The first `warmup` seconds are the room filling: every phone's first poll, every table's phones
+opening their pages, each player's card rendered for the first time, each server thread's first
+request (its connection, its templates). Their answers are tallied apart (`warm_ms`) and
+reported beside the others; the latencies checked and the server's CPU per poll are those of the
+steady state after it, while every poll of the whole run counts towards the errors and the
+unanswered.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ class Tally:
 
     ms_200: list[float] = field(default_factory=list)
     ms_304: list[float] = field(default_factory=list)
+    warm_ms: list[float] = field(default_factory=list)  # answers to polls sent in the warm-up
     server_errors: int = 0
     other_status: int = 0
     no_answer: int = 0
@@ -72,8 +80,9 @@ async def http_get(port: int, path: str, headers: dict[str, str]) -> tuple[int, 
 
 
 async def poller(port: int, path: str, every: float, tally: Tally, times, rng, etag_on: bool):
-    """One reader: a GET of `path` every `every` seconds from a random offset until the end."""
-    start, end = times
+    """One reader: a GET of `path` every `every` seconds from a random offset until the end;
+    the answers to the polls sent before `measured` (the warm-up) tallied apart."""
+    start, measured, end = times
     give_up = end + GRACE
     due = start + rng.uniform(0, every)
     etag = ""
@@ -85,6 +94,7 @@ async def poller(port: int, path: str, every: float, tally: Tally, times, rng, e
         headers = dict(BROWSER_HEADERS, **({"HX-Request": "true"} if etag_on else {}))
         if etag:
             headers["If-None-Match"] = etag
+        warm = time.monotonic() < measured
         try:
             status, sent_etag, ms = await asyncio.wait_for(
                 http_get(port, path, headers), max(0.1, give_up - time.monotonic())
@@ -94,11 +104,10 @@ async def poller(port: int, path: str, every: float, tally: Tally, times, rng, e
             if len(tally.samples) < 3:
                 tally.samples.append(f"GET {path}: {type(err).__name__} {err}"[:200])
             status, sent_etag, ms = 0, "", 0.0
+        if status in (200, 304):
+            (tally.warm_ms if warm else tally.ms_200 if status == 200 else tally.ms_304).append(ms)
         if status == 200:
-            tally.ms_200.append(ms)
             etag = sent_etag if etag_on else ""
-        elif status == 304:
-            tally.ms_304.append(ms)
         elif status >= 500:
             tally.server_errors += 1
         elif status:
@@ -115,7 +124,8 @@ async def read_everything(plan: dict) -> dict:
     rng = random.Random(plan["seed"])
     tallies = {kind: Tally() for kind in ("standings", "player", "hall", "trivial")}
     start = max(time.monotonic(), plan["start"])
-    times = (start, start + plan["seconds"])
+    measured = start + plan["warmup"]
+    times = (start, measured, start + plan["seconds"])
     port = plan["port"]
     readers = [
         poller(port, path, plan["poll_seconds"], tallies[kind], times, rng, True)
@@ -133,15 +143,16 @@ async def read_everything(plan: dict) -> dict:
         )
         for _ in range(probes)
     ]
-    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    everything = asyncio.gather(*readers)
+    await asyncio.sleep(max(0.0, measured - time.monotonic()))
     cpu_before, wall_before = server_cpu_seconds(plan["server_pgid"], plan["pg_port"]), time.time()
     client_cpu = time.process_time()
-    await asyncio.gather(*readers)
+    await everything
     cpu_after, wall_after = server_cpu_seconds(plan["server_pgid"], plan["pg_port"]), time.time()
     return {
         "tallies": {kind: tally.__dict__ for kind, tally in tallies.items()},
         "window_s": wall_after - wall_before,
-        "load_s": plan["seconds"],
+        "load_s": plan["seconds"] - plan["warmup"],
         "server_cpu_s": {k: cpu_after[k] - cpu_before[k] for k in cpu_before},
         "client_cpu_s": time.process_time() - client_cpu,
     }
