@@ -106,8 +106,8 @@ async def poller(port: int, path: str, every: float, tally: Tally, times, rng, e
             status, sent_etag, ms = 0, "", 0.0
         if status in (200, 304):
             (tally.warm_ms if warm else tally.ms_200 if status == 200 else tally.ms_304).append(ms)
-        if status == 200:
-            etag = sent_etag if etag_on else ""
+            if status == 200:
+                etag = sent_etag if etag_on else ""
         elif status >= 500:
             tally.server_errors += 1
         elif status:
