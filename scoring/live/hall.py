@@ -9,19 +9,23 @@ from scoring.core.ranking import Ranked
 from scoring.live.cockpit import current_position
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
-from tournament.evening.selectors import position_plan, who_sits_where
-from tournament.models import Position, Seat, Table, Tournament
+from tournament.evening.selectors import RoomPlan, room_plan
+from tournament.models import Position, Seat, Tournament
 
 
 @dataclass
 class HallContent:
     tournament: Tournament
     position: Position | None  # the published (or last closed) position; never a draft
-    who: list[dict]  # alphabetical: name, table, seat
-    tables: list[Table]  # with seat_list
+    plan: RoomPlan | None  # the position's: who sits where, the tables, their version
     standings: list[Ranked]
     teams: list[Ranked]
     provisional: str = ""  # "Classement provisoire — position 2 en cours (7/12 tables)"
+
+    @property
+    def who(self) -> list[dict]:
+        """Alphabetical: name, table, seat."""
+        return self.plan.who if self.plan is not None else []
 
     @property
     def in_play(self) -> bool:
@@ -38,11 +42,7 @@ def hall_content(tournament: Tournament, standings: Standings | None = None) -> 
         .order_by("number")
     )
     position = current_position(positions)
-    who: list[dict] = []
-    tables: list[Table] = []
-    if position is not None:
-        who = who_sits_where(position)
-        tables = position_plan(position)
+    plan = room_plan(position) if position is not None else None
     if standings is None:
         standings = mark_provisional(standings_for(tournament, public=True))
     played = any(r.row.deals for r in standings.players)
@@ -57,8 +57,7 @@ def hall_content(tournament: Tournament, standings: Standings | None = None) -> 
     return HallContent(
         tournament=tournament,
         position=position,
-        who=who,
-        tables=tables,
+        plan=plan,
         standings=[r for r in standings.players if r.row.key in seated] if played else [],
         teams=list(standings.teams) if played and tournament.team_size else [],
         provisional=standings.provisional,

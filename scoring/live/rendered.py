@@ -31,6 +31,9 @@ from tournament.models import Tournament
 
 STANDINGS = "standings"
 HALL = "hall"
+# The room plan inside the hall's slides (scoring.live.views.hall): per language, under a digest
+# of the plan (tournament.evening.selectors.room_plan), re-used by the slides of every ranking.
+HALL_PLAN = "hall-plan"
 # An event's public page (scoring.events.views.public): its brackets' standings per language,
 # session and page, stored beside the event's first bracket.
 EVENT_PAGE = "event-page"
