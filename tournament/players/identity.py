@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -27,6 +27,25 @@ from tournament.models import Player, Registration, Tournament, player_name
 from tournament.players.folding import Fold
 
 BATCH = 500  # values in one IN (…): well below SQLite's limit on query parameters
+
+
+class LicenceTaken(Exception):
+    """Another transaction saved the club's roster entry of this licence first."""
+
+
+def roster_entry_save(player: Player) -> None:
+    """Save a new roster entry, in a savepoint. Two tournaments of one club may add the same
+    new licence at the same moment (a sign-up in each, or two desks): the licence is unique in
+    a club, so the second INSERT waits for the first transaction and fails once it commits.
+    LicenceTaken then tells the caller to look again: it finds the first one's entry."""
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError as error:
+        if not player.licence:
+            raise
+        player.pk = None
+        raise LicenceTaken(player.licence) from error
 
 
 @dataclass(frozen=True)

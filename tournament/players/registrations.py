@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -80,7 +81,7 @@ def _typed_player(
         origin_club_id=tournament.host_club_id,
     )
     player.full_clean(validate_constraints=False)
-    player.save()
+    identity.roster_entry_save(player)
     if elsewhere is not None:
         conflict_flag(licence=licence, existing=elsewhere, newcomer=player, user=user)
     return player
@@ -108,7 +109,8 @@ def player_register(
     """
     ensure_tournament_open(tournament)
     if player is None:
-        player = _typed_player(
+        typed = partial(
+            _typed_player,
             tournament=tournament,
             user=user,
             last_name=last_name,
@@ -117,6 +119,10 @@ def player_register(
             club=club,
             other_player=other_player,
         )
+        try:
+            player = typed()
+        except identity.LicenceTaken:  # saved by another desk or sign-up of the club just now:
+            player = typed()  # that entry, found this time (or refused if another name)
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(
             _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}

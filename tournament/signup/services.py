@@ -3,9 +3,8 @@ and throttling, signing up). Checking in at the door is tournament.signup.checki
 
 A player who signs up online is registered as "pré-inscrit" (Registration.Status.EXPECTED): they
 play no position and appear in no ranking until an arbiter checks them in, which makes them
-"présent" (ACTIVE) from the first position not yet published. Tournaments that never open
-online registration keep every registration present, as before.
-"""
+"présent" (ACTIVE) from the first position not yet published; never opening online
+registration keeps every registration present."""
 
 from __future__ import annotations
 
@@ -278,9 +277,14 @@ def _signup_person(tournament: Tournament, typed: TypedPerson) -> Person:
     return person
 
 
-def _signup_player(tournament: Tournament, person: Person) -> Player:
-    """The roster player who signs up: the one the sign-up names, or a new one. Refused when
-    that person is registered in this tournament already."""
+def _signup_player(tournament: Tournament, person: Person) -> tuple[Player, str]:
+    """The roster player who signs up: the one the sign-up names, or a new one; and the
+    licence typed if the club's roster holds it under another name (then not kept). Refused
+    when that person is registered in this tournament already."""
+    conflict = ""
+    holder = _club_holder(tournament, person["licence"])
+    if holder is not None and not _same_name(holder, person):
+        conflict, person["licence"] = person["licence"], ""
     if duplicate_of(tournament, **person) is not None:
         raise ValidationError(
             _(
@@ -299,12 +303,12 @@ def _signup_player(tournament: Tournament, person: Person) -> Player:
         # new licence here, the conflict flagged as the desk flags it (players.conflicts).
         elsewhere = identity.players_by_licence([licence]).get(licence) if licence else None
         player.full_clean(validate_constraints=False)
-        player.save()
+        identity.roster_entry_save(player)
         if elsewhere is not None:
             conflict_flag(licence=person["licence"], existing=elsewhere, newcomer=player, user=None)
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
         raise ValidationError(_("Vous êtes déjà inscrit à ce tournoi."), code="duplicate")
-    return player
+    return player, conflict
 
 
 @transaction.atomic
@@ -322,21 +326,19 @@ def signup_register(
     if refusal is not None:
         raise ValidationError(refusal, code="closed")
     person = _signup_person(tournament, typed)
-    # What a stranger learns here. A licence the club's roster holds under another name is
-    # not refused (that would tell anyone which licences the site knows): the sign-up goes
-    # through exactly as with a new licence, registered without it, and the arbiter sees the
-    # conflict on the check-in page (licence_conflicts). A licence only another club's entry
-    # holds is a new licence here (a new entry of this club, with it), the conflict flagged
-    # for both clubs (_signup_player); the answer is the same. The one refusal left is a
-    # double sign-up, and it needs what the person typed to match a registration of this
-    # tournament: the same name and club, or the same licence *and* name. So it only confirms
-    # that the person typed in is already signed up here, someone the visitor named in full,
-    # and never names or hints at anybody else.
-    conflict = ""
-    holder = _club_holder(tournament, person["licence"])
-    if holder is not None and not _same_name(holder, person):
-        conflict, person["licence"] = person["licence"], ""
-    player = _signup_player(tournament, person)
+    # What a stranger learns here (_signup_player). A licence the club's roster holds under
+    # another name is not refused (that would tell which licences the site knows): the sign-up
+    # goes through as with a new licence, registered without it, and the arbiter sees the
+    # conflict at check-in (licence_conflicts). A licence only another club's entry holds is
+    # a new licence here, the conflict flagged for both clubs; the answer is the same. The one
+    # refusal left, a double sign-up, needs what was typed to match a registration of this
+    # tournament (the same name and club, or the same licence *and* name): it never names or
+    # hints at anybody the visitor did not name in full. A new licence saved just now by a
+    # sign-up or desk of another tournament of the club: looked up again, that entry.
+    try:
+        player, conflict = _signup_player(tournament, person.copy())
+    except identity.LicenceTaken:
+        player, conflict = _signup_player(tournament, person.copy())
     registration = Registration.objects.create(
         tournament=tournament,
         player=player,
