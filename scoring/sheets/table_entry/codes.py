@@ -70,18 +70,22 @@ class CodeRefused(Exception):
 
 def seated(link: TableLink, seat: Any) -> Registration | None:
     """The registration at seat index `seat` of the link's table (the sheet's players once the
-    sheet exists, the position's seats before)."""
+    sheet exists, the position's seats before).
+
+    The sheet is read first, then its players: a sheet and its players are committed together
+    (sheet_for_table), so a sheet seen has its players. Read the other way round, a sheet
+    created by another phone of the table between the two reads (its first deal) left this
+    one's code refused with "Choisissez votre nom." (the big-event bench, 200 tables)."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 8:
         return None
-    player = (
-        SheetPlayer.objects.select_related("registration__player")
-        .filter(sheet__table_id=link.table_id, seat=seat)
-        .first()
-    )
-    if player is not None:
-        return player.registration
-    if ScoreSheet.objects.filter(table_id=link.table_id).exists():
-        return None
+    sheet = ScoreSheet.objects.filter(table_id=link.table_id).values_list("pk", flat=True).first()
+    if sheet is not None:
+        player = (
+            SheetPlayer.objects.select_related("registration__player")
+            .filter(sheet_id=sheet, seat=seat)
+            .first()
+        )
+        return None if player is None else player.registration
     seats = sorted(link.table.seats.select_related("registration__player"), key=lambda s: s.index)
     return seats[seat].registration if seat < len(seats) else None
 
