@@ -1,10 +1,13 @@
-"""Project middleware: NUL characters refused in query strings, and gzip for what is not partial.
+"""Project middleware: NUL characters refused in addresses and query strings, and gzip for what
+is not partial.
 
-PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter); nothing a person
-types contains one, so the request is answered 400, naming the parameter.
+PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter, or on a secret link
+read from the address: a hall screen's, a table phone's); nothing a person types contains one,
+so a query string holding one is answered 400, naming the parameter, and an address 404 (no
+page has it).
 """
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware import gzip
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -15,6 +18,8 @@ class RejectNulQueryMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
+        if "\x00" in request.path:
+            raise Http404
         for name, values in request.GET.lists():
             if "\x00" in name or any("\x00" in value for value in values):
                 message = _("Paramètre %(name)s : caractère nul interdit.") % {
