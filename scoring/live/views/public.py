@@ -126,11 +126,14 @@ def public_standings_partial(request: TournamentRequest, pk: int) -> HttpRespons
 
 
 def _shared_page_key(request: TournamentRequest) -> str | None:
-    """The language and page of a default request for one of the first MAX_PAGES pages."""
-    if set(request.GET) - {"page"}:
+    """The language and page of a default request for one of the first MAX_PAGES pages, its
+    number written as the site's links write it: the render's sort links repeat the query, so
+    another spelling ("+1", "1_0", "01", spaces, two pages) is rendered for its viewer alone."""
+    if set(request.GET) - {"page"} or len(request.GET.getlist("page")) > 1:
         return None
-    page = int_or_none(request.GET.get("page", "1"))
-    if page is None or not 1 <= page <= MAX_PAGES:
+    asked = request.GET.get("page", "1")
+    page = int_or_none(asked)
+    if page is None or str(page) != asked or not 1 <= page <= MAX_PAGES:
         return None
     return f"{get_language()}:{page}"
 
