@@ -1,16 +1,30 @@
-"""Project middleware: NUL characters refused in addresses and query strings, and gzip for what
-is not partial.
+"""Project middleware: NUL characters refused in addresses, query strings and cookies, and gzip
+for what is not partial.
 
-PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter, or on a secret link
-read from the address: a hall screen's, a table phone's); nothing a person types contains one,
-so a query string holding one is answered 400, naming the parameter, and an address 404 (no
-page has it).
+PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter, on a secret link read
+from the address: a hall screen's, a table phone's, or on the session cookie, looked up on every
+page); nothing a person types contains one, so a query string holding one is answered 400,
+naming the parameter, an address 404 (no page has it), and a cookie is dropped as if not sent
+(a quoted cookie's octal escape, "\\000", reads as NUL).
 """
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware import gzip
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+
+
+class DropNulCookiesMiddleware:
+    """Before the session's: a session cookie holding NUL reads as no session."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        for name, value in list(request.COOKIES.items()):
+            if "\x00" in name or "\x00" in value:
+                del request.COOKIES[name]
+        return self.get_response(request)
 
 
 class RejectNulQueryMiddleware:

@@ -118,6 +118,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "tournament.middleware.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.middleware.DropNulCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "tournament.middleware.RejectNulQueryMiddleware",
