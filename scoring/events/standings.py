@@ -95,6 +95,8 @@ def cumulative_standings(tournament: Tournament, *, public: bool = False) -> Eve
         rows = events.cumulative_rows(session_rows(standings[bracket.pk], index), previous, percent)
         previous = {row.row.person: row for row in rows}
     own = standings[tournament.pk]
+    if len(chain) > 1:
+        rows = [row for row in rows if not _left_unplayed(row, own.registrations)]
     teams, _alone = events.team_rows(rows)
     return EventStandings(
         tournament=tournament,
@@ -106,6 +108,18 @@ def cumulative_standings(tournament: Tournament, *, public: bool = False) -> Eve
         chain=chain,
         cut=made_by,
         registrations=own.registrations,
+    )
+
+
+def _left_unplayed(row: events.CumulativeRow, registrations: dict) -> bool:
+    """A player a cut brought into the bracket who withdrew before playing in it (replaced by
+    the next in line, or moved out of the consolante as that replacement): not in it."""
+    figures = row.row.figures
+    return (
+        registrations[row.key].status == Registration.Status.WITHDRAWN
+        and not figures.position_points
+        and not figures.total
+        and not figures.penalties_charged
     )
 
 
