@@ -78,6 +78,19 @@ def _back(request: TournamentRequest, event) -> str:
     return request.tournament.get_absolute_url()
 
 
+def _unseated_warnings(request: TournamentRequest, cut) -> None:
+    """The brackets the cut could not seat, each named: the main bracket and the consolante may
+    be refused with the same message (a duo cut to two teams each)."""
+    unseated = cut.report.get("unseated", {})
+    for bracket in (cut.qualified, cut.consolante):
+        message = unseated.get(str(bracket.pk)) if bracket is not None else None
+        if message:
+            label = bracket.get_bracket_display()
+            messages.warning(
+                request, _("%(bracket)s : %(message)s") % {"bracket": label, "message": message}
+            )
+
+
 @permission_required(Permission.MANAGE)
 @require_http_methods(["GET", "POST"])
 def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
@@ -102,8 +115,7 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
                     user=request.user,
                 )
                 messages.success(request, _("Coupe appliquée."))
-                for message in cut.report.get("unseated", {}).values():
-                    messages.warning(request, message)
+                _unseated_warnings(request, cut)
                 return redirect(_back(request, event))
             preview = cuts.cut_preview(
                 source=source, rule=data["rule"], value=data["value"], by_team=data["by_team"]

@@ -109,3 +109,21 @@ def test_a_refused_cut_names_its_field_and_keeps_what_was_typed(
     assert len(errors) == 2 and message in errors[1].split("</ul>", 1)[0]
     assert 'name="carry_over_percent" value="37"' in page
     assert f'name="value" value="{typed["value"]}"' in page
+
+
+def test_each_bracket_the_cut_could_not_seat_is_named(arbiter_client, arbiter):
+    # A duo event of 4 teams cut by team at 50 %: 2 teams in each bracket, one table each,
+    # where teammates would meet: neither bracket is seated, each warning says which it is.
+    event, bracket = new_event(8, owner=arbiter, team_size=2)
+    seat(bracket, [[1, 3, 5, 7], [2, 4, 6, 8]])
+    play(bracket, [[5, 9, 2], [7, 1, 12]])
+    form = {"rule": "top_percent", "value": 50, "by_team": "on", "consolante": "on"}
+    response = arbiter_client.post(
+        reverse("event-cut", args=[bracket.pk]),
+        form | {"carry_over_percent": 100, "seating": "rank", "apply": "1"},
+        follow=True,
+    )
+    warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
+    refused = "Une équipe de 2 joueurs ne peut pas être répartie"
+    assert [w.split(" : ", 1)[0] for w in warnings] == ["Tableau principal", "Consolante"]
+    assert all(w.split(" : ", 1)[1].startswith(refused) for w in warnings)
