@@ -18,6 +18,7 @@ from scoring.events.standings import EventStandings, cumulative_standings, point
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import locked_tournament
 from tournament.core import seating
+from tournament.core.seating.plan import POLICIES
 from tournament.models import Cut, Position, Registration, Tournament
 
 GENERATOR = Position.Seating.GENERATOR
@@ -144,11 +145,16 @@ def cut_report(
 
 
 def tables_needed(players: int, remainder: str) -> int:
-    """How many tables a bracket of `players` takes (the generator's table sizes)."""
-    try:
-        return len(seating.table_sizes(players, remainder))
-    except seating.SeatingError as error:
-        raise ValidationError(_(error.template) % error.params) from error
+    """How many tables a bracket of `players` takes (the generator's table sizes). When those
+    cannot seat them (7 players at tables of 4 and 5), the bracket is left to the arbiter, told
+    to choose the other remainder: its tables at those sizes are kept free; fewer than 3
+    players keep one."""
+    for policy in (remainder, *(p for p in POLICIES if p != remainder)):
+        try:
+            return len(seating.table_sizes(players, policy))
+        except seating.SeatingError:
+            continue
+    return 1
 
 
 @transaction.atomic

@@ -127,3 +127,33 @@ def test_each_bracket_the_cut_could_not_seat_is_named(arbiter_client, arbiter):
     refused = "Une équipe de 2 joueurs ne peut pas être répartie"
     assert [w.split(" : ", 1)[0] for w in warnings] == ["Tableau principal", "Consolante"]
     assert all(w.split(" : ", 1)[1].startswith(refused) for w in warnings)
+
+
+def test_a_cut_to_a_field_the_tables_of_5_cannot_seat_still_gets_its_consolante(
+    arbiter_client, arbiter
+):
+    # 7 qualified out of 16 (tables of 4 and 5 cannot seat 7): the preview accepted the cut,
+    # then applying it with a consolante was refused ("choisissez des tables de 3") with no
+    # field to choose them; without a consolante it went through. Now both brackets are made,
+    # the main one left for the positions page, the consolante numbered after the 2 tables
+    # (4 + 3) the main bracket takes at tables of 3.
+    event, bracket = new_event(16, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]])
+    play(bracket, [[5, 9, 2], [7, 1, 12], [3, 4, 8], [10, 0, 6]])  # no tie at 7th
+    form = {"rule": "top_n", "value": 7, "consolante": "on", "carry_over_percent": 50}
+    response = arbiter_client.post(
+        reverse("event-cut", args=[bracket.pk]),
+        form | {"seating": "rank", "apply": "1"},
+        follow=True,
+    )
+    warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
+    assert warnings == [
+        "Tableau principal : Impossible de placer 7 joueurs à des tables de 4 et de 5 : "
+        "choisissez des tables de 3."
+    ]
+    main = event.brackets.get(session=2, bracket="main")
+    consolante = event.brackets.get(session=2, bracket="consolante")
+    assert (main.registrations.count(), consolante.registrations.count()) == (7, 9)
+    assert consolante.first_table == 3
+    numbers = consolante.positions.get().tables.values_list("number", flat=True)
+    assert sorted(numbers) == [3, 4]  # 9 players: a table of 4 and one of 5
