@@ -60,16 +60,48 @@ def _game(tournament: Tournament, size: int) -> str:
     return Table.Game.FOUR
 
 
+def venue_first_table(tournament: Tournament, count: int) -> int:
+    """The first of `count` table numbers for the bracket: its first_table, or, when another
+    bracket of its event's session already uses one of those numbers (the bracket seated again
+    on more tables than the cut planned), the first free run after it, kept and logged."""
+    first = tournament.first_table
+    if tournament.event_id is None:
+        return first
+    taken = set(
+        Table.objects.filter(
+            position__tournament__event_id=tournament.event_id,
+            position__tournament__session=tournament.session,
+        )
+        .exclude(position__tournament=tournament)
+        .values_list("number", flat=True)
+    )
+    while clash := taken.intersection(range(first, first + count)):
+        first = max(clash) + 1
+    if first != tournament.first_table:
+        before = tournament.first_table
+        tournament.first_table = first
+        tournament.save(update_fields=["first_table"])
+        change_record(
+            tournament=tournament,
+            obj=tournament,
+            action="update",
+            before={"first_table": before},
+            after={"first_table": first},
+        )
+    return first
+
+
 def position_tables_store(*, position: Position, tables: Sequence[Sequence[int]]) -> list[Table]:
     """Replace the position's tables by these (registration ids, seat by seat) in two inserts.
 
     In the caller's transaction: the generator's plans and generated tournaments seat through it.
     """
     position.tables.all().delete()
+    first = venue_first_table(position.tournament, len(tables))
     stored = Table.objects.bulk_create(
         Table(position=position, number=number, game=_game(position.tournament, len(seated)))
         # An event's brackets play in one venue: each numbers its tables from its first_table.
-        for number, seated in enumerate(tables, start=position.tournament.first_table)
+        for number, seated in enumerate(tables, start=first)
     )
     Seat.objects.bulk_create(
         Seat(table=table, registration_id=rid, direction=DIRECTIONS[index])
