@@ -129,7 +129,18 @@ def standings_order(tournament: Tournament) -> list[int]:
     if tournament.event_id is None or (tournament.session or 1) < 2:
         standings = standings_for_many([tournament])[tournament.pk]
         return [cast(int, ranked.row.key) for ranked in standings.players]
-    return [cast(int, ranked.row.key) for ranked in cumulative_standings(tournament).players]
+    cumulative = cumulative_standings(tournament)
+    # A bracket carrying nothing starts everyone at 0, all tied: ties are taken in the order of
+    # the bracket its players came from (the cut's ranking), so a final seated by rank still
+    # puts the cut's leaders together.
+    before: dict[Hashable, int] = {}
+    if len(cumulative.chain) > 1:
+        came_from = cumulative_standings(cumulative.chain[-2]).players
+        before = {ranked.row.row.person: index for index, ranked in enumerate(came_from)}
+    ordered = sorted(
+        cumulative.players, key=lambda r: (r.rank, before.get(r.row.row.person, len(before)))
+    )
+    return [cast(int, ranked.row.key) for ranked in ordered]
 
 
 def points_text(value: Fraction | int) -> str:
