@@ -44,6 +44,15 @@ def session_brackets(event: Event, session: int | None = None) -> tuple[int, lis
     return session, brackets
 
 
+def hall_holder(event: Event, brackets: list[Tournament]) -> Tournament | None:
+    """The bracket holding the venue's hall link: whichever bracket of the event it was made on
+    (the screen follows the event to its latest session), the session's own first; else None."""
+    holder = next((b for b in brackets if b.hall_token), None)
+    if holder is None:
+        holder = event.brackets.filter(hall_token__isnull=False).order_by("-session").first()
+    return holder
+
+
 def sessions_of(event: Event) -> list[int]:
     return sorted(event_brackets(event))
 

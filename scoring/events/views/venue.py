@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import condition, require_POST, require_safe
 
-from scoring.events.venue import session_brackets, sessions_of, venue_desk
+from scoring.events.venue import hall_holder, session_brackets, sessions_of, venue_desk
 from scoring.events.wording import carry_text
 from scoring.live.cockpit import live_fingerprint
 from tournament.access.permissions import (
@@ -66,10 +66,10 @@ def _desk_context(request: EventRequest) -> dict[str, Any]:
 
 
 def _hall_url(request: EventRequest, brackets) -> str:
-    token = next((b.hall_token for b in brackets if b.hall_token), None)
-    if token is None:
+    holder = hall_holder(request.event, brackets)
+    if holder is None:
         return ""
-    return absolute_url(request, reverse("event-hall", args=[token]))
+    return absolute_url(request, reverse("event-hall", args=[holder.hall_token]))
 
 
 @event_required(Permission.EVENT_DESK)
@@ -107,7 +107,8 @@ def venue_hall_link(request: EventRequest, pk: int) -> HttpResponse:
     session, brackets = session_brackets(request.event, _session_asked(request))
     if not brackets:
         return redirect("event-venue", pk)
-    main = brackets[0]
+    # Renewed where it was made, so the old link stops working; else made on the main bracket.
+    main = hall_holder(request.event, brackets) or brackets[0]
     if not may(request.user, Permission.MANAGE, main):
         return refuse(request)
     renewed = main.hall_token is not None

@@ -8,6 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring.events.cuts import cut_apply
+from tests.scoring.events.event_helpers import new_event, play, seat
 from tests.scoring.events.venue_helpers import cut_event, start_session_2
 from tournament.models import TournamentRole
 
@@ -136,3 +138,26 @@ def test_the_desk_speaks_english_on_request(arbiter, client, english_catalogue):
         assert text in html
     assert "Carry-over: 50 % of the cumulative score of the previous sessions" in html
     assert "Tables terminées" not in html
+
+
+def test_a_hall_link_made_in_session_1_is_the_venues_link_after_the_cut(arbiter, client):
+    # The hall screen follows the event to its latest session whatever bracket holds its link:
+    # the desk of session 2 showed "Pas encore d'écran de salle" while the projector showed
+    # session 2, and a new link left the first one working.
+    event, session_1 = new_event(8, owner=arbiter)
+    client.force_login(arbiter)
+    url = reverse("event-venue-hall-link", args=[event.pk])
+    assert client.post(url).status_code == 302
+    session_1.refresh_from_db()
+    first = session_1.hall_token
+    seat(session_1, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    play(session_1, [[5, 9, 2], [7, 1, 12]])
+    cut_apply(source=session_1, rule="top_n", value=4, consolante=True, seed=1, user=arbiter)
+    html = client.get(reverse("event-venue", args=[event.pk])).content.decode()
+    assert f"/salle/epreuve/{first}/" in html and "Pas encore d" not in html
+    response = client.post(url, follow=True)
+    assert "l'ancien ne fonctionne plus" in response.content.decode().replace("&#x27;", "'")
+    assert client.get(reverse("event-hall", args=[first])).status_code == 404
+    tokens = [b.hall_token for b in event.brackets.all() if b.hall_token]
+    assert len(tokens) == 1
+    assert client.get(reverse("event-hall", args=tokens)).status_code == 200
