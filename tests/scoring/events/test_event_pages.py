@@ -124,7 +124,7 @@ def test_each_bracket_the_cut_could_not_seat_is_named(arbiter_client, arbiter):
         follow=True,
     )
     warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
-    refused = "Une équipe de 2 joueurs ne peut pas être répartie"
+    refused = "Une équipe de 2 joueurs ne peut pas jouer à une seule table"
     assert [w.split(" : ", 1)[0] for w in warnings] == ["Tableau principal", "Consolante"]
     assert all(w.split(" : ", 1)[1].startswith(refused) for w in warnings)
 

@@ -183,6 +183,14 @@ def check_teams_fit(roster: list[SeatingPlayer], sizes: list[int]) -> None:
     if not team_sizes:
         return
     largest = max(team_sizes.values())
+    if largest > len(sizes) == 1:
+        raise SeatingError(
+            gettext_noop(
+                "Une équipe de %(size)s joueurs ne peut pas jouer à une seule table sans que "
+                "deux coéquipiers se rencontrent."
+            ),
+            {"size": largest},
+        )
     if largest > len(sizes):
         raise SeatingError(
             gettext_noop(

@@ -115,3 +115,13 @@ def test_a_single_table_is_seated_every_position_even_in_a_replan():
     replan = generate(numbered_field(4), 3, "five", fixed=plan.positions[:1], seed=1, previous=plan)
     assert replan.positions[0] == plan.positions[0]
     assert plan_problems(replan, numbered_field(4), first=1) == []
+
+
+def test_teammates_who_would_meet_at_a_single_table_are_told_so_in_good_french():
+    # A duo event's bracket of two teams (a cut by team): "1 tables" read badly.
+    with pytest.raises(SeatingError) as refused:
+        generate(numbered_field(4, team_size=2), 1, "five")
+    assert str(refused.value) == (
+        "Une équipe de 2 joueurs ne peut pas jouer à une seule table sans que deux "
+        "coéquipiers se rencontrent."
+    )
