@@ -49,6 +49,7 @@ class CutRule(StrEnum):
 
     TOP_N = "top_n"
     TOP_PERCENT = "top_percent"
+    ALL = "all"  # no cut: every player (or team) in contention goes on
 
 
 class CutError(TranslatableError):
@@ -234,7 +235,10 @@ class CutResult:
 
 
 def cut_size(rule: str, value: int, eligible: int) -> int:
-    """The number of places the rule gives out of `eligible` (P % rounded up)."""
+    """The number of places the rule gives out of `eligible` (P % rounded up; all of them
+    when the rule is ALL, whatever the value)."""
+    if rule == CutRule.ALL:
+        return eligible
     if value < 1:
         raise CutValueError(_("La coupe doit retenir au moins un joueur ou une équipe."))
     if rule == CutRule.TOP_N:

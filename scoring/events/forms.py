@@ -15,6 +15,8 @@ class CutForm(forms.Form):
     value = forms.IntegerField(
         label=_("valeur (N joueurs, ou P %)"),
         validators=[MinValueValidator(1), MaxValueValidator(2000)],
+        required=False,
+        help_text=_("Sans objet pour « tout le champ »."),
     )
     by_team = forms.BooleanField(label=_("par équipe (équipes entières)"), required=False)
     consolante = forms.BooleanField(
@@ -31,6 +33,14 @@ class CutForm(forms.Form):
         choices=Position.Seating.choices,
         initial=Position.Seating.GENERATOR,
     )
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        if data.get("rule") == Cut.Rule.ALL:
+            data["value"] = 100  # the whole field: 100 % (kept in the cut's report)
+        elif data.get("rule") and data.get("value") is None and "value" not in self.errors:
+            self.add_error("value", _("Valeur : indiquez N (joueurs) ou P (%)."))
+        return data
 
 
 class ReplaceForm(forms.Form):

@@ -27,6 +27,8 @@ def carry_text(bracket: Tournament) -> str:
 
 def _rule(report: dict[str, Any]) -> str:
     value, by_team = report.get("value"), report.get("by_team")
+    if report.get("rule") == Cut.Rule.ALL:
+        return _("tout le champ, sans coupe")
     if report.get("rule") == Cut.Rule.TOP_PERCENT:
         asked = report.get("asked", 0)
         if by_team:
@@ -76,6 +78,10 @@ def cut_text(cut: Cut | None, bracket: Tournament) -> str:
             "Consolante : les non-qualifiés de la coupe après la séance %(session)s "
             "(qualifiés : %(rule)s)"
         ) % {"session": after, "rule": _rule(report)}
+    elif report.get("rule") == Cut.Rule.ALL:
+        text = _("Tout le champ continue, sans coupe (après la séance %(session)s)") % {
+            "session": after
+        }
     else:
         text = _("Qualifiés : %(rule)s (coupe après la séance %(session)s)") % {
             "rule": _rule(report),

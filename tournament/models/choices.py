@@ -98,6 +98,8 @@ class Bracket(models.TextChoices):
 class CutRule(models.TextChoices):
     TOP_N = "top_n", _("Les N premiers")
     TOP_PERCENT = "top_percent", _("Les P % premiers")
+    # Qualifying sessions: the whole field plays the next session (the withdrawn set aside).
+    ALL = "all", _("Tout le champ (séance suivante sans coupe)")
 
 
 # Registration, Position, Table
