@@ -69,12 +69,19 @@ def _hall_content(request: TournamentRequest, token: str) -> tuple[HallContent, 
 @hall_screen
 @require_safe
 def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
+    """The screen, its slides those its polls get: kept ones if they are (KEEP_SECONDS), so that
+    its first poll neither answers 200 nor goes back to older standings than the page showed."""
     tournament = request.tournament
     content, etag = _hall_content(request, token)
+    kept = _hall_version(request)
+    slides = shared_fragment(tournament, HALL, get_language(), kept)
+    if slides is not None:
+        etag = _hall_etag(request, token, kept)
     context = {
         "tournament": tournament,
         "content": content,
-        "plan_html": _plan_html(request, content),
+        "slides_html": None if slides is None else mark_safe(slides),  # noqa: S308 - ours
+        "plan_html": _plan_html(request, content) if slides is None else "",
         "clock": state_of(content.position) if content.position is not None else None,
         "etag": etag,
         "slides_url": reverse("hall-slides", args=[token]),

@@ -170,6 +170,27 @@ def test_served_slides_are_kept_a_poll_period_whatever_comes(arbiter_client, eve
     assert client.get(url, HTTP_IF_NONE_MATCH=later["ETag"]).status_code == 304
 
 
+def test_the_screen_opens_on_the_slides_its_polls_get(arbiter_client, evening, settings):
+    """A screen (re)opened while slides are kept shows those, under their ETag: its first poll
+    answers 304, not a 200 going back to older standings than the page showed."""
+    settings.LIVE_STANDINGS_COALESCE = 10
+    tournament, position, _sheet = evening
+    url = reverse("hall-slides", args=[tournament.hall_token])
+    client = Client()
+    slides = client.get(url)
+    deal_post(arbiter_client, table_sheet(arbiter_client, position, 2), DEALS_004[0])
+    StandingsSnapshot.objects.update(computed_at=timezone.now() - timedelta(minutes=1))
+    html = screen(tournament.hall_token, client).content.decode()
+    assert f'data-etag="{slides["ETag"].strip(chr(34))}"' in html
+    assert slides.content.decode() in html
+    assert client.get(url, HTTP_IF_NONE_MATCH=slides["ETag"]).status_code == 304
+    # Once the slides are no longer kept, the screen opens on the new standings.
+    renders = SharedRender.objects.filter(tournament=tournament, kind=HALL)
+    renders.update(rendered_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
+    html = screen(tournament.hall_token, client).content.decode()
+    assert f'data-etag="{slides["ETag"].strip(chr(34))}"' not in html
+
+
 def test_publishing_the_next_position_shows_it(arbiter_client, evening):
     tournament, position, _sheet = evening
     Position.objects.filter(tournament=tournament, number=2).delete()
