@@ -346,3 +346,30 @@ def venue_pages(arbiter) -> tuple[list[tuple[str, str]], list[tuple[str, str]], 
         ("scoring/events/venue/public_event.html", f"/public/epreuves/{event}/?seance=1"),
     ]
     return desk, public, f"/salle/epreuve/{token}/"
+
+
+def event_player_pages(arbiter) -> list[str]:
+    """The pages a player opens on a phone during an event (issue 26): the event cut after
+    session 1 (half carried), session 2 under way in both brackets, on phones: the event's
+    page, the main bracket's page and "ma table", a consolante player's card, a session-2
+    table's entry page."""
+    from scoring.sheets.table_entry import links_for_position
+    from tests.scoring.events.venue_helpers import cut_event, start_session_2
+    from tournament.models import Tournament
+
+    result = cut_event(arbiter, public=True)
+    brackets = Tournament.objects.filter(pk__in=[result.main.pk, result.consolante.pk])
+    brackets.update(entry_mode=Tournament.EntryMode.BOTH)
+    start_session_2(result)
+    main, consolante = result.main, result.consolante
+    player = consolante.registrations.order_by("number").first()
+    link = links_for_position(main.positions.get(number=1))[0]
+    event = result.event.pk
+    return [
+        f"/public/epreuves/{event}/",
+        f"/public/epreuves/{event}/?seance=1",
+        f"/public/{main.pk}/",
+        f"/public/{main.pk}/moi/?q=P",
+        f"/public/{consolante.pk}/joueur/{player.pk}/",
+        f"/table/{link.token}/",
+    ]

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.accessibility_helpers import build_evening, players_pages
+from tests.browser.accessibility_helpers import (
+    axe_violations,
+    build_evening,
+    event_player_pages,
+    players_pages,
+)
 from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -110,4 +115,31 @@ def test_every_control_of_the_phone_pages_is_a_44_px_target(browser, live_server
         if small:
             problems.append(f"{path}: {small}")
     context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_an_events_pages_fit_a_phone_at_320_and_390_px(
+    browser, live_server, one_request_at_a_time, arbiter
+):
+    """The event's page (main bracket and consolante side by side, carry-over columns), a
+    session-2 bracket's pages and table phone: no sideways scroll at 320 px nor on a 390×844
+    phone, 44 px targets and no serious axe violation on the phone."""
+    paths = event_player_pages(arbiter)
+    problems = []
+    for screen, options, _font in SCREENS[:2]:
+        context = browser.new_context(locale="fr-FR", **options)
+        problems += csp_violations(context)
+        page = context.new_page()
+        width = options["viewport"]["width"]
+        for path in paths:
+            page.goto(live_server.url + path)
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            found = page.evaluate(OVERFLOW, width)
+            if found["width"] > width or found["problems"]:
+                problems.append(f"{screen} {path}: {found['width']} px, {found['problems']}")
+            if small := page.evaluate(SMALL_TARGETS, TARGET):
+                problems.append(f"{screen} {path}: {small}")
+            if options.get("is_mobile") and (axe := axe_violations(page)):
+                problems.append(f"{screen} {path}: {axe}")
+        context.close()
     assert not problems, "\n".join(problems)

@@ -34,7 +34,7 @@ def brackets(html: str) -> str:
 
 
 RANK = r'<tr><td class="num">(\d+)=?</td>'
-NAME = r"<td>(P\d+ Jo)</td>"
+NAME = r'<td class="name">(P\d+ Jo)</td>'
 
 
 def cumulative(part: str) -> str:
