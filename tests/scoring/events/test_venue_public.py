@@ -143,3 +143,29 @@ def test_the_venue_hall_slides_are_rendered_once_per_version_for_every_screen(
         reverse("event-hall-slides", args=[tokens[0]]), headers={"if-none-match": moved["ETag"]}
     )
     assert again.status_code == 304 and renders == [1, 1]
+
+
+def test_a_later_sessions_bracket_pages_say_they_rank_that_session_alone(arbiter, client):
+    """P1 is 2nd ex æquo of session 2 alone (-30) but 4th of the main bracket with half of
+    session 1 carried (-15.50): the bracket's page and P1's card name the bracket, say the
+    carry is left out and link the event's cumulative ranking (they showed 'Classement 2')."""
+    result = cut_event(arbiter, public=True)
+    start_session_2(result)
+    p1 = result.main.registrations.get(player__last_name="P1")
+    event_url = reverse("public-event", args=[result.event.pk]) + "?seance=2"
+    for url in (
+        reverse("public-tournament", args=[result.main.pk]),
+        reverse("public-player", args=[result.main.pk, p1.pk]),
+    ):
+        html = client.get(url).content.decode()
+        note = html[
+            html.index("data-bracket-note") : html.index("</div>", html.index("data-bracket-note"))
+        ]
+        assert "Tableau principal, séance 2" in note
+        assert "Ce classement compte la séance 2 seule" in note
+        assert "ajoute à chaque joueur 50 % de ses points des séances précédentes" in note
+        assert f'href="{event_url}"' in note
+    html = client.get(reverse("public-tournament", args=[result.consolante.pk])).content.decode()
+    assert "Consolante, séance 2" in html
+    session_1 = client.get(reverse("public-tournament", args=[result.session_1.pk]))
+    assert "data-bracket-note" not in session_1.content.decode()
