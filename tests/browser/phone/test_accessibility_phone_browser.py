@@ -118,12 +118,27 @@ def test_every_control_of_the_phone_pages_is_a_44_px_target(browser, live_server
     assert not problems, "\n".join(problems)
 
 
+# Visible text smaller than this (CSS px) on a phone page, each with its size.
+TINY_TEXT = """(least) => {
+  const tiny = [];
+  document.querySelectorAll('body *').forEach((el) => {
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.checkVisibility()) return;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < least) tiny.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 20) +
+      '" ' + px + ' px');
+  });
+  return tiny.slice(0, 6);
+}"""
+TEXT_MIN_PX = 12
+
+
 def test_an_events_pages_fit_a_phone_at_320_and_390_px(
     browser, live_server, one_request_at_a_time, arbiter
 ):
     """The event's page (main bracket and consolante side by side, carry-over columns), a
     session-2 bracket's pages and table phone: no sideways scroll at 320 px nor on a 390×844
-    phone, 44 px targets and no serious axe violation on the phone."""
+    phone, 44 px targets, no text under 12 px and no serious axe violation on the phone."""
     paths = event_player_pages(arbiter)
     problems = []
     for screen, options, _font in SCREENS[:2]:
@@ -139,6 +154,8 @@ def test_an_events_pages_fit_a_phone_at_320_and_390_px(
                 problems.append(f"{screen} {path}: {found['width']} px, {found['problems']}")
             if small := page.evaluate(SMALL_TARGETS, TARGET):
                 problems.append(f"{screen} {path}: {small}")
+            if tiny := page.evaluate(TINY_TEXT, TEXT_MIN_PX):
+                problems.append(f"{screen} {path}: text under {TEXT_MIN_PX} px {tiny}")
             if options.get("is_mobile") and (axe := axe_violations(page)):
                 problems.append(f"{screen} {path}: {axe}")
         context.close()
