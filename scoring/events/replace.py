@@ -57,7 +57,7 @@ def cut_withdrawal_replace(
 ) -> list[Registration]:
     """`registration` (in the qualified bracket; with its team, by team) withdraws, and the next
     in line takes the place; the bracket's drafts are seated again. Refused once the qualified
-    bracket's session has started."""
+    bracket or its consolante has started."""
     qualified = locked_tournament(cut.qualified)
     cut = Cut.objects.select_for_update().get(pk=cut.pk)
     if registration.tournament_id != qualified.pk:
@@ -69,10 +69,7 @@ def cut_withdrawal_replace(
             _("%(name)s a déjà déclaré forfait dans ce tableau.")
             % {"name": registration.player.full_name}
         )
-    if last_played_position(qualified) > 0:
-        raise ValidationError(
-            _("La séance a commencé : un forfait n'y est plus remplacé par le suivant.")
-        )
+    _ensure_not_started(cut, qualified)
     leaving = _leaving(cut, qualified, registration)
     line = next_in_line(cut)
     if line is None:
@@ -108,6 +105,22 @@ def cut_withdrawal_replace(
     if cut.consolante is not None:
         _seat_again(cut.consolante, user)
     return added
+
+
+def _ensure_not_started(cut: Cut, qualified: Tournament) -> None:
+    """A replacement moves players between drafts only: refused once the qualified bracket, or
+    the consolante the next in line plays in, has started."""
+    if last_played_position(qualified) > 0:
+        raise ValidationError(
+            _("La séance a commencé : un forfait n'y est plus remplacé par le suivant.")
+        )
+    # The next in line plays in the consolante: once it has started they are seated at one of
+    # its tables, and brought in they would be seated at two (their consolante code still
+    # entering and confirming deals there).
+    if cut.consolante is not None and last_played_position(locked_tournament(cut.consolante)):
+        raise ValidationError(
+            _("La consolante a commencé : le suivant y joue déjà, un forfait n'est plus remplacé.")
+        )
 
 
 def _leaving(cut: Cut, qualified: Tournament, registration: Registration) -> list[Registration]:
