@@ -19,6 +19,7 @@ from tournament.access.permissions import (
     event_required,
     may,
     permission_required,
+    refuse,
 )
 from tournament.access.scopes import visible_events
 from tournament.pages import error_messages, form_errors
@@ -141,6 +142,10 @@ def cut_replace(request: TournamentRequest, pk: int) -> HttpResponse:
     cut = cuts.cut_into(qualified)
     if cut is None:
         raise Http404
+    # The next in line leaves the consolante (withdrawn there, its drafts seated again): a
+    # write to that bracket too, asked of it.
+    if cut.consolante is not None and not may(request.user, Permission.MANAGE, cut.consolante):
+        return refuse(request)
     form = ReplaceForm(request.POST, qualified=qualified)
     if not form.is_valid():
         messages.error(request, _("Choisissez le joueur forfait."))

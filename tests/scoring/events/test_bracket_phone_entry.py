@@ -12,7 +12,7 @@ from scoring.models import Deal
 from scoring.sheets.table_entry import links_for_position
 from tests.scoring.events.venue_helpers import cut_event
 from tournament.evening.positions import position_publish
-from tournament.models import Registration, Tournament
+from tournament.models import Registration, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +60,28 @@ def test_a_started_consolante_keeps_its_players_no_repechage_to_two_tables(arbit
     assert list(
         Deal.objects.filter(sheet__table=link.table).values_list("entered_by_player_id", flat=True)
     ) == [p3.registration_id]
+
+
+def test_a_co_arbiter_of_the_qualified_bracket_alone_may_not_take_a_player_from_the_consolante(
+    arbiter, client, django_user_model
+):
+    result = cut_event(arbiter)
+    helper = django_user_model.objects.create_user("co-main", password="pw-co-main-1")
+    TournamentRole.objects.create(
+        tournament=result.main, user=helper, role=TournamentRole.Role.ARBITER
+    )
+    client.force_login(helper)
+    gone = result.main.registrations.get(player__last_name="P7")
+    response = client.post(
+        reverse("event-replace", args=[result.main.pk]), {"registration": gone.pk}
+    )
+    assert response.status_code == 403
+    # The consolante, not theirs, is untouched: P3 still plays there, P7 still qualified.
+    p3 = result.consolante.registrations.get(player__last_name="P3")
+    assert p3.status == Registration.Status.ACTIVE
+    assert result.main.registrations.get(pk=gone.pk).status == Registration.Status.ACTIVE
+    # The owner of both brackets may.
+    client.force_login(arbiter)
+    client.post(reverse("event-replace", args=[result.main.pk]), {"registration": gone.pk})
+    p3.refresh_from_db()
+    assert p3.status == Registration.Status.WITHDRAWN
