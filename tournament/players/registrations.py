@@ -127,6 +127,7 @@ def player_register(
         raise ValidationError(
             _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}
         )
+    _ensure_not_in_another_bracket(tournament, player)
     if team is not None:
         check_team_room(team, adding=1)
     registration = Registration.objects.create(
@@ -145,6 +146,29 @@ def player_register(
         user=user,
     )
     return registration
+
+
+def _ensure_not_in_another_bracket(tournament: Tournament, player: Player) -> None:
+    """A player plays one bracket of an event's session at a time: registered in the main
+    bracket and the consolante both, they would be seated at two tables at once."""
+    if tournament.event_id is None:
+        return
+    elsewhere = (
+        Registration.objects.filter(
+            tournament__event_id=tournament.event_id,
+            tournament__session=tournament.session,
+            player=player,
+        )
+        .exclude(tournament=tournament)
+        .exclude(status=Registration.Status.WITHDRAWN)
+        .select_related("tournament")
+        .first()
+    )
+    if elsewhere is not None:
+        raise ValidationError(
+            _("%(player)s joue déjà dans un autre tableau de cette séance (%(bracket)s).")
+            % {"player": player.full_name, "bracket": elsewhere.tournament.get_bracket_display()}
+        )
 
 
 @transaction.atomic
@@ -173,6 +197,7 @@ def registration_reinstate(*, registration: Registration, user=None) -> Registra
     ensure_tournament_open(registration.tournament)
     if registration.status != Registration.Status.WITHDRAWN:
         raise ValidationError(_("Ce joueur n'a pas déclaré forfait."))
+    _ensure_not_in_another_bracket(registration.tournament, registration.player)
     before = _withdrawal(registration)
     registration.status = Registration.Status.ACTIVE
     registration.withdrawn_after = None

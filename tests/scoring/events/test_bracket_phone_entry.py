@@ -85,3 +85,38 @@ def test_a_co_arbiter_of_the_qualified_bracket_alone_may_not_take_a_player_from_
     client.post(reverse("event-replace", args=[result.main.pk]), {"registration": gone.pk})
     p3.refresh_from_db()
     assert p3.status == Registration.Status.WITHDRAWN
+
+
+def test_a_player_of_the_qualified_bracket_is_not_registered_in_the_consolante_too(
+    arbiter, arbiter_client
+):
+    result = cut_event(arbiter)
+    p7 = result.main.registrations.get(player__last_name="P7")
+    response = arbiter_client.post(
+        reverse("player-register", args=[result.consolante.pk]),
+        {"player": p7.player_id},
+        follow=True,
+    )
+    assert "joue déjà dans un autre tableau de cette séance" in response.text
+    assert not result.consolante.registrations.filter(player_id=p7.player_id).exists()
+    # Withdrawn from the qualified bracket, they may play the consolante.
+    p7.status = Registration.Status.WITHDRAWN
+    p7.save(update_fields=["status"])
+    arbiter_client.post(
+        reverse("player-register", args=[result.consolante.pk]), {"player": p7.player_id}
+    )
+    assert result.consolante.registrations.filter(player_id=p7.player_id).exists()
+
+
+def test_a_repeched_player_is_not_reinstated_in_the_consolante_they_left(arbiter, arbiter_client):
+    result = cut_event(arbiter)
+    gone = result.main.registrations.get(player__last_name="P7")
+    arbiter_client.post(reverse("event-replace", args=[result.main.pk]), {"registration": gone.pk})
+    left = result.consolante.registrations.get(player__last_name="P3")
+    assert left.status == Registration.Status.WITHDRAWN
+    response = arbiter_client.post(
+        reverse("registration-reinstate", args=[result.consolante.pk, left.pk]), follow=True
+    )
+    assert "joue déjà dans un autre tableau de cette séance" in response.text
+    left.refresh_from_db()
+    assert left.status == Registration.Status.WITHDRAWN
