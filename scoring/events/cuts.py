@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from scoring.core import events, ranking
 from scoring.events.brackets import bracket_create, bracket_seat, registrations_copy
 from scoring.events.standings import EventStandings, cumulative_standings, points_text
+from scoring.models import Deal
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import locked_tournament
 from tournament.core import seating
@@ -208,6 +209,25 @@ def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
         raise ValidationError(_("Terminez la séance avant de la couper."))
     if Cut.objects.filter(source=source).exists():
         raise ValidationError(_("Ce tableau a déjà été coupé."))
+    # The arbiter's standings count every deal, a phone's unconfirmed ones too: a deal nobody of
+    # the other side vouched for (or contested) must not decide who qualifies.
+    waiting = sorted(
+        set(
+            Deal.objects.filter(sheet__tournament=source, pending=True).values_list(
+                "sheet__table__number", flat=True
+            )
+        ),
+        key=lambda number: number or 0,
+    )
+    if waiting:
+        raise ValidationError(
+            _(
+                "Des donnes saisies au téléphone attendent encore leur confirmation (tables "
+                "%(tables)s) : rouvrez la séance, faites-les confirmer ou confirmez-les, puis "
+                "terminez-la avant de couper."
+            )
+            % {"tables": ", ".join(str(n) for n in waiting)}
+        )
     if not 0 <= carry_over_percent <= 100:
         raise ValidationError(_("Le report du cumul va de 0 à 100 %."))
 
