@@ -12,6 +12,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet
@@ -101,9 +102,20 @@ def enter(page, deal, *, online: bool = True) -> None:
             tap(page, "petit_au_bout", petit)
         if online:
             page.wait_for_selector("#preview.ok")  # the computed row shows before saving
+    if online:
+        page.click("#save")
+        return
+    # Offline there is no computed row: the deal is kept when the next deal's number moves on
+    # (it counts the deals waiting on the phone); a refusal says why in #entry-error.
+    before = page.text_content("#deal-number")
     page.click("#save")
-    if not online:
-        page.wait_for_function("() => document.querySelector('#preview').textContent === ''")
+    try:
+        page.wait_for_function(
+            "(n) => document.querySelector('#deal-number').textContent !== n", arg=before
+        )
+    except PlaywrightTimeout as timeout:
+        refused = page.text_content("#entry-error")
+        raise AssertionError(f"deal not kept on the phone: {refused!r}") from timeout
 
 
 def public_total(tournament) -> int:
