@@ -58,10 +58,10 @@ lint: deps
 typecheck: deps
 	$(VENV)/bin/mypy
 
+# The import-linter contracts and the missing-migration check are tests of the suite
+# (tests/project/test_architecture.py): run there once, not again here.
 test: deps debs-test lint typecheck
-	$(VENV)/bin/lint-imports  # the layer contracts of pyproject.toml: pure modules, tournament below scoring
 	$(PY) manage.py compilemessages -v 0 --ignore=.venv
-	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 	@echo "== the database tests again on PostgreSQL (this checkout's own throw-away server on loopback, stopped at the end) =="
 	@url=$$(scripts/pg-test-server) || exit 1; status=0; \

@@ -37,6 +37,20 @@ DATABASE_FIXTURES = {
 }
 
 
+# The tests' password hasher: MD5, a single digest instead of PBKDF2's million iterations (about
+# 870 tests log an arbiter or a scorer in). The real hashers stay after it, so a hash made by
+# them (a fixture, a server of its own) still checks; tests/project/test_password_hashing.py
+# holds the production default to PBKDF2 and exercises it once.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    real = [h for h in settings.PASSWORD_HASHERS if h not in FAST_PASSWORD_HASHERS]
+    settings.PASSWORD_HASHERS = [*FAST_PASSWORD_HASHERS, *real]
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--database-only",
