@@ -65,7 +65,7 @@ test: deps debs-test lint typecheck
 	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
 	@echo "== the database tests again on PostgreSQL (this checkout's own throw-away server on loopback, stopped at the end) =="
 	@url=$$(scripts/pg-test-server) || exit 1; status=0; \
-	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 --database-only $(PYTEST_ARGS) || status=$$?; \
+	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 --engine-only $(PYTEST_ARGS) || status=$$?; \
 	scripts/pg-test-server-stop; exit $$status
 
 messages: deps

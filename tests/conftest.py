@@ -24,19 +24,6 @@ hypothesis_settings.register_profile("repeatable", derandomize=True, database=No
 hypothesis_settings.register_profile("explore", max_examples=200)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
-# What a second database engine can change: tests with Django's test database (the `db` fixture
-# and its kin) and those marked `database` (servers of their own on DATABASE_URL). The rest (pure
-# rules, file checks) and the browser tests (the page, not the engine, is under test there) run
-# once, on SQLite: `pytest --database-only` is `make test`'s PostgreSQL pass.
-DATABASE_FIXTURES = {
-    "db",
-    "transactional_db",
-    "django_db_reset_sequences",
-    "django_db_serialized_rollback",
-    "live_server",
-}
-
-
 # The tests' password hasher: MD5, a single digest instead of PBKDF2's million iterations (about
 # 870 tests log an arbiter or a scorer in). The real hashers stay after it, so a hash made by
 # them (a fixture, a server of its own) still checks; tests/project/test_password_hashing.py
@@ -51,29 +38,37 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = [*FAST_PASSWORD_HASHERS, *real]
 
 
+# What a second database engine can change (tests/engine.py): the files it lists, tests marked
+# `engine`, and those marked `database` (servers of their own on DATABASE_URL). The rest run once,
+# on SQLite: `pytest --engine-only` is `make test`'s PostgreSQL pass.
+
+
 def pytest_addoption(parser):
     parser.addoption(
-        "--database-only",
+        "--engine-only",
         action="store_true",
-        help="only the tests a database engine can change (not browser, not pure)",
+        help="only the tests whose subject the database engine can change (tests/engine.py)",
     )
 
 
-def touches_the_database(item) -> bool:
+def depends_on_the_engine(item) -> bool:
     if item.get_closest_marker("browser"):
         return False
-    return bool(
-        item.get_closest_marker("database")
-        or item.get_closest_marker("django_db")
-        or DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-    )
+    return bool(item.get_closest_marker("engine") or item.get_closest_marker("database"))
 
 
 def pytest_collection_modifyitems(config, items):
-    if not config.getoption("--database-only"):
+    from tests.engine import engine_test_files
+
+    files = engine_test_files()
+    root = Path(str(config.rootpath))
+    for item in items:
+        if str(Path(str(item.path)).relative_to(root)) in files:
+            item.add_marker(pytest.mark.engine)
+    if not config.getoption("--engine-only"):
         return
-    kept = [item for item in items if touches_the_database(item)]
-    dropped = [item for item in items if not touches_the_database(item)]
+    kept = [item for item in items if depends_on_the_engine(item)]
+    dropped = [item for item in items if not depends_on_the_engine(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

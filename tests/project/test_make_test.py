@@ -109,18 +109,19 @@ def test_two_checkouts_get_their_own_postgresql_port(tmp_path):
     assert chosen == "54999"
 
 
-def test_the_postgresql_pass_keeps_the_database_tests_only():
-    """`--database-only` keeps a test with the database and a `database`-marked server test,
-    and drops a pure test and a browser test."""
+def test_the_postgresql_pass_keeps_the_engine_tests_only():
+    """`--engine-only` keeps a file tests/engine.py lists and a `database`-marked server test,
+    and drops a pure test, a browser test and a database test the engine can't change."""
     files = [
         "tests/scoring/core/test_notation.py",  # pure
         "tests/browser/test_browser_smoke.py",  # browser
         "tests/project/test_make_test.py",  # no database
-        "tests/tournament/access/test_throttle.py",  # database
+        "tests/scoring/sheets/desk/test_desk_figures.py",  # the database, through the ORM alone
+        "tests/tournament/access/test_throttle.py",  # plain SQL counters (tests/engine.py)
         "tests/load/test_parallel_limits.py",  # own servers on DATABASE_URL
     ]
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--co", "-q", "--database-only", "-p", "no:cacheprovider"]
+        [sys.executable, "-m", "pytest", "--co", "-q", "--engine-only", "-p", "no:cacheprovider"]
         + files,
         cwd=ROOT,
         check=True,

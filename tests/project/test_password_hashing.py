@@ -27,8 +27,6 @@ def test_an_account_logs_in_with_the_real_hasher(client, django_user_model, sett
     assert int(iterations) == get_hasher("pbkdf2_sha256").iterations >= 1_000_000
     assert check_password("un-vrai-mot-de-passe", user.password)
     assert not check_password("un-faux", user.password)
-    response = client.post(
-        "/connexion/", {"username": "reel", "password": "un-vrai-mot-de-passe"}
-    )
+    response = client.post("/connexion/", {"username": "reel", "password": "un-vrai-mot-de-passe"})
     assert response.status_code == 302
     assert make_password("x").startswith("pbkdf2_sha256$")
