@@ -3,6 +3,8 @@
 - `links`: a table's secret link (QR code) and short code, open while its position is in play.
 - `codes`: players prove who they are with their personal code, counted and locked per player
   and guessing client; a phone bound to its player; the desk's alerts and unlock.
+- `numbers`: a phone's deal keeps the number it was typed under; a number taken meanwhile is a
+  conflict showing both versions, never a renumbered copy.
 - `deals`: enter (by a proved player), confirm or contest (a player of the other side, with
   their code), correct (the enterer), finish the sheet.
 - `calls`: a table calls the arbiter.
@@ -42,6 +44,7 @@ from scoring.sheets.table_entry.links import (
     normalise_code,
     table_sheet,
 )
+from scoring.sheets.table_entry.numbers import DealNumberTaken, conflict_answer
 
 __all__ = [
     "BINDING_COOKIE",
@@ -50,6 +53,7 @@ __all__ = [
     "Client",
     "CodeAlert",
     "CodeRefused",
+    "DealNumberTaken",
     "TableClosed",
     "arbiter_call",
     "binding_value",
@@ -60,6 +64,7 @@ __all__ = [
     "code_alerts",
     "code_check",
     "code_unlock",
+    "conflict_answer",
     "deal_confirm_by_arbiter",
     "deal_contest",
     "deals_confirm",

@@ -30,6 +30,7 @@ from scoring.sheets.services import (
 )
 from scoring.sheets.table_entry.codes import Client, CodeRefused, code_check
 from scoring.sheets.table_entry.links import table_sheet
+from scoring.sheets.table_entry.numbers import checked_number, checked_version, number_check
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Registration, Table
@@ -62,11 +63,23 @@ def replayed_deal(link: TableLink, client_id: str) -> Deal | None:
 
 
 def phone_deal_record(
-    *, link: TableLink, client_id: Any, data: Any, version: Any, enterer: Registration
+    *,
+    link: TableLink,
+    client_id: Any,
+    data: Any,
+    version: Any,
+    enterer: Registration,
+    number: Any = None,
 ) -> tuple[Deal, bool]:
     """Record a deal typed at the table by `enterer` (whose code the caller checked); returns
     (deal, replayed). A client id already recorded on this table answers the original deal,
-    whatever the body: the phone resent it after a lost answer."""
+    whatever the body: the phone resent it after a lost answer.
+
+    With `number` (the deal's number when it was typed), that number is the check: the sheet's
+    next one records the deal whatever happened to the sheet meanwhile (a confirmation, a
+    contest); a number taken meanwhile answers DealNumberTaken with both versions and stores
+    nothing; a number beyond the table's count is refused. Without it (a deal queued by an
+    older page), the sheet's version is the check."""
     client_id = check_client_id(client_id)
     table: Table = link.table
     earlier = replayed_deal(link, client_id)
@@ -74,6 +87,9 @@ def phone_deal_record(
         return earlier, True
     if isinstance(version, bool) or not isinstance(version, int):
         raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
+    if number is not None:
+        number = checked_number(number)
+        version = checked_version(version)
     sheet = sheet_for_table(table=table)
     if not SheetPlayer.objects.filter(sheet=sheet, registration=enterer).exists():
         raise CodeRefused(_("Ce joueur n'est pas à cette table."), field="entered_by")
@@ -93,10 +109,14 @@ def phone_deal_record(
             sheet = ScoreSheet.objects.select_related("tournament", "table__position").get(
                 pk=sheet.pk
             )
+            if number is not None:
+                number_check(
+                    sheet=sheet, number=number, data=data, version=version, enterer=enterer
+                )
             deal = deal_record(
                 sheet=sheet,
                 data=data,
-                expected_version=version,
+                expected_version=version if number is None else None,
                 entered_at_table={"client_id": client_id, "entered_by_player": enterer},
             )
     except (IntegrityError, StaleSheetError):

@@ -27,6 +27,7 @@ REFUSALS = (
     StaleSheetError,
     Locked,
     table_entry.CallRefused,
+    table_entry.DealNumberTaken,
 )
 
 
@@ -94,6 +95,8 @@ def refused(err: Exception) -> JsonResponse:
         return json_error("sheet", " ".join(err.messages), 409)
     if isinstance(err, table_entry.CallRefused):
         return json_error("call", str(err), 429)
+    if isinstance(err, table_entry.DealNumberTaken):
+        return json_error("number", str(err), 409, **table_entry.conflict_answer(err))
     raise err
 
 

@@ -65,7 +65,9 @@ def _deal_answer(deal: Deal, *, status: int, replayed: bool = False) -> JsonResp
 def table_deal_create(
     request: HttpRequest, link: TableLink, payload: dict[str, Any]
 ) -> JsonResponse:
-    """Record a deal typed at the table; a resend of the same client id answers the original."""
+    """Record a deal typed at the table under the number it was typed with (a taken number is
+    a conflict with both versions, never a renumbered copy); a resend of the same client id
+    answers the original."""
     client_id = table_entry.check_client_id(payload.get("client_id"))
     earlier = table_entry.replayed_deal(link, client_id)
     if earlier is not None:
@@ -76,6 +78,7 @@ def table_deal_create(
         data=payload.get("deal"),
         version=payload.get("version"),
         enterer=_enterer(request, link, payload),
+        number=payload.get("number"),
     )
     return _deal_answer(deal, status=200 if replayed else 201, replayed=replayed)
 

@@ -134,6 +134,8 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
         "petit_au_bout": [("", _("Non")), *Deal.Side.choices],
         "called_king": table.game == "five",
         "dead_is_dealer": table.game == "five_dead",
+        # The deals the table plays: the phone offers none beyond (its form says it's full).
+        "deal_count": table.position.tournament.deals_for_table_size(len(seats)),
     }
     if sheet is not None:
         view = load_sheet_view(sheet)
@@ -151,6 +153,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
             next_dealer=next_dealer,
             pending=[line for line in view.lines if line.deal.pending],
             full=sheet_is_full(view),
+            deal_count=view.expected_deals + sheet.extra_deals,
         )
     context["dealer_name"] = names[next_dealer] if names else ""
     return context
