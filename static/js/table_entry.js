@@ -51,6 +51,7 @@
       version: parseInt(sheet.dataset.version, 10) || 0,
       nextNumber: parseInt(sheet.dataset.nextNumber, 10) || 1,
       nextDealer: parseInt(sheet.dataset.nextDealer, 10) || 0,
+      dealCount: parseInt(sheet.dataset.dealCount, 10) || 0,
     };
   }
 
@@ -76,13 +77,24 @@
     return input ? input.parentNode.textContent.trim() : "";
   }
 
-  // The next deal's number and dealer count the deals still waiting on the phone.
+  // The next deal's number and dealer count the deals still waiting on the phone: each keeps
+  // the number it was typed under (one in conflict may be already on the sheet).
   function nextDeal() {
     var data = sheetData();
-    var queue = readQueue();
+    var number = data.nextNumber;
+    readQueue().forEach(function (item) {
+      number = item.number ? Math.max(number, item.number + 1) : number + 1;
+    });
     var dealer = data.nextDealer;
-    for (var i = 0; i < queue.length; i++) dealer = (dealer - 1 + players) % players;
-    return { number: data.nextNumber + queue.length, dealer: dealer };
+    for (var i = data.nextNumber; i < number; i++) dealer = (dealer - 1 + players) % players;
+    return { number: number, dealer: dealer };
+  }
+
+  // The table plays so many deals: past them the form is replaced by a note (a correction of a
+  // waiting deal still opens it).
+  function sheetFull() {
+    var count = sheetData().dealCount;
+    return count > 0 && nextDeal().number > count;
   }
 
   function setStatus(online) {
@@ -95,6 +107,10 @@
 
   function showState() {
     var next = nextDeal();
+    var full = sheetFull() && fixing === null;
+    form.hidden = full;
+    $("sheet-full").hidden = !full;
+    $("sheet-full").textContent = full ? fill(_("Feuille complète : les %(count)s donnes de la table sont saisies."), { count: sheetData().dealCount }, true) : "";
     $("deal-number").textContent = next.number;
     $("dealer-name").textContent = names()[next.dealer] || "";
     var queue = readQueue();
@@ -226,10 +242,105 @@
 
   function conflict(message, item, allowResend) {
     blocked = true;
+    taken = null;
     $("conflict-text").textContent = message;
+    $("conflict-message").textContent = "";
+    $("conflict-versions").hidden = true;
+    $("conflict-keep").hidden = true;
+    $("conflict-replace-box").hidden = true;
     $("conflict-resend").hidden = !allowResend;
+    $("conflict-drop").hidden = false;
     $("conflict-box").hidden = false;
     $("conflict-box").dataset.clientId = item.client_id;
+  }
+
+  function signed(points) { return (points > 0 ? "+" : "") + points; }
+
+  // A deal's inputs in words, as the sheet's rows read: contract, taker (and partner), bouts,
+  // the attack's points.
+  function describe(inputs) {
+    if (inputs.taker === null || inputs.taker === undefined) return _("Tous passent");
+    var label = form.querySelector("input[name=contract][value='" + inputs.contract + "']");
+    var words = (label ? label.parentNode.textContent.trim() : inputs.contract) + " · " + seatName(inputs.taker);
+    if (inputs.partner !== null && inputs.partner !== undefined) words += " + " + seatName(inputs.partner);
+    words += " · " + fill(_("%(oudlers)s bouts, %(points)s points"), {
+      oudlers: inputs.oudlers, points: String(inputs.points).replace(".", ","),
+    }, true);
+    return words;
+  }
+
+  function showVersion(side, version, who) {
+    var box = $("conflict-" + side);
+    box.querySelector(".who").textContent = who;
+    box.querySelector(".deal-words").textContent = describe(version.inputs);
+    box.querySelector(".scores").textContent = seatsInOrder().map(function (seat) {
+      return seatName(seat) + " " + signed(version.scores[seat]);
+    }).join(" · ");
+  }
+
+  // The deal's number was taken while this phone waited (another phone, the desk): both
+  // versions side by side, for the table to keep the stored one or replace it with this one.
+  var taken = null;
+  function numberConflict(data, item) {
+    conflict(data.error, item, false);
+    if (!data.stored || !data.mine) return;
+    taken = { item: item, version: data.version, stored: data.stored };
+    var stored = data.stored;
+    var state = stored.disputed ? _("contestée") : stored.pending ? _("à confirmer") : _("confirmée");
+    showVersion("stored", stored, (stored.by_desk ? _("Saisie par l'arbitre")
+      : fill(_("Saisie par %(name)s"), { name: stored.entered_by }, true)) + " (" + state + ")");
+    showVersion("mine", data.mine, fill(_("Saisie par %(name)s"), { name: data.mine.entered_by }, true));
+    $("conflict-versions").hidden = false;
+    $("conflict-keep").hidden = false;
+    $("conflict-drop").hidden = true;
+    // Replacing is the stored deal's correction: by its enterer (this phone's player, or with
+    // their code), while it waits; the desk's or a confirmed deal is the arbiter's to change.
+    var help = $("conflict-replace-help");
+    if (stored.by_desk || !stored.pending) {
+      $("conflict-replace-box").hidden = false;
+      $("conflict-replace").hidden = true;
+      $("conflict-replace-code").hidden = true;
+      help.textContent = _("Seul l'arbitre peut changer la donne de la feuille : appelez-le si elle est fausse.");
+      return;
+    }
+    var own = String(stored.entered_by_seat) === $("table-sheet").dataset.bound;
+    $("conflict-replace-box").hidden = false;
+    $("conflict-replace").hidden = false;
+    $("conflict-replace-code").hidden = own;
+    $("replace-seat").value = own ? "" : String(stored.entered_by_seat);
+    help.textContent = own ? "" : fill(_("Pour remplacer sa donne, %(name)s tape son code personnel."), { name: stored.entered_by }, true);
+  }
+
+  function dropQueued(id) {
+    writeQueue(readQueue().filter(function (q) { return q.client_id !== id; }));
+    $("conflict-box").hidden = true;
+    taken = null;
+    blocked = false;
+    return refreshSheet().then(flush);
+  }
+
+  function replaceStored() {
+    if (!taken) return;
+    var body = { version: taken.version, deal: taken.item.deal };
+    if (!$("conflict-replace-code").hidden) {
+      var seat = $("replace-seat").value;
+      var pin = $("replace-pin").value.trim();
+      if (seat === "" || !/^\d{4,8}$/.test(pin)) { $("conflict-message").textContent = _("Choisissez votre nom et tapez votre code personnel."); return; }
+      body.entered_by = parseInt(seat, 10);
+      body.pin = pin;
+    }
+    var number = taken.item.number;
+    var id = taken.item.client_id;
+    post(app.dataset.urlDeal + number + "/", body).then(function (answer) {
+      $("replace-pin").value = "";
+      if (answer.status === 200) {
+        dropQueued(id);
+        $("entry-error").textContent = fill(_("Donne %(number)s remplacée : elle attend une nouvelle confirmation."), { number: number }, true);
+        return;
+      }
+      if (answer.status === 409 && answer.data.version !== undefined) taken.version = answer.data.version;
+      $("conflict-message").textContent = answer.data.error || _("Refusé.");
+    }).catch(function () { $("conflict-message").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   }
 
   function flush() {
@@ -245,6 +356,9 @@
       version: item.version !== undefined ? item.version : sheetData().version,
       deal: item.deal,
     };
+    // The number it was typed under: taken meanwhile, the server answers both versions and
+    // stores nothing (a deal queued by an older page has none: the version is its check).
+    if (item.number) body.number = item.number;
     post(app.dataset.urlDeal, body).then(function (answer) {
       flushing = false;
       setStatus(true);
@@ -257,6 +371,9 @@
         // Not (or no longer) identified: the deal stays on the phone until the player is.
         showWho(false);
         $("who-message").textContent = answer.data.error;
+      } else if (answer.status === 409 && answer.data.field === "number") {
+        refreshSheet();
+        numberConflict(answer.data, item);
       } else if (answer.status === 409 && answer.data.field === "version") {
         $("table-sheet").dataset.version = answer.data.version;
         refreshSheet();
@@ -282,6 +399,7 @@
     $("fix-note").hidden = true;
     $("fix-cancel").hidden = true;
     $("deal-title").hidden = false;
+    showState();
   }
 
   function isBound() { return !$("who-bound").hidden; }
@@ -326,6 +444,7 @@
     $("fix-note").textContent = fill(_("Correction de la donne %(number)s : changez ce qui est faux puis enregistrez."), { number: number }, true);
     $("fix-note").hidden = false;
     $("fix-cancel").hidden = false;
+    showState();
     form.scrollIntoView();
     preview();
   }
@@ -358,8 +477,10 @@
     var built = buildDeal();
     if (built.error) { $("entry-error").textContent = built.error; return; }
     if (fixing !== null) { sendFix(built.deal); return; }
+    if (sheetFull()) { showState(); return; }
     var queue = readQueue();
-    queue.push({ client_id: newId(), deal: built.deal });
+    // The number and sheet version it is typed against travel with it, however late it goes.
+    queue.push({ client_id: newId(), number: nextDeal().number, version: sheetData().version, deal: built.deal });
     writeQueue(queue);
     resetForm();
     flush();
@@ -396,13 +517,9 @@
     blocked = false;
     flush();
   });
-  $("conflict-drop").addEventListener("click", function () {
-    var id = $("conflict-box").dataset.clientId;
-    writeQueue(readQueue().filter(function (q) { return q.client_id !== id; }));
-    $("conflict-box").hidden = true;
-    blocked = false;
-    refreshSheet().then(flush);
-  });
+  $("conflict-drop").addEventListener("click", function () { dropQueued($("conflict-box").dataset.clientId); });
+  $("conflict-keep").addEventListener("click", function () { dropQueued($("conflict-box").dataset.clientId); });
+  $("conflict-replace").addEventListener("click", replaceStored);
 
   function withCode(url, done, extra) {
     var seat = $("confirm-seat").value;

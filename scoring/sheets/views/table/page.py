@@ -134,6 +134,8 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
         "petit_au_bout": [("", _("Non")), *Deal.Side.choices],
         "called_king": table.game == "five",
         "dead_is_dealer": table.game == "five_dead",
+        # A deal number taken while a phone was offline: the two versions it shows.
+        "conflict_sides": [("stored", _("Sur la feuille")), ("mine", _("Sur ce téléphone"))],
         # The deals the table plays: the phone offers none beyond (its form says it's full).
         "deal_count": table.position.tournament.deals_for_table_size(len(seats)),
     }
