@@ -62,6 +62,15 @@ def replayed_deal(link: TableLink, client_id: str) -> Deal | None:
     return Deal.objects.filter(sheet__table_id=link.table_id, client_id=client_id).first()
 
 
+def _checked_position(number: Any, version: Any) -> tuple[int | None, int]:
+    """The deal's number and the sheet version it was typed against, as integers in range."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
+    if number is None:
+        return None, version
+    return checked_number(number), checked_version(version)
+
+
 def phone_deal_record(
     *,
     link: TableLink,
@@ -75,21 +84,14 @@ def phone_deal_record(
     (deal, replayed). A client id already recorded on this table answers the original deal,
     whatever the body: the phone resent it after a lost answer.
 
-    With `number` (the deal's number when it was typed), that number is the check: the sheet's
-    next one records the deal whatever happened to the sheet meanwhile (a confirmation, a
-    contest); a number taken meanwhile answers DealNumberTaken with both versions and stores
-    nothing; a number beyond the table's count is refused. Without it (a deal queued by an
-    older page), the sheet's version is the check."""
+    With `number` (as typed), the number is the check (scoring.sheets.table_entry.numbers),
+    not the version; without it (a deal queued by an older page), the version is."""
     client_id = check_client_id(client_id)
     table: Table = link.table
     earlier = replayed_deal(link, client_id)
     if earlier is not None:
         return earlier, True
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
-    if number is not None:
-        number = checked_number(number)
-        version = checked_version(version)
+    number, version = _checked_position(number, version)
     sheet = sheet_for_table(table=table)
     if not SheetPlayer.objects.filter(sheet=sheet, registration=enterer).exists():
         raise CodeRefused(_("Ce joueur n'est pas à cette table."), field="entered_by")

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import quote_etag
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_safe
@@ -27,6 +27,12 @@ from tournament.seats import sheet_order_key
 
 if TYPE_CHECKING:
     from tournament.models import Registration, Seat
+
+# A deal number taken while a phone was offline: the two versions the phone shows.
+CONFLICT_SIDES = [
+    ("stored", gettext_lazy("Sur la feuille")),
+    ("mine", gettext_lazy("Sur ce téléphone")),
+]
 
 # Guessing table codes: attempts allowed per client address and window.
 CODE_ATTEMPTS = 20
@@ -97,8 +103,8 @@ def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
 
 
 def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None) -> dict:
-    """The running sheet as the phone shows it (rows, totals, bilans, who deals, who waits,
-    who entered each waiting deal and which ones this phone's player may correct)."""
+    """The running sheet as the phone shows it (rows, totals, who deals, who waits, who entered
+    each waiting deal, which ones this phone's player may correct, how many deals it holds)."""
     table = link.table
     if state is not None:
         sheet, seats, bound = state
@@ -112,7 +118,6 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
     people = [(seat, names[seat]) for seat in order]
     seat_of = {seat.registration_id: index for index, seat in enumerate(seats)}
     bound_seat = seat_of.get(bound.pk) if bound is not None else None
-    next_dealer = 0
     context = {
         "bound": bound,
         "bound_seat": bound_seat,
@@ -126,7 +131,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
         "view": None,
         "version": 0,
         "next_number": 1,
-        "next_dealer": next_dealer,
+        "next_dealer": 0,
         # The tap rows that are plain choices: the engine's contracts, the oudlers, which side
         # took the petit au bout (none at first).
         "contracts": Deal.Contract.choices,
@@ -134,9 +139,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
         "petit_au_bout": [("", _("Non")), *Deal.Side.choices],
         "called_king": table.game == "five",
         "dead_is_dealer": table.game == "five_dead",
-        # A deal number taken while a phone was offline: the two versions it shows.
-        "conflict_sides": [("stored", _("Sur la feuille")), ("mine", _("Sur ce téléphone"))],
-        # The deals the table plays: the phone offers none beyond (its form says it's full).
+        "conflict_sides": CONFLICT_SIDES,
         "deal_count": table.position.tournament.deals_for_table_size(len(seats)),
     }
     if sheet is not None:
@@ -157,7 +160,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
         )
-    context["dealer_name"] = names[next_dealer] if names else ""
+    context["dealer_name"] = names[context["next_dealer"]] if names else ""
     return context
 
 
