@@ -282,7 +282,8 @@
   // versions side by side, for the table to keep the stored one or replace it with this one.
   var taken = null;
   function numberConflict(data, item) {
-    conflict(data.error, item, false);
+    // After a deal the sheet lacks, it may go once that deal arrives (resend), or be dropped.
+    conflict(data.error, item, !data.stored);
     if (!data.stored || !data.mine) return;
     taken = { item: item, version: data.version, stored: data.stored };
     var stored = data.stored;
