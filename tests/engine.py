@@ -21,6 +21,7 @@ BACKUP = ("tests/scoring/documents/backup/test_backup_restore.py",)
 TABLE_PHONES = (
     "tests/scoring/live/test_table_entry_security.py",
     "tests/scoring/live/test_phone_trust.py",
+    "tests/scoring/live/test_phone_deal_numbers.py",
     "tests/scoring/sheets/test_table_code_race.py",
 )
 MIGRATIONS = (
