@@ -281,6 +281,7 @@
   // The deal's number was taken while this phone waited (another phone, the desk): both
   // versions side by side, for the table to keep the stored one or replace it with this one.
   var taken = null;
+  var sayAfterConflict = ""; // a refused replacement's reason, shown over the redrawn versions
   function numberConflict(data, item) {
     // After a deal the sheet lacks, it may go once that deal arrives (resend), or be dropped.
     conflict(data.error, item, !data.stored);
@@ -293,6 +294,8 @@
     showVersion("mine", data.mine, fill(_("Saisie par %(name)s"), { name: data.mine.entered_by }, true));
     $("conflict-versions").hidden = false;
     $("conflict-keep").hidden = false;
+    $("conflict-message").textContent = sayAfterConflict;
+    sayAfterConflict = "";
     $("conflict-drop").hidden = true;
     // Replacing is the stored deal's correction: by its enterer (this phone's player, or with
     // their code), while it waits; the desk's or a confirmed deal is the arbiter's to change.
@@ -339,8 +342,16 @@
         $("entry-error").textContent = fill(_("Donne %(number)s remplacée : elle attend une nouvelle confirmation."), { number: number }, true);
         return;
       }
-      if (answer.status === 409 && answer.data.version !== undefined) taken.version = answer.data.version;
-      $("conflict-message").textContent = answer.data.error || _("Refusé.");
+      var message = answer.data.error || _("Refusé.");
+      if (answer.status === 409) {
+        // The sheet moved meanwhile (the stored deal corrected, confirmed…): both versions are
+        // drawn again from the server before the table chooses again.
+        sayAfterConflict = message;
+        blocked = false;
+        flush();
+        return;
+      }
+      $("conflict-message").textContent = message;
     }).catch(function () { $("conflict-message").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   }
 
@@ -364,6 +375,7 @@
       flushing = false;
       setStatus(true);
       if (answer.status === 201 || answer.status === 200) {
+        sayAfterConflict = "";
         var rest = readQueue().filter(function (q) { return q.client_id !== item.client_id; });
         $("table-sheet").dataset.version = answer.data.version;
         writeQueue(rest);

@@ -142,7 +142,20 @@ def test_a_deal_typed_offline_and_entered_by_a_tablemate_is_one_copy_and_a_choic
         a.wait_for_selector("#conflict-versions", state="visible")
         assert "Tous passent" in a.inner_text("#conflict-mine .deal-words")
         assert "Garde" in a.inner_text("#conflict-stored .deal-words")
+        assert "60 points" in a.inner_text("#conflict-stored .deal-words")
         assert a.input_value("#replace-seat") == "1"
+        # Meanwhile BERGER corrects her deal 3: ARNAUD's phone, asked to replace the version it
+        # showed, is refused and shows the stored deal as it now is.
+        b.click("#row-3 .fix-deal")
+        b.fill("#points", "70")
+        b.wait_for_selector("#preview.ok")
+        b.click("#save")
+        b.wait_for_selector("#entry-error:has-text('Donne 3 corrigée')")
+        a.fill("#replace-pin", players[1].pin)
+        a.click("#conflict-replace")
+        a.wait_for_selector("#conflict-stored .deal-words:has-text('70 points')")
+        assert "La feuille a changé" in a.inner_text("#conflict-message")
+        assert Deal.objects.get(number=3).contract == "garde"
         a.fill("#replace-pin", players[1].pin)
         a.click("#conflict-replace")
         a.wait_for_selector("#conflict-box", state="hidden")
