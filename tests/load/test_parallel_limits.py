@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE
 from scoring.sheets.table_entry.links import CODE_ALPHABET, CODE_LENGTH
 from scoring.sheets.views.table.page import CODE_ATTEMPTS
 from tests.load.parallel_site import (

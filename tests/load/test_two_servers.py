@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE
 from tests.load.parallel_site import (
     Answer,
     PhoneTable,

@@ -7,6 +7,8 @@ share one exact count, with no read-then-write window. Call these outside a tran
 could roll back, so that a refused attempt stays counted.
 
 - `hit(key, window)`: one more attempt in a fixed window; returns the count so far.
+- `refund(key)`: one attempt fewer (a reserved attempt that turned out right, or was refused
+  by another limit): a budget then counts only what it is meant to (wrong codes).
 - `gate(key, allowance, lock)`: reserve the right to check one attempt. The `allowance`-th
   attempt locks the key for `lock` seconds; once a lock is over, each further attempt locks it
   again for twice as long (capped at MAX_LOCK). While locked, nothing is reserved (False) and the
@@ -118,6 +120,20 @@ def gate(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone() is not None
+
+
+def refund(*keys: str) -> None:
+    """One attempt fewer under each of `keys` (never below zero), one statement a key."""
+    with connection.cursor() as cursor:
+        for key in keys:
+            cursor.execute(
+                f"UPDATE {_TABLE} SET hits = hits - 1 WHERE key = %s AND hits > 0", [key]
+            )
+
+
+def locked(key: str, *, now: float | None = None) -> bool:
+    """Whether `key` is locked now (a read: the gate itself stays the atomic check)."""
+    return Counter.objects.filter(key=key, locked_until__gt=_now(now)).exists()
 
 
 def locked_until(key: str) -> float:

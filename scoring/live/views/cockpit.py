@@ -244,11 +244,18 @@ def call_take(request: TournamentRequest, pk: int, call: int) -> HttpResponse:
 @permission_required(Permission.MANAGE)
 @require_POST
 def code_unlock(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
-    """Clear a player's wrong-code locks; with "nouveau code", issue a new personal code (to
-    reprint on their itinerary card)."""
+    """Unlock a player's code (with the number a refused phone shows, that phone in particular);
+    with "nouveau code", issue a new personal code (to reprint on their itinerary card)."""
     found = registration_or_404(request.tournament, registration)
     new_code = request.POST.get("new_code") == "1"
-    table_entry.code_unlock(registration=found, user=request.user, new_code=new_code)
+    device = request.POST.get("device", "")[:12]
+    try:
+        table_entry.code_unlock(
+            registration=found, user=request.user, new_code=new_code, device=device
+        )
+    except table_entry.UnknownDevice as err:
+        messages.error(request, str(err))
+        return redirect("tournament-detail", pk)
     if new_code:
         messages.success(
             request,

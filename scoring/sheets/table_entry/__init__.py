@@ -1,8 +1,9 @@
 """Players enter their table's deals on their phones; an opponent confirms them.
 
 - `links`: a table's secret link (QR code) and short code, open while its position is in play.
-- `codes`: players prove who they are with their personal code, counted and locked per player
-  and guessing client; a phone bound to its player; the desk's alerts and unlock.
+- `codes`: players prove who they are with their personal code; a phone bound to its player.
+- `guessing`: what a wrong code locks (the phone that typed it) and the network budgets.
+- `code_desk`: the cockpit's alerts (which phone types wrong codes for whom) and the unlock.
 - `numbers`: a phone's deal keeps the number it was typed under; a number taken meanwhile is a
   conflict showing both versions, never a renumbered copy.
 - `deals`: enter (by a proved player), confirm or contest (a player of the other side, with
@@ -11,17 +12,21 @@
 """
 
 from scoring.sheets.table_entry.calls import CallRefused, arbiter_call, call_take, open_calls
+from scoring.sheets.table_entry.code_desk import (
+    CodeAlert,
+    DeviceAlert,
+    UnknownDevice,
+    code_alerts,
+    code_unlock,
+)
 from scoring.sheets.table_entry.codes import (
     BINDING_COOKIE,
     DEVICE_COOKIE,
     Client,
-    CodeAlert,
     CodeRefused,
     binding_value,
     bound_player,
-    code_alerts,
     code_check,
-    code_unlock,
     seated,
 )
 from scoring.sheets.table_entry.deals import (
@@ -54,7 +59,9 @@ __all__ = [
     "CodeAlert",
     "CodeRefused",
     "DealNumberTaken",
+    "DeviceAlert",
     "TableClosed",
+    "UnknownDevice",
     "arbiter_call",
     "binding_value",
     "bound_player",

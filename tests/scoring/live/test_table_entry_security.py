@@ -15,7 +15,7 @@ from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets.position_overview import position_overview
 from scoring.sheets.table_entry import links_for_position
-from scoring.sheets.table_entry.codes import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE
 from tournament.access.lifecycle import position_close, tournament_finish
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 

@@ -34,9 +34,49 @@ CONFLICT_SIDES = [
     ("mine", gettext_lazy("Sur ce téléphone")),
 ]
 
-# Guessing table codes: attempts allowed per client address and window.
-CODE_ATTEMPTS = 20
+# Guessing table codes (6 of 31 letters and digits): attempts per phone, and wrong codes per
+# client address, in a window. A room of 60 phones behind one address, each slipping 5 times
+# in 10 minutes, stays under ADDRESS_CODE_ATTEMPTS; a phone that keeps guessing stops alone.
+DEVICE_CODE_ATTEMPTS = 10
+ADDRESS_CODE_ATTEMPTS = 300
 CODE_WINDOW = 600  # seconds
+
+
+def _code_attempt(request: HttpRequest, code: str) -> str | TableLink:
+    """The link of `code`, or why not (in French). Each attempt is counted before the code is
+    looked up (one atomic statement a counter), so parallel guesses can't slip past a limit;
+    the address's count is given back when the code was right."""
+    device = client(request).device or f"ip:{client_address(request)}"
+    address_key = f"table-code:{client_address(request)}"
+    if throttle.hit(f"table-code:d:{device}", CODE_WINDOW) > DEVICE_CODE_ATTEMPTS:
+        return _(
+            "Trop d'essais depuis ce téléphone : attendez quelques minutes ou demandez à l'arbitre."
+        )
+    if throttle.hit(address_key, CODE_WINDOW) > ADDRESS_CODE_ATTEMPTS:
+        throttle.refund(address_key)
+        return _(
+            "Trop d'essais depuis ce réseau : attendez quelques minutes ou demandez à l'arbitre."
+        )
+    link = TableLink.objects.filter(code=code).first() if code else None
+    if link is None:
+        return _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
+    throttle.refund(address_key)
+    return link
+
+
+def _remember_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The phone's own random id: wrong codes lock this phone, not the others of its network."""
+    if not client(request).device:
+        response.set_cookie(
+            table_entry.DEVICE_COOKIE,
+            secrets.token_hex(16),
+            max_age=365 * 24 * 3600,
+            path="/table/",
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
 
 
 @never_cache
@@ -45,19 +85,16 @@ def table_code(request: HttpRequest) -> HttpResponse:
     error = ""
     code = ""
     if request.method == "POST":
-        key = f"table-code:{client_address(request)}"
         code = table_entry.normalise_code(request.POST.get("code", ""))
-        # Every attempt is counted before the code is looked up (one atomic statement), so
-        # parallel guesses can't slip past the limit between a read and a write.
-        if throttle.hit(key, CODE_WINDOW) > CODE_ATTEMPTS:
-            error = _("Trop d'essais : attendez quelques minutes ou demandez à l'arbitre.")
-        else:
-            link = TableLink.objects.filter(code=code).first() if code else None
-            if link is not None:
-                return redirect("table-entry", link.token)
-            error = _("Code inconnu : vérifiez le code imprimé sur la feuille de la table.")
+        found = _code_attempt(request, code)
+        if isinstance(found, TableLink):
+            return redirect("table-entry", found.token)
+        error = found
     status = 400 if error else 200
-    return render(request, "scoring/table_code.html", {"error": error, "code": code}, status=status)
+    context = {"error": error, "code": code}
+    return _remember_device(
+        request, render(request, "scoring/table_code.html", context, status=status)
+    )
 
 
 class SheetState(NamedTuple):
@@ -197,19 +234,7 @@ def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
     context["sheet_etag"] = quote_etag(_sheet_etag(request, link))
     # The short way back to this page, printed under the bookmark hint: the table's code there.
     context["code_page"] = absolute_url(request, reverse("table-code"))
-    response = render(request, "scoring/table_entry.html", context)
-    if not client(request).device:
-        # The phone's own random id: wrong codes lock this phone, not the table's other ones.
-        response.set_cookie(
-            table_entry.DEVICE_COOKIE,
-            secrets.token_hex(16),
-            max_age=365 * 24 * 3600,
-            path="/table/",
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure(),
-        )
-    return response
+    return _remember_device(request, render(request, "scoring/table_entry.html", context))
 
 
 @never_cache
