@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE
+from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE, PLAYER_BUDGET
 from scoring.sheets.table_entry.links import CODE_ALPHABET, CODE_LENGTH
-from scoring.sheets.views.table.page import CODE_ATTEMPTS
+from scoring.sheets.views.table.page import ADDRESS_CODE_ATTEMPTS, DEVICE_CODE_ATTEMPTS
 from tests.load.parallel_site import (
     PhoneTable,
     ServedSite,
@@ -48,7 +48,7 @@ PERSONAL_CODES = 400
 
 SIGNUP_THROTTLED = "Trop de tentatives depuis cette connexion"
 CODE_UNKNOWN = "Code inconnu"
-CODE_THROTTLED = "Trop d'essais"
+CODE_THROTTLED = "Trop d'essais"  # from this phone, or from this network
 
 pytestmark = [pytest.mark.slow, pytest.mark.database]
 
@@ -114,17 +114,22 @@ def check_64_parallel_signups_from_one_address_accept_exactly_the_limit(site: Se
     assert stored["counters"]["signup-attempts:127.0.0.1"] == SIGNUPS
 
 
-def check_400_parallel_wrong_table_codes_check_exactly_the_limit(
-    site: ServedSite, phone_table: PhoneTable
-):
-    cookies, hidden = form_page(site.port, "/table/")
-    rng = random.Random(21)
+def _wrong_table_codes(phone_table: PhoneTable, count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
     wrong: set[str] = set()
-    while len(wrong) < TABLE_CODES:
+    while len(wrong) < count:
         code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code != phone_table.code:
             wrong.add(code)
-    codes = sorted(wrong)
+    return sorted(wrong)
+
+
+def check_400_parallel_wrong_table_codes_from_one_phone_check_exactly_its_limit(
+    site: ServedSite, phone_table: PhoneTable
+):
+    cookies, hidden = form_page(site.port, "/table/")
+    device = cookies["tarot_device"]  # the code page gives the phone its id
+    codes = _wrong_table_codes(phone_table, TABLE_CODES, 21)
 
     def guess(i: int):
         form = {**hidden, "code": codes[i]}
@@ -132,22 +137,58 @@ def check_400_parallel_wrong_table_codes_check_exactly_the_limit(
 
     started = time.monotonic()
     results = all_at_once(TABLE_CODES, guess)
-    _timed(f"{TABLE_CODES} parallel table codes", started)
+    _timed(f"{TABLE_CODES} parallel table codes from one phone", started)
     counts = tally(
         results,
         checked=lambda a: a.status == 400 and CODE_UNKNOWN in a.text,
-        throttled=lambda a: a.status == 400 and CODE_THROTTLED in a.text,
+        throttled=lambda a: a.status == 400 and "Trop d'essais depuis ce téléphone" in a.text,
     )
-    print(f"[{DATABASE}] table codes: {counts}")
-    assert counts["checked"] == CODE_ATTEMPTS, counts
-    assert counts["throttled"] == TABLE_CODES - CODE_ATTEMPTS, counts
-    assert site.read_back()["counters"]["table-code:127.0.0.1"] == TABLE_CODES
+    print(f"[{DATABASE}] table codes from one phone: {counts}")
+    assert counts["checked"] == DEVICE_CODE_ATTEMPTS, counts
+    assert counts["throttled"] == TABLE_CODES - DEVICE_CODE_ATTEMPTS, counts
+    stored = site.read_back()["counters"]
+    assert stored[f"table-code:d:{device}"] == TABLE_CODES
+    assert stored["table-code:127.0.0.1"] == DEVICE_CODE_ATTEMPTS  # the wrong codes checked
 
-    # Once over the limit the right code is refused too: the limit is per address, not per code.
+    # Once over its limit the phone's right code is refused too; another phone of the same
+    # address gets in (and its right code is not counted against the address).
     answer = request(
         site.port, "POST", "/table/", form={**hidden, "code": phone_table.code}, cookies=cookies
     )
     assert answer.status == 400 and CODE_THROTTLED in answer.text
+    other, other_hidden = form_page(site.port, "/table/")
+    form = {**other_hidden, "code": phone_table.code}
+    answer = request(site.port, "POST", "/table/", form=form, cookies=other)
+    assert answer.status == 302 and answer.location.endswith(phone_table.page), answer
+    assert site.read_back()["counters"]["table-code:127.0.0.1"] == DEVICE_CODE_ATTEMPTS
+
+
+def check_400_parallel_wrong_table_codes_from_fresh_cookies_check_exactly_the_address_budget(
+    site: ServedSite, phone_table: PhoneTable
+):
+    """A new cookie at each guess buys nothing past the address's budget, sized for a room."""
+    cookies, hidden = form_page(site.port, "/table/")
+    used = site.read_back()["counters"].get("table-code:127.0.0.1", 0)
+    codes = _wrong_table_codes(phone_table, TABLE_CODES, 22)
+
+    def guess(i: int):
+        form = {**hidden, "code": codes[i]}
+        fresh = {**cookies, "tarot_device": f"fresh{i:04d}"}
+        return request(site.port, "POST", "/table/", form=form, cookies=fresh)
+
+    started = time.monotonic()
+    results = all_at_once(TABLE_CODES, guess)
+    _timed(f"{TABLE_CODES} parallel table codes from fresh cookies", started)
+    counts = tally(
+        results,
+        checked=lambda a: a.status == 400 and CODE_UNKNOWN in a.text,
+        throttled=lambda a: a.status == 400 and "Trop d'essais depuis ce réseau" in a.text,
+    )
+    print(f"[{DATABASE}] table codes from fresh cookies: {counts}")
+    assert counts["checked"] == ADDRESS_CODE_ATTEMPTS - used, counts
+    assert counts["throttled"] == TABLE_CODES - (ADDRESS_CODE_ATTEMPTS - used), counts
+    # Refused attempts are given back: the count is exactly the wrong codes checked.
+    assert site.read_back()["counters"]["table-code:127.0.0.1"] == ADDRESS_CODE_ATTEMPTS
 
 
 def check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(
@@ -183,12 +224,81 @@ def check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(
     assert answer.status == 200, (answer.status, answer.text[:300])
 
 
+def check_400_parallel_wrong_personal_codes_from_fresh_cookies_check_exactly_the_budget(
+    site: ServedSite, phone_table: PhoneTable
+):
+    """400 wrong codes for one player at once, each from a new cookie, mixed with 40 right
+    codes from new phones: the wrong codes checked never pass the address's budget for that
+    player, the counter holds exactly them (right and refused attempts given back), and the
+    player's own phone, vouched by her code before, still gets in."""
+    path = f"/table/{phone_table.token}/identifier/"
+    target = 2
+    seat = next(s for s in phone_table.seats if s["index"] == target)
+    position = phone_table.seats.index(seat)  # wrong_pins takes the seat's place in the list
+    pin = seat["pin"]
+    own_phone = phone_table.csrf_cookies(site.port)
+    assert (
+        request(
+            site.port, "POST", path, json_body={"seat": target, "pin": pin}, cookies=own_phone
+        ).status
+        == 200
+    )
+    base = phone_table.csrf_cookies(site.port)
+    pins = phone_table.wrong_pins(position, PERSONAL_CODES) + [pin] * 40
+
+    def post(i: int):
+        cookies = {**base, "tarot_device": f"fresh{i:04d}"}
+        body = {"seat": target, "pin": pins[i]}
+        return request(site.port, "POST", path, json_body=body, cookies=cookies)
+
+    started = time.monotonic()
+    results = all_at_once(len(pins), post)
+    _timed(f"{len(pins)} parallel personal codes from fresh cookies", started)
+    counts = tally(
+        results,
+        right=lambda a: a.status == 200,
+        checked=lambda a: (
+            a.status == 403 and "Code personnel erroné" in json.loads(a.text)["error"]
+        ),
+        refused=lambda a: a.status == 429 and "depuis ce réseau" in json.loads(a.text)["error"],
+    )
+    print(f"[{DATABASE}] personal codes from fresh cookies: {counts}")
+    assert counts["checked"] <= PLAYER_BUDGET, counts
+    assert counts["checked"] + counts["right"] + counts["refused"] == len(pins), counts
+    registration = seat["registration"]
+    stored = site.read_back()["counters"]
+    assert stored[f"pin-net:{registration}:127.0.0.1"] == counts["checked"]
+    if counts["checked"] < PLAYER_BUDGET:  # right codes in flight refused a few: not spent yet
+        more = phone_table.wrong_pins(position, PLAYER_BUDGET - counts["checked"], seed=5)
+        for i, guess in enumerate(more):
+            cookies = {**base, "tarot_device": f"more{i:04d}"}
+            body = {"seat": target, "pin": guess}
+            assert request(site.port, "POST", path, json_body=body, cookies=cookies).status == 403
+    # The budget spent, her own phone still proves her code; a new phone waits for the arbiter.
+    body = {"seat": target, "pin": pin}
+    assert request(site.port, "POST", path, json_body=body, cookies=own_phone).status == 200
+    new_phone = {**base, "tarot_device": "newphone"}
+    answer = request(site.port, "POST", path, json_body=body, cookies=new_phone)
+    assert answer.status == 429 and "téléphone" in json.loads(answer.text)["error"]
+
+
 def test_limits_hold_under_parallel_requests_to_four_server_processes(site, phone_table, subtests):
     started = time.monotonic()
     with subtests.test("64 parallel sign-ups from one address: exactly the limit accepted"):
         check_64_parallel_signups_from_one_address_accept_exactly_the_limit(site)
-    with subtests.test("400 parallel wrong table codes: exactly the limit checked"):
-        check_400_parallel_wrong_table_codes_check_exactly_the_limit(site, phone_table)
+    with subtests.test("400 parallel wrong table codes from one phone: exactly its limit"):
+        check_400_parallel_wrong_table_codes_from_one_phone_check_exactly_its_limit(
+            site, phone_table
+        )
     with subtests.test("400 parallel wrong personal codes: exactly the allowance checked"):
         check_400_parallel_wrong_personal_codes_check_exactly_the_allowance(site, phone_table)
+    with subtests.test("400 parallel wrong personal codes from fresh cookies: the budget"):
+        check_400_parallel_wrong_personal_codes_from_fresh_cookies_check_exactly_the_budget(
+            site, phone_table
+        )
+    # Last: it spends the address's table-code budget.
+    with subtests.test("400 parallel wrong table codes from fresh cookies: the address's budget"):
+        check_400_parallel_wrong_table_codes_from_fresh_cookies_check_exactly_the_address_budget(
+            site, phone_table
+        )
     _timed("every case", started)
