@@ -120,7 +120,7 @@ def admit(registration: Registration, client: Client, links: dict[str, Any]) -> 
     reserved: list[str] = []
     if not vouched(registration, client):
         player_links = {k: links[k] for k in ("tournament_id", "registration_id")}
-        budgets = (
+        budgets: tuple[tuple[str, int, dict[str, Any]], ...] = (
             (budget_key(registration.pk, client.address), PLAYER_BUDGET, player_links),
             (room_key(client.address), ROOM_BUDGET, {}),
         )
