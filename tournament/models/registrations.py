@@ -21,7 +21,7 @@ PIN_DIGITS = 6
 
 def new_pin() -> str:
     """A player's personal confirmation code (PIN_DIGITS digits), printed on their itinerary
-    card: with the locks of scoring.sheets.table_entry, guessing one takes longer than a tournament
+    card: with the limits of scoring.sheets.table_entry.guessing, guessing one takes longer than a tournament
     (README, "Phone entry")."""
     import secrets
 
