@@ -68,6 +68,25 @@ def test_purge_keeps_what_still_counts():
     assert set(Counter.objects.values_list("key", flat=True)) == {"locked", "recent"}
 
 
+@pytest.mark.django_db
+def test_a_refund_gives_one_attempt_back_never_below_zero():
+    for _ in range(3):
+        throttle.hit("b", 600, now=T0)
+    throttle.refund("b", "b")
+    assert throttle.attempts("b", now=T0) == 1
+    throttle.refund("b", "b", "nothing-here")
+    assert throttle.attempts("b", now=T0) == 0
+    assert throttle.hit("b", 600, now=T0) == 1
+
+
+@pytest.mark.django_db
+def test_locked_reads_whether_a_gate_is_closed_now():
+    assert not throttle.locked("g", now=T0)
+    for _ in range(2):
+        throttle.gate("g", allowance=2, lock=60, now=T0)
+    assert throttle.locked("g", now=T0 + 59) and not throttle.locked("g", now=T0 + 60)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not ON_POSTGRES, reason="SQLite's test database is one connection")
 def test_parallel_hits_and_gates_keep_an_exact_count():
@@ -77,3 +96,13 @@ def test_parallel_hits_and_gates_keep_an_exact_count():
     assert sorted(counts) == list(range(1, 41))
     checked = in_threads(40, lambda i: throttle.gate("q", allowance=5, lock=600))
     assert checked.count(True) == 5
+
+    def reserve_then_give_back(i: int) -> bool:
+        """A budget of 10 reserved by 40 threads at once, those over it giving theirs back."""
+        if throttle.hit("r", 600) > 10:
+            throttle.refund("r")
+            return False
+        return True
+
+    admitted = in_threads(40, reserve_then_give_back)
+    assert admitted.count(True) == 10 and throttle.attempts("r") == 10
