@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from scoring.sheets.table_entry import guessing
@@ -48,7 +49,8 @@ class CodeAlert:
 
 def _device(key: str, parts: int) -> str:
     """The device at the end of a key of `parts` colon-separated fields before it."""
-    return key.split(":", parts)[parts]
+    fields = key.split(":", parts)
+    return fields[parts] if len(fields) > parts else ""  # a key of an older format: none
 
 
 def code_alerts(tournament: Tournament) -> list[CodeAlert]:
@@ -72,11 +74,12 @@ def code_alerts(tournament: Tournament) -> list[CodeAlert]:
             hits__gte=guessing.PLAYER_BUDGET,
         ).values_list("registration_id", flat=True)
     )
-    refused: dict[int | None, int] = defaultdict(int)
-    for registration_id in live.filter(key__startswith="pin-held:").values_list(
-        "registration_id", flat=True
-    ):
-        refused[registration_id] += 1
+    refused = dict(
+        live.filter(key__startswith="pin-held:")
+        .values("registration_id")
+        .annotate(n=Count("key"))
+        .values_list("registration_id", "n")
+    )
     groups: dict[tuple[int, int | None], list[Counter]] = defaultdict(list)
     for row in rows:
         if row.registration_id is not None:
@@ -102,7 +105,7 @@ def code_alerts(tournament: Tournament) -> list[CodeAlert]:
                 failures=failures,
                 locked=registration_id in spent or any(d.locked for d in devices),
                 devices=devices[:SHOWN_DEVICES],
-                refused=refused[registration_id],
+                refused=refused.get(registration_id, 0),
             )
         )
     return sorted(alerts, key=lambda a: (-a.failures, a.registration.number))

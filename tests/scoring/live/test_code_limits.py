@@ -130,6 +130,10 @@ def test_after_the_arbiters_unlock_her_new_phone_works_while_the_attacker_goes_o
     refused = send(new_phone, "table-identify", link, {"seat": VICTIM, "pin": pin})
     assert refused.status_code == 429
     tag = re.search(r"téléphone ([0-9A-F]{6})", refused.json()["error"]).group(1)
+    # The attacker's phone spent 3 of her budget, 7 fresh cookies the rest; 13 were refused.
+    (alert,) = code_alerts(world["tournament"])
+    assert alert.failures == PLAYER_BUDGET and alert.locked
+    assert alert.refused == 2 * PLAYER_BUDGET - (PLAYER_BUDGET - CLIENT_ALLOWANCE) + 1
     # The arbiter unlocks her with that number.
     page = _unlock(arbiter_client, world, victim, device=tag.lower())
     assert "Code de SUD débloqué" in page.content.decode()
