@@ -21,8 +21,8 @@ PIN_DIGITS = 6
 
 def new_pin() -> str:
     """A player's personal confirmation code (PIN_DIGITS digits), printed on their itinerary
-    card: with the limits of scoring.sheets.table_entry.guessing, guessing one takes longer than a tournament
-    (README, "Phone entry")."""
+    card: with the limits of scoring.sheets.table_entry.guessing, guessing one takes longer
+    than a tournament (README, "Phone entry")."""
     import secrets
 
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"

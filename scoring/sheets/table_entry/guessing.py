@@ -111,7 +111,7 @@ def vouched(registration: Registration, client: Client) -> bool:
 
 def admit(registration: Registration, client: Client, links: dict[str, Any]) -> list[str]:
     """Reserve one check of a code for `registration` from `client`, or raise Throttled.
-    Returns the budget keys reserved (given back by `right`)."""
+    Returns the budget keys reserved (none for a vouched phone; given back by `right`)."""
     device = device_of(client)
     key = lock_key(registration.pk, device)
     # A locked phone spends nothing else: its tries can't use up the player's budget.
@@ -149,6 +149,7 @@ def right(registration: Registration, client: Client, reserved: list[str]) -> No
     device = device_of(client)
     throttle.clear(lock_key(registration.pk, device))
     throttle.refund(*reserved)
-    if client.device:
+    # Budgets are reserved only by a phone not vouched yet for the player: it is, from now on.
+    if reserved and client.device:
         links = {"registration_id": registration.pk}
         throttle.hit(vouch_key(registration.pk, client.device), VOUCH_WINDOW, links=links)
