@@ -120,7 +120,7 @@ def _tried_device(registration: Registration, tag: str) -> str:
         for prefix, parts in ((f"pin:{pk}:d:", 3), (f"pin-fail:{pk}:", 3), (f"pin-held:{pk}:", 2)):
             if key.startswith(prefix):
                 device = _device(key, parts)
-                if not device.startswith("ip:") and guessing.device_tag(device) == tag:
+                if device and not device.startswith("ip:") and guessing.device_tag(device) == tag:
                     return device
     raise UnknownDevice(
         _("Aucun téléphone n° %(tag)s n'a essayé le code de ce joueur.") % {"tag": tag}

@@ -11,6 +11,7 @@ anyone else's tries, and the address's budgets are sized for a room.
 
 import html
 import re
+import time
 
 import pytest
 from django.test import Client
@@ -21,6 +22,7 @@ from scoring.sheets.table_entry import code_alerts, guessing
 from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE, PLAYER_BUDGET
 from scoring.sheets.views.table.page import DEVICE_CODE_ATTEMPTS
 from tests.scoring.live.test_phone_trust import GARDE_CONTRE, build, phone, send
+from tournament.models import Counter
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +223,24 @@ def test_the_room_budget_bounds_guesses_spread_over_players(monkeypatch):
     for n in range(3):
         ok = send(phone(f"right{n}"), "table-identify", link, {"seat": 1, "pin": players[1].pin})
         assert ok.status_code == 200
+
+
+def test_counts_written_before_this_change_are_read_without_error(arbiter_client):
+    """The cockpit's count per player and table had no phone in its key: still shown."""
+    world = build()
+    players, link = world["players"], world["link"]
+    Counter.objects.create(
+        key=f"pin-fail:{players[VICTIM].pk}:{link.table_id}",
+        hits=6,
+        window_end=time.time() + 600,
+        tournament=world["tournament"],
+        registration=players[VICTIM],
+        table_id=link.table_id,
+    )
+    (alert,) = code_alerts(world["tournament"])
+    assert alert.failures == 6 and alert.table_number == 7
+    unknown = _unlock(arbiter_client, world, players[VICTIM], device="ABCDEF")
+    assert "Aucun téléphone n° ABCDEF" in html.unescape(unknown.content.decode())
+    assert len(code_alerts(world["tournament"])) == 1  # nothing cleared on an unknown number
+    _unlock(arbiter_client, world, players[VICTIM])
+    assert code_alerts(world["tournament"]) == []
