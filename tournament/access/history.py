@@ -8,8 +8,9 @@ registration or change an entry that tournaments name. It refuses:
   superuser runs every one). A licence conflict between two clubs is settled by two accounts,
   the holding club's and the consenting one's: each tournament must be run by one of them;
 - a roster entry none of them may see (another club's, unknown to theirs);
-- a finished tournament, whoever asks, until its organiser reopens it: its names and results
-  are what was played.
+- a finished tournament whose names or results would change (a registration moving to another
+  entry, an entry's name or club filled in), whoever asks, until its organiser reopens it:
+  they are what was played. A licence correction changes neither and may reach one.
 
 The tournament is never named in the refusal: it may be another club's, and private.
 """
@@ -42,10 +43,15 @@ def _runs(user, tournament: Tournament) -> bool:
     ).exists()
 
 
-def history_guard(*, players: Iterable[Player | int], users: Iterable) -> list[Tournament]:
-    """Check that the acting `users` may change the history of these roster entries; the
-    tournaments concerned (ValidationError otherwise, naming none of them)."""
+def history_guard(
+    *, players: Iterable[Player | int], users: Iterable, renamed: Iterable[Player | int] = ()
+) -> list[Tournament]:
+    """Check that the acting `users` may change the history of these roster entries, and
+    that no finished tournament of the `renamed` ones (those whose tournaments would show
+    another name or other results) would change; the tournaments concerned (ValidationError
+    otherwise, naming none of them)."""
     users = [user for user in users if user is not None]
+    players = list(players)
     ids = {player if isinstance(player, int) else player.pk for player in players}
     seen: set[int] = set()
     for user in users:
@@ -65,7 +71,7 @@ def history_guard(*, players: Iterable[Player | int], users: Iterable) -> list[T
                 ),
                 code="not_run",
             )
-    for tournament in tournaments:
+    for tournament in history_tournaments(renamed):
         if tournament.status == Tournament.Status.FINISHED:
             raise ValidationError(
                 _(
@@ -75,3 +81,10 @@ def history_guard(*, players: Iterable[Player | int], users: Iterable) -> list[T
                 code="finished",
             )
     return tournaments
+
+
+def merge_renames(*, keep: Player, drop: Player) -> list[Player]:
+    """The entries a merge shows differently in their tournaments: the dropped one always (its
+    registrations move), the kept one when it takes the other's first name or club."""
+    fills = (not keep.first_name and drop.first_name) or (not keep.club and drop.club)
+    return [drop, keep] if fills else [drop]

@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
 from tournament.access.clubs import club_roles
-from tournament.access.history import history_guard
+from tournament.access.history import history_guard, merge_renames
 from tournament.access.scopes import club_players
 from tournament.models import Club, LicenceConflict, Player
 from tournament.players import identity
-from tournament.players.conflicts import EXISTING, NEWCOMER
+from tournament.players.conflicts import EXISTING, NEWCOMER, conflict_flag
 from tournament.players.licence import licence_clean
 
 Status = LicenceConflict.Status
@@ -170,7 +170,7 @@ def _apply(
 def _merge(*, keep: Player | None, drop: Player | None, users: list):
     if keep is None or drop is None:
         raise ValidationError(_("L'une des deux fiches n'existe plus : corrigez l'autre."))
-    history_guard(players=[keep, drop], users=users)
+    history_guard(players=[keep, drop], users=users, renamed=merge_renames(keep=keep, drop=drop))
     # The tournament is not named: it may be the other club's, and private.
     if identity.shared_tournament(keep, drop) is not None:
         raise ValidationError(
@@ -199,4 +199,9 @@ def _correct(conflict: LicenceConflict, *, wrong: Player | None, licence: str, u
     before = {"resolution": Resolution.CORRECT, "player": wrong.pk}
     wrong.licence = licence or None
     wrong.save(update_fields=["licence"])
+    if licence:  # another club's entry with the new licence: a conflict for that club, silently
+        others = Player.objects.exclude(pk=wrong.pk).exclude(origin_club_id=wrong.origin_club_id)
+        elsewhere = identity.players_by_licence([licence], among=others).get(licence)
+        if elsewhere is not None:
+            conflict_flag(licence=licence, existing=elsewhere, newcomer=wrong, user=None)
     return before, {"resolution": Resolution.CORRECT, "player": wrong.pk}

@@ -38,7 +38,7 @@ logger = logging.getLogger("tournament.players.conflicts")
 def conflicts_per_day() -> int:
     """How many conflicts one club's registrations may open in a day (a club registering
     licences it does not hold cannot flood another club, nor use it as an oracle)."""
-    return int(getattr(settings, "LICENCE_CONFLICTS_PER_DAY", 20))
+    return int(settings.LICENCE_CONFLICTS_PER_DAY)
 
 
 def conflict_flag(

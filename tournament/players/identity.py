@@ -200,7 +200,7 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     differ (two people), or when the user does not manage every tournament concerned.
     The kept player takes the other's licence, club or first name where it has none.
     """
-    from tournament.access.history import history_guard
+    from tournament.access.history import history_guard, merge_renames
 
     if keep.pk == drop.pk:
         raise ValidationError(_("Choisissez deux joueurs différents."))
@@ -208,7 +208,9 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     drop = Player.objects.select_for_update().get(pk=drop.pk)
     # The one guard of a person's history: every tournament concerned run by the user, none
     # finished (issue 36).
-    tournaments = history_guard(players=[keep, drop], users=[user])
+    tournaments = history_guard(
+        players=[keep, drop], users=[user], renamed=merge_renames(keep=keep, drop=drop)
+    )
     shared = shared_tournament(keep, drop)
     if shared is not None:
         raise ValidationError(
