@@ -44,12 +44,17 @@ def _runs(user, tournament: Tournament) -> bool:
 
 
 def history_guard(
-    *, players: Iterable[Player | int], users: Iterable, renamed: Iterable[Player | int] = ()
+    *,
+    players: Iterable[Player | int],
+    users: Iterable,
+    renamed: Iterable[Player | int] = (),
+    into: Iterable[Tournament] = (),
 ) -> list[Tournament]:
     """Check that the acting `users` may change the history of these roster entries, and
     that no finished tournament of the `renamed` ones (those whose tournaments would show
-    another name or other results) would change; the tournaments concerned (ValidationError
-    otherwise, naming none of them)."""
+    another name or other results) would change; `into`: tournaments the change registers
+    people in (an import's), which must be run by them and open. The tournaments concerned
+    (ValidationError otherwise, naming none of them)."""
     users = [user for user in users if user is not None]
     players = list(players)
     ids = {player if isinstance(player, int) else player.pk for player in players}
@@ -62,7 +67,8 @@ def history_guard(
             code="not_seen",
         )
     tournaments = history_tournaments(ids)
-    for tournament in tournaments:
+    into = list(into)
+    for tournament in [*tournaments, *into]:
         if not any(_runs(user, tournament) for user in users):
             raise ValidationError(
                 _(
@@ -71,7 +77,7 @@ def history_guard(
                 ),
                 code="not_run",
             )
-    for tournament in history_tournaments(renamed):
+    for tournament in [*history_tournaments(renamed), *into]:
         if tournament.status == Tournament.Status.FINISHED:
             raise ValidationError(
                 _(

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.access.history import history_guard
 from tournament.access.lifecycle import ensure_tournament_open
 from tournament.access.scopes import club_players
 from tournament.models import Player, Registration, Team, Tournament
@@ -129,6 +130,8 @@ def import_apply(
     player, CREATE_NEW a new one; without a decision the row is skipped.
     """
     ensure_tournament_open(tournament)
+    if user is not None:  # the guard of a person's history (a script imports as nobody)
+        history_guard(players=(), users=[user], into=[tournament])
     preview = import_check(tournament=tournament, preview=ImportPreview(rows=list(rows)))
     _refuse(preview)
     decisions = decisions or {}

@@ -102,3 +102,20 @@ def test_an_ordinary_merge_refuses_a_finished_tournament_of_the_entry_merged_awa
         player_merge(keep=twin, drop=two_clubs["held"], user=a)
     kept = player_merge(keep=two_clubs["held"], drop=twin, user=a)  # A's names stay as they are
     assert Registration.objects.get(pk=two_clubs["past"].pk).player == kept
+
+
+def test_an_import_into_a_tournament_the_user_does_not_run_is_refused(two_clubs):
+    from tournament.players.importing import ImportRow
+    from tournament.players.imports import import_apply
+
+    running = Tournament.objects.create(
+        name="Open Alpha", date="2026-11-28", host_club=two_clubs["Club Alpha"],
+        owner=two_clubs["admin-a"],
+    )  # fmt: skip
+    row = ImportRow(line=2, last_name="Voleur", first_name="Bob", licence="", club="", team="")
+    with pytest.raises(ValidationError, match="que vous n'arbitrez pas"):
+        import_apply(tournament=running, rows=[row], user=two_clubs["admin-b"])
+    assert not running.registrations.exists()
+    with pytest.raises(ValidationError, match="terminé"):
+        import_apply(tournament=two_clubs["private"], rows=[row], user=two_clubs["admin-a"])
+    assert len(import_apply(tournament=running, rows=[row], user=two_clubs["admin-a"])) == 1
