@@ -72,13 +72,17 @@ def public_url(addresses: Sequence[str], names: Sequence[str], port: int) -> str
 
 
 def secret_key(path: Path = SECRET_FILE) -> str:
-    """The club file's SECRET_KEY, made on first start (a new key would log everyone out)."""
+    """The club file's SECRET_KEY, made on first start (a new key would log everyone out).
+    The file is left readable by its owner only, whatever mode it had: os.open's mode binds a
+    new file only, so an existing one (empty, 0644) is narrowed before the key is written."""
     if path.exists():
+        os.chmod(path, 0o600)
         key = path.read_text().strip()
         if key:
             return key
     key = secrets.token_urlsafe(50)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
     with os.fdopen(fd, "w") as file:
         file.write(key + "\n")
     return key
@@ -110,8 +114,39 @@ def club_env(
         SECURE_SSL_REDIRECT="false",
         SECURE_COOKIES="false",
         SECURE_HSTS_SECONDS="0",
+        # The admin edits every club's data: on the LAN's plain http it answers the laptop only.
+        ADMIN_LOOPBACK_ONLY="true",
     )
     return env
+
+
+class AdminLoopbackOnlyMiddleware:
+    """With ADMIN_LOOPBACK_ONLY (club mode), /admin/ is a 404 to any address but the laptop's
+    own: its login would otherwise cross the Wi-Fi in clear. The socket address is read, never
+    X-Forwarded-For (club mode has no proxy, and anybody can send that header)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+        from django.http import Http404
+
+        admin = request.path == "/admin" or request.path.startswith("/admin/")
+        if admin and getattr(settings, "ADMIN_LOOPBACK_ONLY", False):
+            if not is_loopback(request.META.get("REMOTE_ADDR", "")):
+                raise Http404
+        return self.get_response(request)
+
+
+def is_loopback(address: str) -> bool:
+    """127.0.0.0/8 and ::1 (an IPv4-mapped loopback too); anything unreadable is not."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 def prepare(env: dict[str, str], *, quiet: bool = False) -> None:

@@ -122,6 +122,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "tournament.middleware.RejectNulQueryMiddleware",
+    "tournament.club.AdminLoopbackOnlyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -173,6 +174,11 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # socket address, ignore X-Forwarded-For (anybody can send one). Behind one proxy every request
 # comes from 127.0.0.1, so without this setting all clients share one address for django-axes.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# How many licence conflicts one club's registrations may open in a day (issue 36): past it,
+# none is opened (logged); the registering club sees the same either way.
+LICENCE_CONFLICTS_PER_DAY = env_int("LICENCE_CONFLICTS_PER_DAY", 20)
+# Club mode sets it (tournament/club.py): /admin/ answers only the laptop itself.
+ADMIN_LOOPBACK_ONLY = env_bool("ADMIN_LOOPBACK_ONLY", False)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
 

@@ -158,3 +158,31 @@ def test_a_plain_http_public_url_turns_off_the_https_only_defaults():
 def test_a_public_url_with_a_path_is_refused():
     result = _settings_in_fresh_process(PUBLIC_URL="http://192.168.1.23:8000/tarot")
     assert result.returncode != 0 and "PUBLIC_URL" in result.stderr
+
+
+@pytest.mark.parametrize("content", ["", "cle-deja-la\n"])
+def test_the_secret_key_file_is_owner_only_whatever_existed(tmp_path, content):
+    """An existing `.club-secret-key` (empty or holding a key, 0644) ends 0600 (issue 36)."""
+    path = tmp_path / "key"
+    path.write_text(content)
+    path.chmod(0o644)
+    key = club.secret_key(path)
+    assert key and path.read_text().strip() == key
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.django_db
+def test_club_mode_serves_the_admin_to_the_laptop_only(client, settings, tmp_path):
+    """`make club` serves the LAN over plain http: /admin/ answers only the loopback (issue 36)."""
+    env = club.club_env(
+        8000, addresses=["192.168.1.23"], names=[], base={}, secret_file=tmp_path / "k"
+    )
+    assert env["ADMIN_LOOPBACK_ONLY"] == "true"
+    settings.ADMIN_LOOPBACK_ONLY = True
+    for address in ("192.168.1.50", "10.0.0.7", "::ffff:192.168.1.9", ""):
+        assert client.get("/admin/", REMOTE_ADDR=address).status_code == 404, address
+        assert client.get("/admin/login/", REMOTE_ADDR=address).status_code == 404, address
+    for address in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):
+        assert client.get("/admin/login/", REMOTE_ADDR=address).status_code == 200, address
+    settings.ADMIN_LOOPBACK_ONLY = False  # `make run` and production behind a proxy: unchanged
+    assert client.get("/admin/login/", REMOTE_ADDR="192.168.1.50").status_code == 200

@@ -281,3 +281,156 @@ def test_an_arbiter_of_another_club_sees_none_of_its_names_anywhere(django_user_
         assert "ALNORD" in body_text(client.get(reverse(name, args=[world_a["tournament"]])))
     public_b = body_text(client.get(reverse("public-tournament", args=[open_b["tournament"]])))
     assert B_PUBLIC["tournament"] in public_b and "ZORGPUBNORD" in public_b
+
+
+# --- Writes (issue 36): nothing club B's staff tries changes club A's people ------------------
+
+A_LICENCES = ["0500001", "0500002", "0500003"]
+
+
+def dump_a(club, conflicts: set[int]) -> str:
+    """Club A's rows of every model a write on people touches, as JSON: its roster entries,
+    its tournaments' registrations, its members and invitations, and the licence conflicts
+    that concerned it before (new ones are B's registrations' notices to A: checked apart)."""
+    from django.core import serializers
+    from django.db.models import Q
+
+    from tournament.access.scopes import club_players
+    from tournament.models import ClubInvitation
+
+    rows = [
+        club_players(club.pk).order_by("pk"),
+        Registration.objects.filter(tournament__host_club=club).order_by("pk"),
+        ClubMember.objects.filter(club=club).order_by("pk"),
+        ClubInvitation.objects.filter(club=club).order_by("pk"),
+        LicenceConflict.objects.filter(pk__in=conflicts).order_by("pk"),
+        LicenceConflict.objects.filter(Q(newcomer_club=club)).order_by("pk"),
+    ]
+    return "\n".join(serializers.serialize("json", queryset) for queryset in rows)
+
+
+def a_people(django_user_model):
+    """Club A: an administrator and an arbiter, a finished private tournament and a running
+    public one whose players hold licences, a team, an invitation waiting."""
+    from tournament.models import ClubInvitation, Tournament
+
+    admin = account(django_user_model, "admin-alpha", arbiter=True)
+    club = join_club(admin, "Club Alpha", "admin")
+    join_club(account(django_user_model, "arbitre-alpha", arbiter=True), "Club Alpha")
+    finished = Tournament.objects.create(
+        name="Nocturne Alpha", date="2026-10-01", host_club=club, owner=admin, is_public=False,
+        status=Tournament.Status.FINISHED,
+    )  # fmt: skip
+    running = Tournament.objects.create(
+        name="Open Alpha", date="2026-11-28", host_club=club, owner=admin, is_public=True
+    )
+    team = Team.objects.create(tournament=running, name="Equipe Alpha")
+    for n, licence in enumerate(A_LICENCES):
+        player = Player.objects.create(
+            last_name=f"Alphaperson{n}", licence=licence, origin_club=club
+        )
+        Registration.objects.create(tournament=finished, player=player, number=n + 1)
+        Registration.objects.create(tournament=running, player=player, number=n + 1, team=team)
+    ClubInvitation.objects.create(club=club, user=account(django_user_model, "invitee"))
+    return admin, club, finished, running
+
+
+def b_tries_everything(client: Client, who, *, club_a, club_b, a_tournament, b_tournament, ids):
+    """Every write path that touches Player, Registration, LicenceConflict or membership,
+    by `who` (club B's staff), aimed at A's people and at B's own tournament with A's data."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from scoring.documents.backup import tournament_export_json
+    from tests.desk_helpers import register
+    from tournament.models import ClubInvitation
+
+    client.force_login(who)
+    a_player, b_entry = Player(pk=ids["a_player"]), Player(pk=ids["b_entry"])
+    for licence in A_LICENCES:  # B's own desk, with A's licences (conflicts for A, silently)
+        register(client, b_tournament, last_name="Voleur", first_name="Bob", licence=licence)
+    rows = "\n".join(f"Voleur{n};Bob;{licence}" for n, licence in enumerate(A_LICENCES))
+    url = reverse("player-import", args=[b_tournament.pk])
+    client.post(url, {"file": SimpleUploadedFile("j.csv", f"nom;prénom;licence\n{rows}".encode())})
+    client.post(url, {"confirm": "1"})
+    backup = tournament_export_json(a_tournament)  # a crafted restore: A's tournament, A's licences
+    client.post(
+        reverse("tournament-restore"), {"file": SimpleUploadedFile("s.json", backup.encode())}
+    )
+    for keep, drop in ((b_entry, a_player), (a_player, b_entry)):
+        client.post(reverse("player-merge"), {"keep": keep.pk, "drop": drop.pk})
+    payloads = [
+        {"resolution": "merge", "entry": "newcomer"},
+        {"resolution": "merge", "entry": "existing"},
+        {"resolution": "correct", "entry": "existing"},
+        {"resolution": "correct", "entry": "newcomer", "licence": "0700000"},
+        {"accept": "1"},
+        {"accept": "0"},
+    ]
+    for conflict in LicenceConflict.objects.all():
+        for fields in payloads:
+            client.post(reverse("licence-conflict", args=[conflict.pk]), fields)
+    for invitation in ClubInvitation.objects.all():
+        client.post(reverse("club-invitation-answer", args=[invitation.pk]), {"accept": "1"})
+    client.post(
+        reverse("club-members", args=[club_a.pk]), {"username": who.username, "role": "admin"}
+    )
+    for member in ClubMember.objects.filter(club=club_a):
+        client.post(reverse("club-member-remove", args=[club_a.pk, member.pk]))
+    # Every URL of the site, filled with A's ids, POSTed with the fields its forms read.
+    registration = Registration(pk=ids["registrations"][a_tournament.pk])
+    world = {
+        "tournament": a_tournament.pk, "table": 0, "sheet": 0, "deal": 0, "call": 0,
+        "registration": registration.pk, "player": a_player.pk, "number": 1, "code": "ABCD2345",
+        "token": "x", "bracket": a_tournament.pk, "session": 1, "kind": "cumul", "fmt": "pdf",
+        "conflict": ids["conflict"], "club": club_a.pk, "member": ids["member"], "event": 0,
+        "championship": 0, "role": 1,
+    }  # fmt: skip
+    fields = {
+        "last_name": "Voleur", "first_name": "Bob", "licence": A_LICENCES[0], "keep": b_entry.pk,
+        "drop": a_player.pk, "members": [registration.pk], "registration": registration.pk,
+        "username": who.username, "role": "admin", "confirm": "1", "accept": "1",
+        "resolution": "merge", "entry": "newcomer",
+    }  # fmt: skip
+    for route, pattern in walk(get_resolver().url_patterns):
+        if pattern.name != "logout":
+            client.post(url_for(route, pattern, world), fields)
+
+
+@pytest.mark.parametrize("who", ["admin", "arbiter"])
+def test_club_b_staff_change_nothing_of_club_a(django_user_model, who):
+    """Club B's administrator and arbiter try every write on people; A's rows stay the same,
+    byte for byte (a JSON dump of them), on SQLite and PostgreSQL alike."""
+    from tournament.models import Tournament
+
+    _admin_a, club_a, finished, running = a_people(django_user_model)
+    admin_b = account(django_user_model, "admin-beta", arbiter=True)
+    club_b = join_club(admin_b, "Club Beta", "admin")
+    arbiter_b = account(django_user_model, "arbitre-beta", arbiter=True)
+    join_club(arbiter_b, "Club Beta")
+    actor = admin_b if who == "admin" else arbiter_b
+    b_tournament = Tournament.objects.create(
+        name="Soirée Beta", date="2026-11-28", host_club=club_b, owner=actor
+    )
+    Player.objects.create(last_name="Betaperson", licence="0600001", origin_club=club_b)
+    before_conflicts = set(LicenceConflict.objects.values_list("pk", flat=True))
+    before = dump_a(club_a, before_conflicts)
+    ids = {
+        "a_player": Player.objects.filter(origin_club=club_a).order_by("pk").first().pk,
+        "b_entry": Player.objects.get(origin_club=club_b).pk,
+        "registrations": {
+            t.pk: t.registrations.order_by("pk").first().pk for t in (finished, running)
+        },
+        "member": ClubMember.objects.filter(club=club_a).order_by("pk").first().pk,
+        "conflict": 0,
+    }
+    for tournament in (finished, running):
+        b_tries_everything(
+            Client(), actor, club_a=club_a, club_b=club_b, a_tournament=tournament,
+            b_tournament=b_tournament, ids=ids,
+        )  # fmt: skip
+        ids["conflict"] = LicenceConflict.objects.order_by("pk").values_list("pk", flat=True)[0]
+    assert dump_a(club_a, before_conflicts) == before
+    # B's registrations opened conflicts for A (its notices), none of them settled.
+    opened = LicenceConflict.objects.exclude(pk__in=before_conflicts)
+    assert opened.exists()
+    assert set(opened.values_list("existing_club", "status").distinct()) == {(club_a.pk, "open")}

@@ -32,9 +32,9 @@ def is_club_admin(user, club: Club) -> bool:
 
 @rules.predicate
 def is_member_of(user, obj) -> bool:
-    """A member (any role) of the club `obj`, or of one of the clubs `obj` concerns (a licence
-    conflict's two clubs: its `club_ids`)."""
-    clubs = getattr(obj, "club_ids", None)
+    """A member (any role) of the club `obj`, or of one of the clubs that may see `obj` (a
+    licence conflict's `visible_club_ids`: the holding club, the other once proposed to)."""
+    clubs = getattr(obj, "visible_club_ids", None)
     if clubs is None:
         clubs = {obj.pk}
     return any(pk in club_roles(user) for pk in clubs)

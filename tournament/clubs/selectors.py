@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Club, ClubMember
+from tournament.models import Club, ClubInvitation, ClubMember, Tournament
 
 
 def clubs_of(user) -> QuerySet[Club]:
@@ -16,9 +16,17 @@ def clubs_of(user) -> QuerySet[Club]:
 
 
 def home_club(user) -> Club | None:
-    """The club an account's new tournaments and restored backups go to when it has not
-    chosen one: its first club by name (most accounts have one)."""
-    return clubs_of(user).first()
+    """The club offered first for an account's new tournament or restored backup: the club of
+    the tournament it created last among its clubs (the one it chose last), else its first club
+    by name. Only a default, shown in the form: joining a club never moves anything."""
+    clubs = clubs_of(user)
+    last = (
+        Tournament.objects.filter(owner_id=getattr(user, "pk", None), host_club__in=clubs)
+        .order_by("-created_at", "-pk")
+        .values_list("host_club_id", flat=True)
+        .first()
+    )
+    return clubs.filter(pk=last).first() if last else clubs.first()
 
 
 def restorable_clubs(user) -> QuerySet[Club]:
@@ -56,3 +64,20 @@ def members_of(club: Club) -> QuerySet[ClubMember]:
 def member_or_404(club_pk: int, pk: int) -> ClubMember:
     """One member of the club, with its account and club; 404 when there is none."""
     return get_object_or_404(ClubMember.objects.select_related("user", "club"), pk=pk, club=club_pk)
+
+
+def invitations_of(user) -> QuerySet[ClubInvitation]:
+    """The invitations an account has to answer, with their clubs."""
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return ClubInvitation.objects.none()
+    return ClubInvitation.objects.filter(user=user).select_related("club", "invited_by")
+
+
+def invitations_sent(club: Club) -> QuerySet[ClubInvitation]:
+    """A club's invitations waiting for an answer (its members page)."""
+    return club.invitations.select_related("user").order_by("user__username")
+
+
+def invitation_or_404(user, pk: int) -> ClubInvitation:
+    """One of the account's own invitations; 404 for anybody else's."""
+    return get_object_or_404(invitations_of(user), pk=pk)

@@ -1,5 +1,6 @@
 """Writes on clubs: a superuser creates a club with its first administrator; a club's
-administrator names and removes its arbiters. Every change is recorded in the club's history."""
+administrator invites accounts (each becomes a member only by accepting: issue 36), changes a
+member's role and removes members. Every change is recorded in the club's history."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import change_record
 from tournament.access.staff import account_named, naming_count
-from tournament.models import Club, ClubMember, Event, Player, Tournament
+from tournament.models import Club, ClubInvitation, ClubMember, Event, Player, Tournament
 
 
 @transaction.atomic
@@ -65,8 +66,10 @@ def member_set(*, club: Club, account, role: str, user=None) -> ClubMember:
     return entry
 
 
-def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMember:
-    """An administrator names an existing active account, by its exact username, to the club.
+def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMember | ClubInvitation:
+    """An administrator names an existing active account, by its exact username, to the club:
+    a member's role changes; anybody else is invited, and joins only by accepting
+    (invitation_answer), so that nobody's tournaments change club without their consent.
     Each attempt is counted first, against the allowance the tournament staff page uses
     (`TooManyNamings` past it): an administrator cannot probe for account names here."""
     naming_count(user)
@@ -78,7 +81,52 @@ def member_name(*, club: Club, username: str, role: str, user=None) -> ClubMembe
         raise ValidationError(
             {"username": _("Aucun compte actif ne porte ce nom d'utilisateur : vérifiez-le.")}
         )
-    return member_set(club=club, account=account, role=role, user=user)
+    if role not in ClubMember.Role.values:
+        raise ValidationError({"role": _("Rôle inconnu.")})
+    if ClubMember.objects.filter(club=club, user=account).exists():
+        return member_set(club=club, account=account, role=role, user=user)
+    return invitation_send(club=club, account=account, role=role, user=user)
+
+
+@transaction.atomic
+def invitation_send(*, club: Club, account, role: str, user=None) -> ClubInvitation:
+    """Invite `account` into the club with `role` (again: the role is updated)."""
+    invitation, created = ClubInvitation.objects.update_or_create(
+        club=club, user=account, defaults={"role": role, "invited_by": user}
+    )
+    change_record(
+        tournament=None,
+        club=club,
+        obj=invitation,
+        action="create" if created else "update",
+        after={"user": account.get_username(), "role": role},
+        user=user,
+    )
+    return invitation
+
+
+@transaction.atomic
+def invitation_answer(*, invitation: ClubInvitation, user, accept: bool) -> ClubMember | None:
+    """The invited account accepts (it becomes a member with the role offered) or declines;
+    the invitation is gone either way. Nobody else answers for it."""
+    invitation = (
+        ClubInvitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
+    )
+    if invitation.user_id != getattr(user, "pk", None):
+        raise ValidationError(_("Seul le compte invité peut répondre à cette invitation."))
+    change_record(
+        tournament=None,
+        club=invitation.club,
+        obj=invitation,
+        action="delete",
+        before={"user": user.get_username(), "role": invitation.role},
+        after={"accepted": accept},
+        user=user,
+    )
+    invitation.delete()
+    if not accept:
+        return None
+    return member_set(club=invitation.club, account=user, role=invitation.role, user=user)
 
 
 @transaction.atomic

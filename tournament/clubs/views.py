@@ -1,8 +1,10 @@
-"""A club's page for its administrators: its arbiters, named and removed."""
+"""A club's page for its administrators (its arbiters, invited and removed), and an account's
+invitations, which it accepts or declines."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,7 +14,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.access.permissions import Permission, club_required
 from tournament.access.staff import TooManyNamings
 from tournament.clubs import services
-from tournament.clubs.selectors import ROLE_CHOICES, Club, member_or_404, members_of
+from tournament.clubs.selectors import (
+    ROLE_CHOICES,
+    Club,
+    invitation_or_404,
+    invitations_of,
+    invitations_sent,
+    member_or_404,
+    members_of,
+)
 
 
 class ClubRequest(HttpRequest):
@@ -39,11 +49,18 @@ def club_members(request: ClubRequest, pk: int) -> HttpResponse:
             error = " ".join(refusal.messages)
             status = 429 if isinstance(refusal, TooManyNamings) else 400
         else:
-            messages.success(request, _("Membre du club enregistré."))
+            messages.success(
+                request,
+                _(
+                    "Enregistré : un compte qui n'est pas encore membre est invité, et ne "
+                    "rejoint le club qu'en acceptant."
+                ),
+            )
             return redirect("club-members", pk)
     context = {
         "club": club,
         "members": members_of(club),
+        "invitations": invitations_sent(club),
         "roles": ROLE_CHOICES,
         "error": error,
     }
@@ -60,3 +77,31 @@ def club_member_remove(request: ClubRequest, pk: int, member: int) -> HttpRespon
         for message in refusal.messages:
             messages.error(request, message)
     return redirect("club-members", pk)
+
+
+@login_required
+def club_invitations(request: HttpRequest) -> HttpResponse:
+    """The account's own invitations into clubs."""
+    return render(
+        request, "clubs/club_invitations.html", {"invitations": invitations_of(request.user)}
+    )
+
+
+@login_required
+@require_POST
+def club_invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = invitation_or_404(request.user, pk)
+    accept = request.POST.get("accept") == "1"
+    try:
+        services.invitation_answer(invitation=invitation, user=request.user, accept=accept)
+    except ValidationError as refusal:
+        for message in refusal.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("Vous êtes membre du club %(club)s.") % {"club": invitation.club.name}
+            if accept
+            else _("Invitation refusée."),
+        )
+    return redirect("club-invitations")

@@ -24,7 +24,7 @@ from ..seats import (
 )
 from .audit import ChangeLog
 from .choices import DIRECTION_LABELS, Direction
-from .clubs import Club, ClubMember
+from .clubs import Club, ClubInvitation, ClubMember
 from .events import Cut, Event
 from .limits import Counter
 from .players import LicenceConflict, Player, player_name
@@ -37,6 +37,7 @@ __all__ = [
     "SHEET_ORDER",
     "ChangeLog",
     "Club",
+    "ClubInvitation",
     "ClubMember",
     "Counter",
     "Cut",

@@ -36,9 +36,11 @@ class ClubRole(models.TextChoices):
 
 
 class ConflictStatus(models.TextChoices):
-    """A LicenceConflict: open until an arbiter of either club resolves it."""
+    """A LicenceConflict: open (the holding club's to settle), proposed to the other club
+    (waiting for its consent), resolved."""
 
     OPEN = "open", _("À résoudre")
+    PROPOSED = "proposed", _("Proposé à l'autre club")
     RESOLVED = "resolved", _("Résolu")
 
 
@@ -173,5 +175,6 @@ class ObjectType(models.TextChoices):
     EVENT = "event", _("épreuve")
     CLUB = "club", _("club")
     CLUB_MEMBER = "clubmember", _("membre du club")
+    CLUB_INVITATION = "clubinvitation", _("invitation dans un club")
     LICENCE_CONFLICT = "licenceconflict", _("conflit de licence")
     CUT = "cut", _("coupe")

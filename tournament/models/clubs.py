@@ -69,3 +69,41 @@ class ClubMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: {self.user} ({self.get_role_display()})"
+
+
+class ClubInvitation(models.Model):
+    """An administrator's invitation of an account into the club: the account becomes a
+    member only when it accepts (tournament.clubs.services.invitation_answer)."""
+
+    Role = choices.ClubRole
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compte invité"),
+        on_delete=models.CASCADE,
+        related_name="club_invitations",
+    )
+    role = models.CharField(_("rôle"), max_length=10, choices=Role.choices, default=Role.ARBITER)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invité par"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("invité le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("invitation dans un club")
+        verbose_name_plural = _("invitations dans un club")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="unique_invitation_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.user} ({self.get_role_display()})"

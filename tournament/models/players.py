@@ -62,8 +62,10 @@ class Player(models.Model):
 
 class LicenceConflict(models.Model):
     """One licence under two roster entries of two clubs: flagged when the second club registers
-    it (the evening is never blocked), resolved later by an arbiter of either club or a
-    superuser, by merging the entries (one person) or by correcting the false one's licence."""
+    it (the evening is never blocked, and that club is told nothing), settled later by the club
+    that held the licence with the other club's consent, or by a superuser: by merging the
+    entries (one person) or by correcting the false one's licence (tournament.clubs.settlement).
+    """
 
     Status = choices.ConflictStatus
     Resolution = choices.ConflictResolution
@@ -87,6 +89,18 @@ class LicenceConflict(models.Model):
     resolution = models.CharField(
         _("résolution"), max_length=20, choices=Resolution.choices, blank=True
     )
+    # The holding club's proposal, and what it chose to tell the other club (its note).
+    proposed_resolution = models.CharField(
+        _("résolution proposée"), max_length=20, choices=Resolution.choices, blank=True
+    )
+    proposed_entry = models.CharField(_("fiche visée"), max_length=10, blank=True)
+    proposed_licence = models.CharField(_("licence proposée"), max_length=20, blank=True)
+    proposed_note = models.TextField(_("message à l'autre club"), max_length=500, blank=True)
+    proposed_by = account_link(_("proposé par"))
+    proposed_at = models.DateTimeField(_("proposé le"), null=True, blank=True)
+    # The other club's answer: who consented (the resolution then applies), or its note.
+    consented_by = account_link(_("accepté par"))
+    answer_note = models.TextField(_("réponse de l'autre club"), max_length=500, blank=True)
     resolved_by = account_link(_("résolu par"))
     resolved_at = models.DateTimeField(_("résolu le"), null=True, blank=True)
     created_at = models.DateTimeField(_("signalé le"), auto_now_add=True)
@@ -102,3 +116,12 @@ class LicenceConflict(models.Model):
     @property
     def club_ids(self) -> set[int]:
         return {pk for pk in (self.existing_club_id, self.newcomer_club_id) if pk is not None}
+
+    @property
+    def visible_club_ids(self) -> set[int]:
+        """The clubs that may see the conflict: the one that held the licence, and the other
+        once a settlement was proposed to it (before that, it is told nothing: issue 36)."""
+        seen = {self.existing_club_id}
+        if self.status != self.Status.OPEN:
+            seen.add(self.newcomer_club_id)
+        return {pk for pk in seen if pk is not None}

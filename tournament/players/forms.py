@@ -111,3 +111,35 @@ class ConflictForm(forms.Form):
         required=False,
         help_text=_("Correction seulement ; vide, la fiche erronée n'a plus de licence."),
     )
+
+
+class ProposalForm(ConflictForm):
+    """The holding club's proposal to the other club: a resolution, and what it shares."""
+
+    note = forms.CharField(
+        label=_("message à l'autre club"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "Facultatif : ce que vous voulez dire à l'autre club (il ne voit rien d'autre de "
+            "votre fiche)."
+        ),
+    )
+
+
+class AnswerForm(forms.Form):
+    """The other club's answer to a proposal."""
+
+    accept = forms.TypedChoiceField(
+        label=_("réponse"),
+        choices=[("1", _("J'accepte cette résolution")), ("0", _("Je la refuse"))],
+        coerce=lambda value: value == "1",
+        widget=forms.RadioSelect,
+    )
+    note = forms.CharField(
+        label=_("message au club qui détient la licence"),
+        max_length=500,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

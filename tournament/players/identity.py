@@ -200,16 +200,17 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
     differ (two people), or when the user does not manage every tournament concerned.
     The kept player takes the other's licence, club or first name where it has none.
     """
-    from tournament.access.lifecycle import ensure_tournament_open
+    from tournament.access.history import history_guard, merge_renames
 
     if keep.pk == drop.pk:
         raise ValidationError(_("Choisissez deux joueurs différents."))
-    if not may_merge(user, keep, drop):
-        raise ValidationError(
-            _("Fusion refusée : il faut arbitrer tous les tournois où ces joueurs sont inscrits.")
-        )
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     drop = Player.objects.select_for_update().get(pk=drop.pk)
+    # The one guard of a person's history: every tournament concerned run by the user, none
+    # finished (issue 36).
+    tournaments = history_guard(
+        players=[keep, drop], users=[user], renamed=merge_renames(keep=keep, drop=drop)
+    )
     shared = shared_tournament(keep, drop)
     if shared is not None:
         raise ValidationError(
@@ -227,9 +228,6 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
             )
             % {"keep": keep.licence, "drop": drop.licence}
         )
-    tournaments = _tournaments_of(keep, drop)
-    for tournament in tournaments:
-        ensure_tournament_open(tournament)
     before, after = entries_merge(keep=keep, drop=drop)
     for tournament in tournaments:
         change_record(

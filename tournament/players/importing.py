@@ -96,8 +96,6 @@ class ImportRow:
     status: str = ""
     duplicate_of: int | None = None
     duplicate_label: str = ""
-    # Another club's entry holds the licence: registered as new all the same, conflict flagged.
-    licence_elsewhere: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)

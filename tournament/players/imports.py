@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.access.history import history_guard
 from tournament.access.lifecycle import ensure_tournament_open
 from tournament.access.scopes import club_players
 from tournament.models import Player, Registration, Team, Tournament
@@ -30,27 +31,22 @@ def import_check(*, tournament: Tournament, preview: ImportPreview) -> ImportPre
     """Say what the import does with each row (ImportRow.status); adds errors by line number.
 
     A row whose licence is on the club's roster is that player (an error when the names differ;
-    one another club holds is a new entry, a licence conflict to flag: `licence_elsewhere`);
+    one another club holds is a new entry like any other: the preview never tells, issue 36);
     one already registered in the tournament (same licence, or same name and club) is
     skipped; one with the name and club of another roster player is a likely duplicate for the
     arbiter to decide; any other row is a new player. A fixed number of queries per 500 rows.
     """
     registered = set(tournament.registrations.values_list("player_id", flat=True))
-    # The importing club's roster only: another club's entries are neither matched nor shown;
-    # a licence one of them holds is flagged as a conflict when the row is registered.
+    # The importing club's roster only: another club's entries are neither matched nor shown
+    # nor hinted at; a licence one of them holds opens a conflict for that club, silently, when
+    # the row is registered (player_register).
     roster = club_players(tournament.host_club_id)
     by_licence = identity.players_by_licence((row.licence for row in preview.rows), among=roster)
-    elsewhere = set(
-        identity.players_by_licence(
-            row.licence for row in preview.rows if row.licence and row.licence not in by_licence
-        )
-    )
     by_name = identity.players_by_name((row.last_name for row in preview.rows), among=roster)
     for row in preview.rows:
         row.player_id = row.duplicate_of = None
         row.duplicate_label = ""
         row.status = NEW
-        row.licence_elsewhere = bool(row.licence) and row.licence in elsewhere
         holder = by_licence.get(row.licence) if row.licence else None
         if holder is not None:
             if holder.key != row.key:
@@ -134,6 +130,8 @@ def import_apply(
     player, CREATE_NEW a new one; without a decision the row is skipped.
     """
     ensure_tournament_open(tournament)
+    if user is not None:  # the guard of a person's history (a script imports as nobody)
+        history_guard(players=(), users=[user], into=[tournament])
     preview = import_check(tournament=tournament, preview=ImportPreview(rows=list(rows)))
     _refuse(preview)
     decisions = decisions or {}

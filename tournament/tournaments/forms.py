@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
@@ -43,7 +44,7 @@ class TournamentForm(forms.ModelForm):
 
     # The page's sections: a legend and its fields, in the order the arbiter fills them in.
     SECTIONS = (
-        (_("Le tournoi"), ("name", "date", "venue", "club")),
+        (_("Le tournoi"), ("host_club", "name", "date", "venue", "club")),
         (
             _("Déroulement"),
             ("format", "positions_count", "position_minutes")
@@ -55,15 +56,42 @@ class TournamentForm(forms.ModelForm):
         (_("Classement"), ("tie_breaks", "normalise_tables")),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, clubs=None, initial_club=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if clubs is not None:
+            # A new tournament's club is chosen, never inferred from memberships (issue 36):
+            # offered first, the one chosen last.
+            self.fields["host_club"] = forms.ModelChoiceField(
+                label=_("club du tournoi"),
+                queryset=clubs,
+                initial=initial_club,
+                empty_label=None,
+                required=False,
+                help_text=_(
+                    "Le club dont les arbitres et le fichier des joueurs servent ce tournoi."
+                ),
+            )
         self.fields["position_minutes"].required = False
         # Left out (an older form, a script), the entry mode and sheet style stay what they were.
         self.fields["entry_mode"].required = False
         self.fields["sheet_style"].required = False
 
     def sections(self) -> list[tuple[StrOrPromise, list[forms.BoundField]]]:
-        return [(legend, [self[name] for name in names]) for legend, names in self.SECTIONS]
+        return [
+            (legend, [self[name] for name in names if name in self.fields])
+            for legend, names in self.SECTIONS
+        ]
+
+    def clean_host_club(self):
+        """Left out (an older form, a script), an account of one club gets that club; one of
+        several clubs must say which."""
+        value = self.cleaned_data.get("host_club")
+        if value is None:
+            clubs = list(self.fields["host_club"].queryset[:2])  # type: ignore[attr-defined]
+            if len(clubs) != 1:
+                raise ValidationError(_("Choisissez le club du tournoi."))
+            value = clubs[0]
+        return value
 
     def clean_entry_mode(self) -> str:
         value = self.cleaned_data.get("entry_mode")

@@ -37,9 +37,13 @@ TOURNAMENT_FIELDS = (
 
 
 def tournament_create(*, data: dict[str, Any], owner=None, club: Club | None = None) -> Tournament:
-    """A new tournament of `club` (by default the owner's first club: tournament.clubs)."""
-    from tournament.clubs.selectors import home_club
+    """A new tournament of `club`, one of the owner's clubs (by default the one it chose last:
+    tournament.clubs.selectors.home_club)."""
+    from tournament.clubs.selectors import clubs_of, home_club
 
+    if club is not None and owner is not None and not owner.is_superuser:
+        if not clubs_of(owner).filter(pk=club.pk).exists():
+            raise ValidationError({"host_club": _("Choisissez l'un de vos clubs.")})
     tournament = Tournament(
         owner=owner,
         host_club=club if club is not None else home_club(owner),

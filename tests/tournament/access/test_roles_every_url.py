@@ -45,10 +45,15 @@ TABLE_LINK_PREFIXES = ("table-",)
 HALL_SCREEN = {"hall-screen", "hall-slides"}
 # An event's hall screen: one of its brackets' hall links opens the whole session's.
 HALL_SCREEN |= {"event-hall", "event-hall-slides"}
+# An account's own invitations into clubs (login only; another account's invitation is a 404:
+# tests/tournament/clubs/test_membership_by_consent.py).
+OWN_ACCOUNT = {"club-invitations", "club-invitation-answer"}
 # Pages about no tournament in particular: they show or create only the user's own.
 GLOBAL = {"tournament-list", "tournament-create", "tournament-restore", "player-search"}
 # Merging two roster players: the service checks every tournament either one plays in.
 GLOBAL |= {"player-merge"}
+# An account's own invitations: its own list (an answer to another's invitation is a 404).
+GLOBAL |= {"club-invitations"}
 # Season championships: the list and the form show and create only the user's own.
 GLOBAL |= {"championship-list", "championship-create"}
 # Circuits: the list shows only those the user's clubs are invited to.
@@ -73,8 +78,9 @@ URL_NAMES = [
     "api-deal-create", "api-sheet", "call-take", "championship-create", "championship-detail",
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "circuit-detail",
-    "circuit-list", "circuit-tournament-add", "circuit-tournament-remove", "club-member-remove",
-    "club-members", "cockpit-live",
+    "circuit-list", "circuit-tournament-add", "circuit-tournament-remove",
+    "club-invitation-answer", "club-invitations", "club-member-remove", "club-members",
+    "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
     "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview",
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
@@ -293,7 +299,7 @@ def test_every_view_asks_the_access_module(world):
     """A view that forgets to ask tournament.access.permissions fails here the day it is added."""
     unchecked = []
     for _route, pattern in walk(get_resolver().url_patterns):
-        if is_public(pattern.name) or pattern.name in {"tournament-list"}:
+        if is_public(pattern.name) or pattern.name in {"tournament-list", *OWN_ACCOUNT}:
             continue
         if not isinstance(getattr(pattern.callback, "permission", None), Permission):
             unchecked.append(pattern.name)
@@ -361,7 +367,7 @@ def test_logged_in_players_without_a_role_are_refused(client, world, django_user
     client.force_login(django_user_model.objects.create_user("joueur", password="pw-joueur-1"))
     before = snapshot()
     for name, url in guarded_urls(world):
-        if name == "tournament-list":
+        if name in {"tournament-list", "club-invitations"}:
             continue  # their own list, empty
         for method in (client.get, client.post):
             response = method(url)

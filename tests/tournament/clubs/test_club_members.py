@@ -6,11 +6,24 @@ from django.urls import reverse
 
 from tests.club_helpers import join_club
 from tests.tournament.players.test_registration_tournament import SETTINGS as CHALON
-from tournament.models import ChangeLog, ClubMember, Tournament
+from tournament.models import ChangeLog, ClubInvitation, ClubMember, Tournament
 
 pytestmark = pytest.mark.django_db
 
 FORM = CHALON | dict(format="individual", positions_count="4", remainder="five", rule_set="fft")
+
+
+def accept_invitation(client, account, *, accept: bool = True):
+    """`account` opens its invitations and answers the one waiting."""
+    client.force_login(account)
+    page = client.get(reverse("club-invitations"))
+    assert page.status_code == 200
+    invitation = ClubInvitation.objects.get(user=account)
+    response = client.post(
+        reverse("club-invitation-answer", args=[invitation.pk]), {"accept": "1" if accept else "0"}
+    )
+    assert response.status_code == 302
+    return response
 
 
 def test_the_administrator_names_and_removes_an_arbiter(client, django_user_model):
@@ -20,9 +33,13 @@ def test_the_administrator_names_and_removes_an_arbiter(client, django_user_mode
     client.force_login(admin)
     url = reverse("club-members", args=[club.pk])
     assert client.post(url, {"username": "lea", "role": "arbiter"}).status_code == 302
+    # An invitation: lea is a member only once she accepts (issue 36).
+    assert not ClubMember.objects.filter(user=newcomer).exists()
+    assert "lea" in client.get(url).content.decode()
+    accept_invitation(client, newcomer)
     member = ClubMember.objects.get(user=newcomer)
     assert (member.club, member.role) == (club, "arbiter")
-    assert "lea" in client.get(url).content.decode()
+    client.force_login(admin)
     client.post(reverse("club-member-remove", args=[club.pk, member.pk]))
     assert not ClubMember.objects.filter(user=newcomer).exists()
     assert list(
@@ -127,4 +144,5 @@ def test_a_superuser_names_members_without_a_count(client, django_user_model):
     for attempt in range(staff.NAMING_ATTEMPTS + 1):
         client.post(url, {"username": f"essai-{attempt}", "role": "arbiter"})
     assert client.post(url, {"username": "lea", "role": "arbiter"}).status_code == 302
+    assert ClubInvitation.objects.filter(user__username="lea", club=club).exists()
     assert not Counter.objects.filter(key__startswith="staff-naming:").exists()

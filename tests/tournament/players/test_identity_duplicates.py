@@ -135,7 +135,7 @@ def test_merge_is_refused_to_who_does_not_run_every_tournament_concerned(
     first.save()  # runs the first tournament, not the second
     with pytest.raises(ValidationError) as refused:
         player_merge(keep=keep, drop=drop, user=other)
-    assert "il faut arbitrer tous les tournois" in refused.value.messages[0]
+    assert "un tournoi que vous n'arbitrez pas" in refused.value.messages[0]
     assert Player.objects.filter(pk=drop.pk).exists()
     admin = django_user_model.objects.create_superuser("admin", password="pw-admin-1")
     player_merge(keep=keep, drop=drop, user=admin)

@@ -22,7 +22,7 @@ from tournament.access.permissions import (
 from tournament.access.scopes import visible_players
 from tournament.evening.selectors import last_played_position, start_labels
 from tournament.pages import desk_context, desk_page, error_messages, form_errors
-from tournament.players import conflicts, identity, selectors
+from tournament.players import identity, selectors
 from tournament.players import registrations as registration_services
 from tournament.players.forms import PlayerForm
 from tournament.players.identity import LikelyDuplicate
@@ -108,8 +108,6 @@ def player_register(request: TournamentRequest, pk: int) -> HttpResponse:
             _("%(player)s inscrit (n° %(number)s).")
             % {"player": registration.player.full_name, "number": registration.number},
         )
-    if conflicts.open_conflict_of(registration.player) is not None:
-        messages.warning(request, conflicts.conflict_notice())
     return redirect("player-list", pk)
 
 

@@ -11,6 +11,7 @@ from tournament.access.permissions import (
     public_tournaments,
     visible_tournaments,
 )
+from tournament.clubs.selectors import invitations_of
 from tournament.players.conflicts import open_conflicts_by_club
 
 
@@ -23,5 +24,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "can_edit": may(request.user, Permission.CREATE),
         # Licence conflicts waiting in the user's clubs (issue 27: flagged, resolved later).
         "licence_conflicts": open_conflicts_by_club(request.user),
+        # Invitations into a club wait for the account's own answer (issue 36).
+        "invitations": invitations_of(request.user).count(),
     }
     return render(request, "home.html", context)

@@ -16,6 +16,7 @@ from tournament.access.permissions import (
     permission_required,
     visible_tournaments,
 )
+from tournament.clubs.selectors import clubs_of, home_club
 from tournament.pages import desk_context, form_errors, settings_form_post
 from tournament.tournaments import services as tournament_services
 from tournament.tournaments.forms import TournamentForm
@@ -36,11 +37,15 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @permission_required(Permission.CREATE, None)
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(
+        request.POST or None,
+        clubs=clubs_of(request.user),
+        initial_club=home_club(request.user),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournament_services.tournament_create(
-                data=form.cleaned_data, owner=request.user
+                data=form.cleaned_data, owner=request.user, club=form.cleaned_data["host_club"]
             )
         except ValidationError as error:
             form_errors(form, error)
