@@ -71,7 +71,11 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/tournament/players/test_registration_players.py",
     ),
     "tournament/models/tournaments.py": ("tests/tournament/access/test_staff_accounts.py",),
-    "tournament/players/conflicts.py": ("tests/tournament/players/test_licence_conflicts.py",),
+    "tournament/clubs/services.py": ("tests/tournament/clubs/test_membership_by_consent.py",),
+    "tournament/clubs/settlement.py": (
+        "tests/tournament/players/test_licence_conflicts.py",
+        "tests/tournament/clubs/test_history_guard.py",
+    ),
     "tournament/players/folding.py": ("tests/tournament/players/test_identity_search.py",),
     "tournament/players/identity.py": (
         "tests/tournament/players/test_identity_duplicates.py",
