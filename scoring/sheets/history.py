@@ -253,6 +253,8 @@ def _status_entry(change: ChangeLog, words: _Words) -> HistoryEntry:
         title = gettext("Validation annulée")
     elif new == ScoreSheet.Status.VALIDATED:
         title = gettext("Feuille validée")
+    elif after.get("signed_by") is not None:
+        title = gettext("Feuille visée à la table")
     elif new == ScoreSheet.Status.COMPLETE and after.get("by_player") is not None:
         title = gettext("Feuille déclarée complète à la table")
     else:
