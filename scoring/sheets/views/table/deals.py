@@ -141,7 +141,11 @@ def table_finish(request: HttpRequest, link: TableLink, payload: dict[str, Any])
         signer, via = bound(request, link), table_entry.VIA_PHONE
         if signer is None:
             raise table_entry.CodeRefused(
-                _("Identifiez-vous : votre nom et votre code personnel."), field="seat"
+                _(
+                    "Identifiez-vous d'abord : votre nom et votre code personnel, en haut de "
+                    "la page."
+                ),
+                field="seat",
             )
     sheet = table_entry.sheet_sign(link=link, registration=signer, via=via)
     missing = [
