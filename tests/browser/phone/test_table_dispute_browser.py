@@ -80,7 +80,7 @@ def test_the_wronged_player_contests_a_confirmed_deal_and_the_arbiter_decides_it
         lefevre.fill("#contest-number", "1")
         lefevre.fill("#contest-note", "J'ai pris, pas CÔTÉ")
         lefevre.click("#contest-button")
-        lefevre.wait_for_selector("#confirm-message:has-text(\"l'arbitre décide\")")
+        lefevre.wait_for_selector('#confirm-message:has-text("l\'arbitre décide")')
         lefevre.wait_for_selector("#row-1 .referred")
         deal = Deal.objects.get()
         assert deal.pending and deal.disputed

@@ -69,7 +69,9 @@ class Table4:
         return self.post(client, "table-confirm", body)
 
     def contest(self, client: Client, seat: int, number: int, note: str = ""):
-        return self.post(client, "table-contest", {**self.code(seat), "number": number, "note": note})
+        return self.post(
+            client, "table-contest", {**self.code(seat), "number": number, "note": note}
+        )
 
 
 @pytest.fixture

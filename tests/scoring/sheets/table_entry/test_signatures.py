@@ -108,7 +108,9 @@ def test_a_deal_decided_after_a_signature_asks_the_table_to_sign_again(arbiter_c
     assert table4.contest(shared, LEFEVRE, 2).status_code == 200
     sheet = table4.sheet()
     deal = sheet.deals.get(number=2)
-    answer = arbiter_client.post(reverse("deal-confirm", args=[deal.pk]), {"version": sheet.version})
+    answer = arbiter_client.post(
+        reverse("deal-confirm", args=[deal.pk]), {"version": sheet.version}
+    )
     assert answer.status_code == 302
     assert signed_seats(table4.sheet()) == set()
     assert sign(table4, shared, table4.code(DURAND)).status_code == 200
