@@ -82,9 +82,9 @@ def test_a_second_and_third_rapid_contest_of_a_deal_are_refused_and_write_nothin
     new sheet version."""
     deal = table4.enter(table4.phone("moreau", MOREAU), WRONG_TAKER, "wrong-taker-03")
     version = table4.sheet().version
-    lefevre = table4.phone("lefevre")
-    assert table4.contest(lefevre, LEFEVRE, deal.number, "un").status_code == 200
-    again = [table4.contest(lefevre, LEFEVRE, deal.number, "deux") for _ in range(2)]
+    cote = table4.phone("cote")
+    assert table4.contest(cote, COTE, deal.number, "un").status_code == 200
+    again = [table4.contest(cote, COTE, deal.number, "deux") for _ in range(2)]
     assert [a.status_code for a in again] == [409, 409]
     assert "déjà contestée" in again[0].json()["error"]
     # Another player's contest of the same contested deal is no new contest either.
@@ -97,17 +97,17 @@ def test_a_second_and_third_rapid_contest_of_a_deal_are_refused_and_write_nothin
 def test_contests_of_one_deal_by_one_player_are_limited_across_corrections(table4: Table4):
     moreau = table4.phone("moreau", MOREAU)
     deal = table4.enter(moreau, WRONG_TAKER, "wrong-taker-04")
-    lefevre = table4.phone("lefevre")
+    cote = table4.phone("cote")
 
     def correct(points: int) -> None:
         fix = {"version": table4.sheet().version, "deal": {**WRONG_TAKER, "points": points}}
         assert table4.post(moreau, "table-deal-correct", fix, deal.number).status_code == 200
 
     for points in range(CONTEST_ALLOWANCE):
-        assert table4.contest(lefevre, LEFEVRE, deal.number).status_code == 200
+        assert table4.contest(cote, COTE, deal.number).status_code == 200
         correct(53 + points)
-    # Corrected again, but LEFÈVRE has used his contests of this deal: the arbiter decides.
-    over = table4.contest(lefevre, LEFEVRE, deal.number)
+    # Corrected again, but CÔTÉ has used his contests of this deal: the arbiter decides.
+    over = table4.contest(cote, COTE, deal.number)
     assert over.status_code == 429 and "appelez l'arbitre" in over.json()["error"]
     deal.refresh_from_db()
     assert not deal.disputed and disputes(deal) == CONTEST_ALLOWANCE
@@ -123,18 +123,18 @@ def test_the_desk_confirms_or_deletes_right_after_a_contest(arbiter_client, tabl
     second = table4.enter(moreau, {**WRONG_TAKER, "points": 60}, "wrong-taker-06")
     page = arbiter_client.get(reverse("sheet-detail", args=[first.sheet_id]))
     shown = page.context["sheet"].version
-    lefevre, durand = table4.phone("lefevre"), table4.phone("durand")
-    assert table4.contest(lefevre, LEFEVRE, first.number).status_code == 200
-    assert table4.contest(durand, DURAND, second.number).status_code == 200
+    cote = table4.phone("cote")
+    assert table4.contest(cote, COTE, first.number).status_code == 200
+    assert table4.contest(cote, COTE, second.number).status_code == 200
     confirmed = arbiter_client.post(reverse("deal-confirm", args=[first.pk]), {"version": shown})
     assert confirmed.status_code == 302, confirmed.content
     first.refresh_from_db()
     assert not first.pending and not first.disputed and first.confirmed_by is not None
     # The next contest (the deal already decided by the arbiter is out of the players' reach)
     # leaves the desk's delete on the page it had just as free.
-    assert table4.contest(lefevre, LEFEVRE, first.number).status_code == 409
+    assert table4.contest(cote, COTE, first.number).status_code == 409
     shown = table4.sheet().version
-    assert table4.contest(lefevre, LEFEVRE, second.number).status_code == 409
+    assert table4.contest(cote, COTE, second.number).status_code == 409
     deleted = arbiter_client.post(reverse("deal-delete", args=[second.pk]), {"version": shown})
     assert deleted.status_code == 302
     assert not Deal.objects.filter(pk=second.pk).exists()
@@ -143,7 +143,7 @@ def test_the_desk_confirms_or_deletes_right_after_a_contest(arbiter_client, tabl
 def test_the_desk_corrects_a_contested_deal_on_the_page_it_read(arbiter_client, table4: Table4):
     deal = table4.enter(table4.phone("moreau", MOREAU), WRONG_TAKER, "wrong-taker-07")
     shown = arbiter_client.get(reverse("deal-adjust", args=[deal.pk])).context["sheet"].version
-    assert table4.contest(table4.phone("lefevre"), LEFEVRE, deal.number).status_code == 200
+    assert table4.contest(table4.phone("cote"), COTE, deal.number).status_code == 200
     adjusted = arbiter_client.post(
         reverse("deal-adjust", args=[deal.pk]),
         {"version": shown, "reason": "preneur LEFÈVRE", **{f"score_{s}": 0 for s in range(4)}},
