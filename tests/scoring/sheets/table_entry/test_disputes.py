@@ -73,6 +73,10 @@ def test_a_confirmed_deal_contested_before_the_sheet_is_finished_goes_to_the_arb
     assert "Table 7 : 1 donne(s) saisie(s) au téléphone à confirmer" in cockpit.content.decode()
     desk = arbiter_client.get(reverse("sheet-detail", args=[deal.sheet_id])).content.decode()
     assert "après confirmation : à décider" in desk and "preneur faux" in desk
+    history = arbiter_client.get(reverse("sheet-history", args=[deal.sheet_id]))
+    text = history.content.decode()
+    assert "Donne 1 contestée" in text and "déjà confirmée : l&#x27;arbitre décide" in text
+    assert "LEFÈVRE" in text
 
 
 def test_a_second_and_third_rapid_contest_of_a_deal_are_refused_and_write_nothing(
