@@ -577,16 +577,16 @@
         ? _("L'arbitre est prévenu : il arrive.") : (answer.data.error || _("Refusé."));
     }).catch(function () { $("call-message").textContent = _("Hors ligne : faites signe à l'arbitre."); });
   });
-  function signed(data) {
+  function signatureText(data) {
     return data.status === "complete" ? _("Feuille terminée : l'arbitre la valide.")
       : fill(_("Feuille visée. Doivent encore la viser : %(names)s."), { names: data.missing.join(", ") }, true);
   }
   $("finish-button").addEventListener("click", function () {
     // A code typed signs for its player; without one, this phone's own player signs.
-    if ($("confirm-pin").value.trim() || !isBound()) { withCode(app.dataset.urlFinish, signed); return; }
+    if ($("confirm-pin").value.trim() || !isBound()) { withCode(app.dataset.urlFinish, signatureText); return; }
     var message = $("confirm-message");
     post(app.dataset.urlFinish, {}).then(function (answer) {
-      message.textContent = answer.status === 200 ? signed(answer.data) : (answer.data.error || _("Refusé."));
+      message.textContent = answer.status === 200 ? signatureText(answer.data) : (answer.data.error || _("Refusé."));
       message.className = answer.status === 200 ? "ok" : "errorlist";
       refreshSheet();
     }).catch(function () { message.textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
