@@ -181,7 +181,6 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
     }
     if sheet is not None:
         view = load_sheet_view(sheet)
-        next_dealer = view.next_dealer
         totals = [0] * len(names)
         for line in view.lines:
             for seat, points in enumerate(line.deal.scores[: len(names)]):
@@ -192,7 +191,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
             view=view,
             version=sheet.version,
             next_number=view.next_number,
-            next_dealer=next_dealer,
+            next_dealer=view.next_dealer,
             pending=[line for line in view.lines if line.deal.pending],
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
