@@ -22,6 +22,7 @@ SHEET_RE = re.compile(
 )
 FULL_RE = re.compile(r'data-full="1"')
 PENDING_RE = re.compile(r'data-pending="(\d+)"')
+LISTED_RE = re.compile(r'<li data-deal="(\d+)"')  # the deals the phone's confirmation lists
 
 
 def random_deal(rng: random.Random, dealer: int) -> dict:
@@ -55,6 +56,7 @@ class SheetState:
     full: bool = False  # the server's data-full: the position's deals are all in
     deals: dict[int, tuple[dict, int]] = field(default_factory=dict)  # number -> deal, enterer
     confirmed: set[int] = field(default_factory=set)
+    listed: list[int] = field(default_factory=list)  # ids of the deals waiting, as listed
 
 
 class TableClient(threading.Thread):
@@ -94,6 +96,7 @@ class TableClient(threading.Thread):
             sheet.version = int(match.group(1))
             sheet.next_dealer = int(match.group(3))
             sheet.full = FULL_RE.search(data.decode("utf-8", "replace")) is not None
+            sheet.listed = [int(pk) for pk in LISTED_RE.findall(data.decode("utf-8", "replace"))]
             return True
         return False
 
@@ -112,6 +115,7 @@ class TableClient(threading.Thread):
         if match:
             sheet.version = int(match.group(1))
             sheet.next_dealer = int(match.group(3))
+        sheet.listed = [int(pk) for pk in LISTED_RE.findall(text)]
         pending = PENDING_RE.search(text)
         return int(pending.group(1)) if pending else None
 
@@ -295,10 +299,21 @@ class TableClient(threading.Thread):
 
     # -- confirming
 
+    def listed(self) -> dict:
+        """What a confirmation carries besides the code: the deals the phone lists, read now,
+        and the sheet's version they were read at."""
+        self.read_sheet(self.sheet)
+        return {"deals": self.sheet.listed, "version": self.sheet.version}
+
     def confirm(self, seat: int, pin: str, expect: bool) -> list[int] | None:
+        listed = self.listed()
+        if not listed["deals"]:
+            return []
         try:
             status, data, ms = self.http.request(
-                "POST", f"/table/{self.sheet.token}/confirmer/", {"seat": seat, "pin": pin}
+                "POST",
+                f"/table/{self.sheet.token}/confirmer/",
+                {"seat": seat, "pin": pin, **listed},
             )
         except ConnectionFailed:
             return None
@@ -328,7 +343,9 @@ class TableClient(threading.Thread):
             wrong = f"{(int(right) + 1) % 10 ** len(right):0{len(right)}d}"
             try:
                 status, _data, _ms = self.http.request(
-                    "POST", f"/table/{self.sheet.token}/confirmer/", {"seat": seat, "pin": wrong}
+                    "POST",
+                    f"/table/{self.sheet.token}/confirmer/",
+                    {"seat": seat, "pin": wrong, **self.listed()},
                 )
                 if status == 403:
                     self.stats.wrong_codes_refused += 1
@@ -361,16 +378,21 @@ class TableClient(threading.Thread):
         self.stats.note(f"sheet {sheet.token[:6]}: deals still waiting after every seat confirmed")
 
     def finish(self) -> None:
-        seat = self.rng.randrange(SEATS)
-        try:
-            status, data, _ms = self.http.request(
-                "POST",
-                f"/table/{self.sheet.token}/terminer/",
-                {"seat": seat, "pin": self.sheet.pins[seat]},
-            )
-        except ConnectionFailed:
-            return
-        if status == 200:
+        """Each player vouches for the sheet with their code, in a random order; the last
+        signature finishes it."""
+        status, data = 0, b""
+        for seat in self.rng.sample(range(SEATS), SEATS):
+            try:
+                status, data, _ms = self.http.request(
+                    "POST",
+                    f"/table/{self.sheet.token}/terminer/",
+                    {"seat": seat, "pin": self.sheet.pins[seat]},
+                )
+            except ConnectionFailed:
+                return
+            if status != 200:
+                break
+        if status == 200 and json.loads(data).get("status") == "complete":
             self.stats.sheets_finished += 1
         elif status >= 500:
             self.stats.server_errors += 1

@@ -40,6 +40,8 @@ class ScoreSheet(models.Model):
     )
     # Bilans written on the paper sheet, by seat index, for the arbiter's cross-check.
     paper_bilans = models.JSONField(_("bilans de la feuille papier"), null=True, blank=True)
+    # Who vouched for it at the table, by seat (scoring.sheets.table_entry.signatures).
+    signatures = models.JSONField(_("visée par les joueurs"), default=list, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 

@@ -253,6 +253,8 @@ def _status_entry(change: ChangeLog, words: _Words) -> HistoryEntry:
         title = gettext("Validation annulée")
     elif new == ScoreSheet.Status.VALIDATED:
         title = gettext("Feuille validée")
+    elif after.get("signed_by") is not None:
+        title = gettext("Feuille visée à la table")
     elif new == ScoreSheet.Status.COMPLETE and after.get("by_player") is not None:
         title = gettext("Feuille déclarée complète à la table")
     else:
@@ -301,6 +303,8 @@ def _entry(change: ChangeLog, words: _Words) -> HistoryEntry:
     if kind == "deal_confirmation":
         title = gettext("Donne %(number)s confirmée") % {"number": _number(change)}
         return HistoryEntry(change, title, [])
+    if kind == "deal_dispute":
+        return _dispute_entry(change, after)
     if kind == "sheet" and change.action == ChangeLog.Action.CREATE:
         names = [words.registration(pk) for pk in after.get("players", [])]
         details = [gettext("joueurs : %(names)s") % {"names": ", ".join(names)}]
@@ -309,6 +313,15 @@ def _entry(change: ChangeLog, words: _Words) -> HistoryEntry:
         return HistoryEntry(change, gettext("Feuille créée"), details)
     # Anything else still reads as words, key by key.
     return HistoryEntry(change, change.get_action_display(), words.changed(before, after))
+
+
+def _dispute_entry(change: ChangeLog, after: dict[str, Any]) -> HistoryEntry:
+    """A deal contested at the table (by the history line's author), with the player's word."""
+    title = gettext("Donne %(number)s contestée") % {"number": _number(change)}
+    details = [gettext("déjà confirmée : l'arbitre décide")] if after.get("referred") else []
+    if after.get("note"):
+        details.append(gettext("motif : %(reason)s") % {"reason": after["note"]})
+    return HistoryEntry(change, title, details)
 
 
 def _registration_ids(changes: Iterable[ChangeLog]) -> set[int]:

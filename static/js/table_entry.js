@@ -551,18 +551,23 @@
 
   $("confirm-form").addEventListener("submit", function (event) {
     event.preventDefault();
-    // The sheet this phone shows: if a deal changed since, the server refuses and the player
-    // reads the sheet again before confirming.
+    // The deals listed under the sheet and the sheet they were read on: only those are
+    // confirmed; if a deal changed since, the server refuses and the player reads again.
+    var shown = Array.prototype.map.call(document.querySelectorAll("#confirm-list [data-deal]"),
+      function (item) { return parseInt(item.dataset.deal, 10); });
+    if (!shown.length) { $("confirm-message").textContent = _("Aucune donne à confirmer."); return; }
     withCode(app.dataset.urlConfirm, function (data) {
-      return fill(data.confirmed.length === 1 ? _("Donne %(numbers)s confirmée.")
+      var text = fill(data.confirmed.length === 1 ? _("Donne %(numbers)s confirmée.")
         : _("Donnes %(numbers)s confirmées."), { numbers: data.confirmed.join(", ") }, true);
-    }, { version: sheetData().version });
+      return data.left ? text + " " + data.left : text;
+    }, { version: sheetData().version, deals: shown });
   });
   $("contest-button").addEventListener("click", function () {
     var number = parseInt($("contest-number").value, 10);
     if (!number) { $("confirm-message").textContent = _("Indiquez le numéro de la donne à contester."); return; }
     withCode(app.dataset.urlContest, function (data) {
-      return fill(_("Donne %(number)s contestée : celui qui l'a saisie doit la corriger."), { number: data.contested }, true);
+      return fill(data.referred ? _("Donne %(number)s contestée : l'arbitre décide.")
+        : _("Donne %(number)s contestée : celui qui l'a saisie doit la corriger."), { number: data.contested }, true);
     }, { number: number, note: $("contest-note").value });
   });
   $("call-button").addEventListener("click", function () {
@@ -572,8 +577,19 @@
         ? _("L'arbitre est prévenu : il arrive.") : (answer.data.error || _("Refusé."));
     }).catch(function () { $("call-message").textContent = _("Hors ligne : faites signe à l'arbitre."); });
   });
+  function signatureText(data) {
+    return data.status === "complete" ? _("Feuille terminée : l'arbitre la valide.")
+      : fill(_("Feuille visée. Doivent encore la viser : %(names)s."), { names: data.missing.join(", ") }, true);
+  }
   $("finish-button").addEventListener("click", function () {
-    withCode(app.dataset.urlFinish, function () { return _("Feuille terminée : l'arbitre la valide."); });
+    // A code typed signs for its player; without one, this phone's own player signs.
+    if ($("confirm-pin").value.trim() || !isBound()) { withCode(app.dataset.urlFinish, signatureText); return; }
+    var message = $("confirm-message");
+    post(app.dataset.urlFinish, {}).then(function (answer) {
+      message.textContent = answer.status === 200 ? signatureText(answer.data) : (answer.data.error || _("Refusé."));
+      message.className = answer.status === 200 ? "ok" : "errorlist";
+      refreshSheet();
+    }).catch(function () { message.textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   });
 
   window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });

@@ -203,8 +203,12 @@ def test_a_club_evening_on_the_lan(
             page.fill("#confirm-pin", pin)
             page.click("#confirm-button")
             page.wait_for_selector("#confirm-message:has-text('Donnes 1, 2 confirmées')")
-            page.fill("#confirm-pin", pin)
-            page.click("#finish-button")
+            # Each player vouches for the sheet with their code: the last one finishes it.
+            for index, seat in enumerate(seats[table.number]):
+                page.select_option("#confirm-seat", str(index))
+                page.fill("#confirm-pin", seat.registration.pin)
+                page.click("#finish-button")
+                page.wait_for_selector(f"#signers [data-seat='{index}']:has-text('a visé')")
             page.wait_for_selector("#confirm-message:has-text('Feuille terminée')")
             confirmers[table.number] = page
         assert not Deal.objects.filter(pending=True).exists()

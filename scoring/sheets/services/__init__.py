@@ -31,6 +31,7 @@ from scoring.sheets.services.incidents import incident_record, penalties_for, pe
 from scoring.sheets.services.sheets import (
     StaleSheetError,
     bump_version,
+    ensure_sheet_writable,
     sheet_allow_extra_deal,
     sheet_create_free,
     sheet_field_update,
@@ -59,6 +60,7 @@ __all__ = [
     "deal_may_go_unrecorded",
     "deal_set_not_recorded",
     "deal_update",
+    "ensure_sheet_writable",
     "incident_barred_taker",
     "incident_record",
     "lost_by_margin_scores",

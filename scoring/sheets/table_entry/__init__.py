@@ -6,8 +6,12 @@
 - `code_desk`: the cockpit's alerts (which phone types wrong codes for whom) and the unlock.
 - `numbers`: a phone's deal keeps the number it was typed under; a number taken meanwhile is a
   conflict showing both versions, never a renumbered copy.
-- `deals`: enter (by a proved player), confirm or contest (a player of the other side, with
-  their code), correct (the enterer), finish the sheet.
+- `deals`: enter (by a proved player), correct (the enterer).
+- `confirmations`: a player of the other side confirms, with their code, the deals their phone
+  listed; who may confirm each.
+- `disputes`: any player of the table but the enterer contests a deal (a confirmed one goes to
+  the arbiter), limited per player and deal.
+- `signatures`: each player vouches for the sheet; the last one finishes it.
 - `calls`: a table calls the arbiter.
 """
 
@@ -29,17 +33,20 @@ from scoring.sheets.table_entry.codes import (
     code_check,
     seated,
 )
-from scoring.sheets.table_entry.deals import (
-    check_client_id,
+from scoring.sheets.table_entry.confirmations import (
+    Confirmation,
     deal_confirm_by_arbiter,
-    deal_contest,
     deals_confirm,
     may_confirm,
+    who_confirms,
+)
+from scoring.sheets.table_entry.deals import (
+    check_client_id,
     phone_deal_correct,
     phone_deal_record,
     replayed_deal,
-    sheet_finish_at_table,
 )
+from scoring.sheets.table_entry.disputes import deal_contest, referred
 from scoring.sheets.table_entry.links import (
     TableClosed,
     check_open,
@@ -50,6 +57,14 @@ from scoring.sheets.table_entry.links import (
     table_sheet,
 )
 from scoring.sheets.table_entry.numbers import DealNumberTaken, conflict_answer
+from scoring.sheets.table_entry.signatures import (
+    VIA_CODE,
+    VIA_PHONE,
+    Signer,
+    sheet_sign,
+    signature_board,
+    signed_seats,
+)
 
 __all__ = [
     "BINDING_COOKIE",
@@ -60,6 +75,10 @@ __all__ = [
     "CodeRefused",
     "DealNumberTaken",
     "DeviceAlert",
+    "Confirmation",
+    "Signer",
+    "VIA_CODE",
+    "VIA_PHONE",
     "TableClosed",
     "UnknownDevice",
     "arbiter_call",
@@ -84,7 +103,11 @@ __all__ = [
     "phone_deal_correct",
     "phone_deal_record",
     "replayed_deal",
+    "referred",
     "seated",
-    "sheet_finish_at_table",
+    "sheet_sign",
+    "signature_board",
+    "signed_seats",
     "table_sheet",
+    "who_confirms",
 ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet
-from scoring.sheets import services
+from scoring.sheets import services, table_entry
 from scoring.sheets.forms import CrossCheckForm, DealForm, FigureDealForm, deal_initial
 from scoring.sheets.screen import (
     SheetView,
@@ -156,6 +156,8 @@ def render_sheet(
         "crosscheck": crosscheck,
         "column_labels": labels,
         "perms_arbiter": capabilities(request.user, view.sheet.tournament)["manage"],
+        # A table's players vouch for its sheet on their phones: who has, who hasn't yet.
+        "signers": _signers(view),
     }
     if request.htmx:
         return render(request, "scoring/_sheet_body.html", context)
@@ -163,10 +165,18 @@ def render_sheet(
     return render(request, "scoring/sheet_detail.html", context)
 
 
+def _signers(view: SheetView) -> list[table_entry.Signer]:
+    if view.sheet.table_id is None:
+        return []
+    names = {c.seat: c.name for c in view.columns}
+    signed = table_entry.signed_seats(view.sheet)
+    return [table_entry.Signer(c.seat, names[c.seat], c.seat in signed) for c in view.columns]
+
+
 def done(request: TournamentRequest, sheet: ScoreSheet) -> HttpResponse:
     """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect."""
     if request.htmx:
-        sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+        sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
         view = load(request, sheet)
         return render_sheet(request, view, entry_form(view))
     return redirect("sheet-detail", sheet.pk)
@@ -181,7 +191,7 @@ def refused(
     **kwargs: Any,
 ) -> HttpResponse:
     """A write on a locked sheet: nothing written, what was `typed` kept, the reason shown."""
-    sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+    sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
     view = load(request, sheet)
     form = kept(request, sheet, form_class(view), seats=view.seats) if typed else entry_form(view)
     return render_sheet(request, view, form, conflict=" ".join(err.messages), **kwargs)
@@ -201,7 +211,7 @@ def stale(
         services.conflict_record(
             sheet=sheet, data=typed, expected_version=expected, user=request.user
         )
-    sheet.refresh_from_db(fields=["version", "paper_bilans", "status"])
+    sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
     who = last_writer(sheet) or gettext("quelqu'un d'autre")
     message = gettext(
         "Conflit : %(who)s a modifié cette feuille pendant votre saisie. Rien n'a été écrasé : "

@@ -177,9 +177,17 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         best = max(sheet.deals.values_list("scores", flat=True), key=lambda s: max(s))
         assert str(max(best)) in public.inner_text("body") or total > 0
 
-        # The table finishes its sheet; the desk shows it complete without a reload.
-        confirming.fill("#confirm-pin", right)
-        confirming.click("#finish-button")
+        # Each player vouches for the sheet: ARNAUD from his bound phone, the others with their
+        # codes on one phone; the last one finishes it, and the desk shows it complete without a
+        # reload.
+        entering.click("#finish-button")
+        entering.wait_for_selector("#confirm-message:has-text('Doivent encore la viser')")
+        assert ScoreSheet.objects.get(pk=sheet.pk).status == ScoreSheet.Status.IN_PROGRESS
+        for seat in range(1, 5):
+            confirming.select_option("#confirm-seat", str(seat))
+            confirming.fill("#confirm-pin", table_of_five["players"][seat].pin)
+            confirming.click("#finish-button")
+            confirming.wait_for_selector(f"#signers [data-seat='{seat}']:has-text('a visé')")
         confirming.wait_for_selector("#confirm-message:has-text('Feuille terminée')")
         page.wait_for_function(
             "() => document.querySelector('#table-1') && "

@@ -75,6 +75,15 @@ def send(client, name, link, body, **kwargs):
     )
 
 
+def shown(link, **code) -> dict:
+    """A confirmation as the phone posts it: the code, the deals its list shows (those waiting
+    for a confirmation) and the sheet's version it read."""
+    sheet = ScoreSheet.objects.filter(table=link.table).first()
+    deals = Deal.objects.filter(sheet=sheet, pending=True, disputed=False)
+    version = sheet.version if sheet else 0
+    return {"deals": list(deals.values_list("pk", flat=True)), "version": version, **code}
+
+
 def public_total(tournament, registration) -> int:
     rows = standings_for(Tournament.objects.get(pk=tournament.pk), public=True).players
     return next(r.row.total for r in rows if r.row.key == registration.pk)
@@ -103,7 +112,7 @@ def test_a_taker_cannot_declare_a_defender_entered_her_deal_then_confirm_it_hers
     deal = Deal.objects.get()
     assert deal.entered_by_player == players[0] and deal.pending
     # Her own code can't confirm it.
-    own = send(taker, "table-confirm", link, {"seat": 0, "pin": players[0].pin})
+    own = send(taker, "table-confirm", link, shown(link, seat=0, pin=players[0].pin))
     assert own.status_code == 403
     deal.refresh_from_db()
     assert deal.pending and deal.confirmed_by_player is None
@@ -201,11 +210,13 @@ def test_a_contested_deal_waits_for_its_enterers_correction_then_a_new_confirmat
     assert "contestée" in desk and "91 ? non : 51" in desk
     assert deal.disputed_by_player == players[2]
     # A contested deal can't be confirmed until corrected; nothing of it is public.
-    refused = send(partner_side, "table-confirm", link, {"seat": 1, "pin": players[1].pin})
+    listed = shown(link, seat=1, pin=players[1].pin)
+    refused = send(partner_side, "table-confirm", link, {**listed, "deals": [deal.pk]})
     assert refused.status_code == 403
     assert public_total(tournament, players[0]) == 0
     # Only its enterer corrects it (another player of the table can't).
-    fixed = {"version": 2, "deal": {**GARDE_CONTRE, "contract": "garde", "points": 51}}
+    # The contest moved no version (the desk's decision goes through): the sheet is at 1.
+    fixed = {"version": 1, "deal": {**GARDE_CONTRE, "contract": "garde", "points": 51}}
     send(defender, "table-identify", link, {"seat": 2, "pin": players[2].pin})
     assert send(defender, "table-deal-correct", link, fixed, number=1).status_code == 403
     answer = send(enterer, "table-deal-correct", link, fixed, number=1)
@@ -215,8 +226,8 @@ def test_a_contested_deal_waits_for_its_enterers_correction_then_a_new_confirmat
     correction = ChangeLog.objects.filter(object_type="deal", object_id=deal.pk, action="update")
     assert correction.get().username == "NORD"
     # A defender confirms the corrected deal: it counts.
-    ok = send(partner_side, "table-confirm", link, {"seat": 1, "pin": players[1].pin})
-    assert ok.status_code == 200 and ok.json() == {"confirmed": [1]}
+    ok = send(partner_side, "table-confirm", link, shown(link, seat=1, pin=players[1].pin))
+    assert ok.status_code == 200 and ok.json() == {"confirmed": [1], "left": ""}
     deal.refresh_from_db()
     assert not deal.pending and deal.confirmed_by_player == players[1]
     assert public_total(tournament, players[0]) == deal.scores[0] > 0
@@ -317,7 +328,7 @@ def test_no_deal_is_confirmed_unless_two_players_of_both_sides_proved_it(actions
                 {"client_id": client_id, "version": version, "entered_by": seat, "deal": deal},
             )
         elif action == "confirm":
-            answer = send(client, "table-confirm", link, code)
+            answer = send(client, "table-confirm", link, shown(link, **code))
         elif action == "contest":
             answer = send(client, "table-contest", link, {**code, "number": 1})
         elif action == "correct":
@@ -358,7 +369,7 @@ def test_a_deal_corrected_after_the_confirmer_read_the_sheet_is_not_confirmed_bl
     # The enterer switches the deal before the defender types their code.
     switched = {"version": seen, "deal": {**GARDE_CONTRE, "contract": "prise", "points": 91}}
     assert send(enterer, "table-deal-correct", link, switched, number=1).status_code == 200
-    late = {"seat": 1, "pin": players[1].pin, "version": seen}
+    late = {**shown(link, seat=1, pin=players[1].pin), "version": seen}
     answer = send(phone("e"), "table-confirm", link, late)
     assert answer.status_code == 409 and answer.json()["field"] == "version"
     assert Deal.objects.get().pending

@@ -209,21 +209,24 @@ def test_only_the_other_side_confirms_with_a_code_and_wrong_codes_are_throttled(
     # Seat 0 took a garde with nobody (4 players): defence is seats 1, 2, 3.
     record(client, link, client_id="deal-one-001", entered_by=0)
     # The taker himself can't confirm; a defender can.
-    own = post(client, "table-confirm", link, {"seat": 0, "pin": players[0].pin})
-    assert own.status_code == 403 and "autre camp" in own.json()["error"]
+    listed = {"deals": [Deal.objects.get().pk], "version": Deal.objects.get().sheet.version}
+    own = post(client, "table-confirm", link, {"seat": 0, "pin": players[0].pin, **listed})
+    # Refused, naming who may confirm it instead.
+    assert own.json()["error"] == "Donne 1 : À confirmer par JOUEUR1, JOUEUR2 ou JOUEUR3."
     assert Deal.objects.get().pending
     assert standings_for(world["tournament"], public=True).players[0].row.total == 0
     wrong = "000000" if players[2].pin != "000000" else "111111"
     for _attempt in range(CLIENT_ALLOWANCE):
-        assert post(client, "table-confirm", link, {"seat": 2, "pin": wrong}).status_code == 403
-    blocked = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin})
+        wrong_code = {"seat": 2, "pin": wrong, **listed}
+        assert post(client, "table-confirm", link, wrong_code).status_code == 403
+    blocked = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin, **listed})
     assert blocked.status_code == 429
     assert Deal.objects.get().pending
     # The lock is this client's: the real player's own phone still confirms.
     client = Client()
     client.cookies["tarot_device"] = "phoneofplayer2"
-    ok = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin})
-    assert ok.status_code == 200 and ok.json() == {"confirmed": [1]}
+    ok = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin, **listed})
+    assert ok.status_code == 200 and ok.json() == {"confirmed": [1], "left": ""}
     deal = Deal.objects.get()
     assert not deal.pending and deal.confirmed_by_player == players[2]
     public = standings_for(world["tournament"], public=True).players

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import ScoreSheet
+from scoring.models import Deal, ScoreSheet
 from scoring.sheets.services import sheet_validate
 from tests.scoring.live.test_phone_trust import GARDE_CONTRE, build, phone, send
 from tournament.models import Player
@@ -67,10 +67,13 @@ def test_every_change_the_sheet_shows_sends_it_again(arbiter):
     contest = {"seat": 2, "pin": players[2].pin, "number": 1, "note": "51"}
     assert send(south, "table-contest", link, contest).status_code == 200
     etag = moved(south, link, etag)
-    fixed = {"version": 2, "deal": {**GARDE_CONTRE, "contract": "garde", "points": 51}}
+    # A contest moves no version (the desk's actions go through): the sheet is at 1.
+    fixed = {"version": 1, "deal": {**GARDE_CONTRE, "contract": "garde", "points": 51}}
     assert send(north, "table-deal-correct", link, fixed, number=1).status_code == 200
     etag = moved(south, link, etag)
-    assert send(east, "table-confirm", link, {"seat": 1, "pin": players[1].pin}).status_code == 200
+    listed = {"deals": [Deal.objects.get().pk], "version": 2}
+    confirm = {"seat": 1, "pin": players[1].pin, **listed}
+    assert send(east, "table-confirm", link, confirm).status_code == 200
     etag = moved(south, link, etag)
     assert refresh(south, link, etag).status_code == 304
     sheet_validate(sheet=ScoreSheet.objects.get(table=link.table), user=arbiter)

@@ -1,5 +1,5 @@
-"""Deals entered at the table: previewed, recorded, corrected by their enterer, confirmed or
-contested by the other side, and the sheet said complete."""
+"""Deals entered at the table: previewed, recorded, corrected by their enterer, confirmed by the
+other side, contested by any other player of the table, and the sheet signed by each player."""
 
 from __future__ import annotations
 
@@ -100,27 +100,57 @@ def table_deal_correct(
 
 @table_write
 def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
-    """A player of the other side confirms the waiting deals with their personal code."""
-    deals = table_entry.deals_confirm(
-        link=link, version=payload.get("version"), **code_sent(request, payload)
+    """A player of the other side confirms, with their personal code, the waiting deals their
+    phone listed (`deals`, at the sheet's `version`); the answer says who may confirm the
+    listed deals left waiting."""
+    outcome = table_entry.deals_confirm(
+        link=link,
+        version=payload.get("version"),
+        deals=payload.get("deals"),
+        **code_sent(request, payload),
     )
-    return JsonResponse({"confirmed": [deal.number for deal in deals]})
+    return JsonResponse(
+        {
+            "confirmed": [deal.number for deal in outcome.confirmed],
+            "left": outcome.left_text(),
+        }
+    )
 
 
 @table_write
 def table_contest(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
-    """A player of the other side refuses a waiting deal, with their code and a word."""
+    """A player of the table other than the enterer contests a deal, with their code and a
+    word: a waiting deal goes back to its enterer, a confirmed one to the arbiter."""
     deal = table_entry.deal_contest(
         link=link,
         number=payload.get("number"),
         note=payload.get("note"),
         **code_sent(request, payload),
     )
-    return JsonResponse({"contested": deal.number})
+    return JsonResponse({"contested": deal.number, "referred": table_entry.referred(deal)})
 
 
 @table_write
 def table_finish(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
-    """The table says its sheet is complete (the arbiter still validates it)."""
-    table_entry.sheet_finish_at_table(link=link, **code_sent(request, payload))
-    return JsonResponse({"status": "complete"})
+    """A player vouches for the table's sheet, with their code or from their own bound phone;
+    the last player's signature finishes it (the arbiter still validates it)."""
+    if "pin" in payload:
+        signer = table_entry.code_check(link=link, **code_sent(request, payload))
+        via = table_entry.VIA_CODE
+    else:
+        signer, via = bound(request, link), table_entry.VIA_PHONE
+        if signer is None:
+            raise table_entry.CodeRefused(
+                _(
+                    "Identifiez-vous d'abord : votre nom et votre code personnel, en haut de "
+                    "la page."
+                ),
+                field="seat",
+            )
+    sheet = table_entry.sheet_sign(link=link, registration=signer, via=via)
+    missing = [
+        player.registration.player.full_name
+        for player in sheet.players.select_related("registration__player").order_by("seat")
+        if player.seat not in table_entry.signed_seats(sheet)
+    ]
+    return JsonResponse({"status": sheet.status, "missing": missing})

@@ -181,7 +181,6 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
     }
     if sheet is not None:
         view = load_sheet_view(sheet)
-        next_dealer = view.next_dealer
         totals = [0] * len(names)
         for line in view.lines:
             for seat, points in enumerate(line.deal.scores[: len(names)]):
@@ -192,10 +191,11 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
             view=view,
             version=sheet.version,
             next_number=view.next_number,
-            next_dealer=next_dealer,
+            next_dealer=view.next_dealer,
             pending=[line for line in view.lines if line.deal.pending],
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
+            signers=table_entry.signature_board(sheet, names, order),
         )
     context["dealer_name"] = names[context["next_dealer"]] if names else ""
     return context
@@ -206,6 +206,7 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
     entered it, whether it is contested, and the inputs its enterer corrects from."""
     deal = line.deal
     enterer = seat_of.get(deal.entered_by_player_id)
+    waiting = deal.pending and not deal.disputed
     description = line.description
     if line.detail is not None and deal.taker is not None and deal.taker < len(names):
         # A seat letter means little on a phone: the contract and the taker's name lead.
@@ -220,7 +221,14 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
         "description": description,
         "scores": [deal.scores[seat] for seat in order],
         "enterer": names[enterer] if enterer is not None else "",
-        "mine": deal.pending and enterer is not None and enterer == bound_seat,
+        # What the confirmation list shows of a deal waiting for the other side.
+        "figures": [(names[seat], deal.scores[seat]) for seat in order] if waiting else [],
+        "who_confirms": table_entry.who_confirms(deal, enterer, names) if waiting else "",
+        "referred": table_entry.referred(deal),
+        "mine": deal.pending
+        and not table_entry.referred(deal)
+        and enterer is not None
+        and enterer == bound_seat,
         "inputs": json.dumps(deal.engine_input()) if deal.pending else "",
     }
 

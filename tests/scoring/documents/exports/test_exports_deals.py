@@ -137,7 +137,8 @@ def phones(arbiter):
         )
         version = ScoreSheet.objects.get(pk=sheet.pk).version
         if taker == 0:
-            table_entry.deals_confirm(link=link, seat=1, pin=pins[1], client=PHONE)
+            listed = {"deals": [deal.pk], "version": version}  # as seat 1's phone shows it
+            table_entry.deals_confirm(link=link, seat=1, pin=pins[1], client=PHONE, **listed)
         elif taker == 1:
             table_entry.deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=version)
     built["arbiter"] = arbiter

@@ -222,9 +222,14 @@ def phone_sheet(data, arbiter) -> ScoreSheet:
         )
         sheet = ScoreSheet.objects.get(pk=deal.sheet_id)
         if number == 1:
-            deals_confirm(
-                link=link, seat=1, pin=players[1].pin, client=PHONE
-            )  # the defender at seat 1
+            deals_confirm(  # the defender at seat 1, the deal listed on his phone
+                link=link,
+                seat=1,
+                pin=players[1].pin,
+                client=PHONE,
+                deals=[deal.pk],
+                version=sheet.version,
+            )
         elif number == 2:
             deal_confirm_by_arbiter(deal=deal, user=arbiter, expected_version=sheet.version)
         version = ScoreSheet.objects.get(pk=sheet.pk).version
