@@ -55,6 +55,12 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "scoring/sheets/table_entry/calls.py": TABLE_PHONES,
     "scoring/sheets/table_entry/deals.py": TABLE_PHONES,
     "scoring/sheets/table_entry/links.py": TABLE_PHONES,
+    "scoring/sheets/table_entry/disputes.py": (
+        "tests/scoring/sheets/table_entry/test_disputes.py",
+    ),
+    "scoring/sheets/table_entry/signatures.py": (
+        "tests/scoring/sheets/table_entry/test_signatures.py",
+    ),
     "tournament/access/lifecycle.py": (
         "tests/scoring/events/test_cut_locks.py",
         "tests/scoring/sheets/test_results_locked.py",
