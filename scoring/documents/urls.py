@@ -8,6 +8,7 @@ from scoring.documents.views import championship as views_championship
 from scoring.documents.views import events as views_events
 from scoring.documents.views import exports as views_exports
 from scoring.documents.views import print as views_print
+from scoring.documents.views import report as views_report
 
 urlpatterns = [
     path("tournois/<id:pk>/impressions/", views_print.print_index, name="print-index"),
@@ -49,6 +50,17 @@ urlpatterns = [
         name="print-itineraries",
     ),
     path("tournois/<id:pk>/impressions/classement.pdf", views_print.ranking, name="print-ranking"),
+    # The arbiter's report (issue 40): the PDF to sign, and its figures as CSV.
+    path(
+        "tournois/<id:pk>/impressions/rapport-arbitre.pdf",
+        views_report.report_pdf,
+        name="print-arbiter-report",
+    ),
+    path(
+        "tournois/<id:pk>/impressions/rapport-arbitre.csv",
+        views_report.report_csv,
+        name="print-arbiter-report-csv",
+    ),
     path(
         "tournois/<id:pk>/sauvegarde/",
         views_backup.backup_download,
