@@ -326,9 +326,12 @@ def adjusted_scores(
         .order_by("sheet__table__position__number", "sheet__table__number", "sheet_id", "number")
     )
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for sheet_id, seat, registration_id in SheetPlayer.objects.filter(
-        sheet_id__in={deal.sheet_id for deal in deals}
-    ).values_list("sheet_id", "seat", "registration_id"):
+    # Joined rather than by the deals' sheet ids: one query even when no deal was adjusted.
+    for sheet_id, seat, registration_id in (
+        SheetPlayer.objects.filter(sheet__tournament=tournament, sheet__deals__adjusted=True)
+        .distinct()
+        .values_list("sheet_id", "seat", "registration_id")
+    ):
         seats[sheet_id][seat] = registration_id
     lines = []
     for deal in deals:
