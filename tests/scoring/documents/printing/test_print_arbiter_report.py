@@ -86,7 +86,7 @@ def test_the_field_lists_every_player_with_licence_and_club(report_text, built):
 
 
 def test_positions_deals_withdrawals_and_late_arrivals(report_text, built):
-    positions = section(report_text, "Positions et donnes jouées", "Les donnes à confirmer")
+    positions = section(report_text, "Positions et donnes jouées", "À confirmer : donnes")
     # Position 1: 2 + 1 deals, one adjusted; position 2: 1 + 1, one cancelled by the petit sec.
     assert "1 Close 2 3 0 0 1 0" in positions
     assert "2 Close 2 2 0 1 0 0" in positions
