@@ -94,6 +94,7 @@ URL_NAMES = [
     "position-clock", "position-close", "position-detail", "position-generate", "position-list",
     "position-publish", "position-regenerate", "position-reopen", "position-validate",
     "position-who-sits-where",
+    "print-arbiter-report", "print-arbiter-report-csv",
     "print-blank-sheets", "print-index", "print-itineraries", "print-ranking", "print-sheet",
     "print-sheets", "print-table-plan", "print-table-plan", "print-who-sits-where",
     "print-who-sits-where", "public-championship", "public-championship-player", "public-club",
