@@ -252,7 +252,7 @@ def position_lines(tournament: Tournament) -> list[PositionLine]:
             PositionLine(
                 number=position.number,
                 status=position.get_status_display(),
-                tables=position.table_count,  # type: ignore[attr-defined]
+                tables=position.table_count,
                 **{
                     key: row.get(key, 0)
                     for key in ("deals", "passed", "cancelled", "adjusted", "pending")

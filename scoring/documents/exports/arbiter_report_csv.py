@@ -121,7 +121,10 @@ def rows_of(columns: list[Column], lines: Iterable[Any]) -> list[list[Any]]:
     ]
 
 
-def blocks(report: ArbiterReport) -> list[tuple[str, Sequence[Any], list[Sequence[Any]]]]:
+Block = tuple[str, Sequence[Any], Sequence[Sequence[Any]]]
+
+
+def blocks(report: ArbiterReport) -> list[Block]:
     """The report's sections, in the PDF's order: (title, headings, rows)."""
     sections: list[tuple[str, list[Column], Iterable[Any]]] = [
         (_("Arbitrage"), STAFF, report.staff),
@@ -132,10 +135,13 @@ def blocks(report: ArbiterReport) -> list[tuple[str, Sequence[Any], list[Sequenc
         (_("Appels de l'arbitre"), CALLS, report.calls),
         (_("Classement final"), RANKING, report.ranking),
     ]
-    identity = (_("Tournoi"), (_("Rubrique"), _("Valeur")), list(identity_rows(report)))
-    return [identity] + [
-        (title, [str(heading) for heading, _show in columns], rows_of(columns, lines))
-        for title, columns, lines in sections
+    identity: Block = (_("Tournoi"), (_("Rubrique"), _("Valeur")), identity_rows(report))
+    return [
+        identity,
+        *(
+            (title, [str(heading) for heading, _show in columns], rows_of(columns, lines))
+            for title, columns, lines in sections
+        ),
     ]
 
 
