@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import choices
 from scoring.core.engine_fields import ENGINE_FIELDS
+from scoring.counting import DealQuerySet, DealScoreQuerySet
 from tournament.models import Club, Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
 
@@ -174,6 +175,7 @@ class Deal(models.Model):
     )
     created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+    objects = DealQuerySet.as_manager()  # counted(), waiting(): scoring.counting's one rule
 
     class Meta:
         verbose_name = _("donne")
@@ -220,6 +222,7 @@ class DealScore(models.Model):
     )
     seat = models.PositiveSmallIntegerField(_("place"))
     points = models.IntegerField(_("points"))
+    objects = DealScoreQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("score d'une donne")
