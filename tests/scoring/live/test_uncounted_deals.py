@@ -7,6 +7,7 @@ ranking states it.
 Before: the arbiter's ranking, PDF, XLSX and cockpit counted NORD's unconfirmed garde sans
 (+708) and EST's contested garde contre (+1440), and seating by rank put them at table 1."""
 
+import csv
 import io
 
 import pytest
@@ -108,3 +109,19 @@ def test_seating_by_rank_reads_only_confirmed_deals(world, arbiter_client):
     seated = {names[pk] for pk in first_table}
     # The counted leaders: SUD, A1 and two of A2..A4 (tied); never NORD nor EST.
     assert {"SUD", "A1"} <= seated and not seated & {"NORD", "EST", "OUEST"}
+
+
+def test_the_deal_log_keeps_every_deal_and_says_which_count_nowhere(world, arbiter_client):
+    response = arbiter_client.get(reverse("export-deals-csv", args=[world.tournament.pk]))
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    header = rows[0]
+    deals = {
+        (row[header.index("Table")], row[header.index("Donne")]): row
+        for row in rows[1:]
+        if row[header.index("Donne")]
+    }
+    confirmed = header.index("Confirmée par")
+    assert deals[("7", "2")][confirmed] == "à confirmer, non comptée"
+    assert deals[("7", "3")][confirmed] == "contestée, non comptée"
+    assert deals[("7", "1")][confirmed] == ""  # typed at the desk
