@@ -7,13 +7,14 @@ none waits). One query whatever the number of tournaments.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext, ngettext
 
 from scoring.live.counted import FREE_SHEETS
 from scoring.models import Deal
+from tournament.models import Tournament
 
 
 @dataclass(frozen=True)
@@ -131,3 +132,14 @@ def _sheet_order(sheet: WaitingSheet) -> tuple[bool, int, int, int]:
 def waiting_deals_of(tournament_id: int) -> WaitingDeals:
     """One tournament's deals not counted (one query)."""
     return waiting_deals([tournament_id])[tournament_id]
+
+
+def waiting_notes(tournaments: Sequence[Tournament]) -> list[str]:
+    """For a ranking over several tournaments (a championship): a line for each tournament
+    whose totals leave deals out, naming it (one query)."""
+    waiting = waiting_deals(t.pk for t in tournaments)
+    return [
+        f"{t.name} ({t.date:%d/%m/%Y}) — {waiting[t.pk].summary}"
+        for t in tournaments
+        if waiting[t.pk]
+    ]

@@ -17,6 +17,7 @@ from openpyxl import load_workbook
 from scoring.live.standings import standings_for
 from tests.scoring.documents.printing.print_helpers import fetch_pdf
 from tests.scoring.live.uncounted_helpers import COUNTED, build
+from tests.scoring.season.championship_helpers import championship
 from tournament.evening.selectors import tournament_plan
 from tournament.models import Tournament
 
@@ -125,3 +126,15 @@ def test_the_deal_log_keeps_every_deal_and_says_which_count_nowhere(world, arbit
     assert deals[("7", "2")][confirmed] == "à confirmer, non comptée"
     assert deals[("7", "3")][confirmed] == "contestée, non comptée"
     assert deals[("7", "1")][confirmed] == ""  # typed at the desk
+
+
+def test_a_championships_documents_rank_on_counted_deals_and_say_what_waits(world, arbiter_client):
+    Tournament.objects.filter(pk=world.tournament.pk).update(status="finished")
+    season = championship([world.tournament], owner=world.tournament.owner, scale=[10, 7, 5])
+    note = f"Open du club (28/11/2026) — {SUMMARY}"
+    response = arbiter_client.get(reverse("championship-xlsx", args=[season.pk]))
+    ranking = list(load_workbook(io.BytesIO(response.content))["Classement"].values)
+    assert note in ranking[0][0]
+    assert [row[1] for row in ranking[2:4]] == ["SUD", "A1"]
+    _reader, pages = fetch_pdf(arbiter_client, reverse("championship-pdf", args=[season.pk]))
+    assert note in " ".join(" ".join(page.split()) for page in pages)
