@@ -11,6 +11,7 @@ import csv
 import io
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
 
@@ -51,6 +52,9 @@ def test_the_arbiters_ranking_page_counts_only_confirmed_deals_and_lists_the_res
     sheet_url = reverse("sheet-detail", args=[world.table_7.pk])
     assert f'<a href="{sheet_url}">{WAITING_TEXT}</a>' in html
     assert html.index('id="uncounted"') < html.index("<table")
+    # The public page has the same totals and no list of the arbiter's sheets.
+    page = Client().get(reverse("public-tournament", args=[world.tournament.pk]))
+    assert page.status_code == 200 and 'id="uncounted"' not in page.content.decode()
 
 
 def test_nothing_is_listed_beside_the_totals_when_nothing_waits(world, arbiter_client):
