@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring import choices
+from scoring import choices, counting
 from scoring.core.engine_fields import ENGINE_FIELDS
 from tournament.models import Club, Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
@@ -165,8 +165,7 @@ class Deal(models.Model):
     )
     confirmed_by = account_link(_("confirmée par l'arbitre"))
     confirmed_at = models.DateTimeField(_("confirmée le"), null=True, blank=True)
-    # An opponent refused it at the table: it waits for the enterer's correction (then a new
-    # confirmation) or the arbiter; a disputed deal is always pending.
+    # Contested at the table: pending too, until its enterer corrects it or the arbiter rules.
     disputed = models.BooleanField(_("contestée"), default=False)
     dispute_note = models.CharField(_("motif de la contestation"), max_length=200, blank=True)
     disputed_by_player = optional_link(
@@ -174,6 +173,7 @@ class Deal(models.Model):
     )
     created_at = models.DateTimeField(_("saisie le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+    objects = counting.DealQuerySet.as_manager()  # counted(), waiting(): the one rule
 
     class Meta:
         verbose_name = _("donne")
@@ -220,6 +220,7 @@ class DealScore(models.Model):
     )
     seat = models.PositiveSmallIntegerField(_("place"))
     points = models.IntegerField(_("points"))
+    objects = counting.DealScoreQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("score d'une donne")

@@ -209,13 +209,13 @@ def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
         raise ValidationError(_("Terminez la séance avant de la couper."))
     if Cut.objects.filter(source=source).exists():
         raise ValidationError(_("Ce tableau a déjà été coupé."))
-    # The arbiter's standings count every deal, a phone's unconfirmed ones too: a deal nobody of
-    # the other side vouched for (or contested) must not decide who qualifies.
+    # A deal nobody of the other side vouched for (or contested) counts in no standings: the
+    # cut would rank without it, so it is decided first.
     waiting = sorted(
         set(
-            Deal.objects.filter(sheet__tournament=source, pending=True).values_list(
-                "sheet__table__number", flat=True
-            )
+            Deal.objects.waiting()
+            .filter(sheet__tournament=source)
+            .values_list("sheet__table__number", flat=True)
         ),
         key=lambda number: number or 0,
     )

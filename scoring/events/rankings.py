@@ -4,7 +4,7 @@ and its cut named (scoring.documents: XLSX, CSV and PDF)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from scoring.events.venue import BracketStandings, StandingLine, bracket_standings
 from scoring.events.wording import carry_text, cut_text
+from scoring.live.waiting import WaitingDeals, waiting_deals
 from tournament.models import Event, Tournament
 
 SESSION, CUMULATIVE = "seance", "cumul"
@@ -23,6 +24,8 @@ class BracketPart:
     standings: BracketStandings
     carry: str
     cut: str
+    # By bracket id: the deals left out (to confirm, contested) of it and of its chain.
+    waiting: dict[int, WaitingDeals] = field(default_factory=dict)
 
     @property
     def tournament(self) -> Tournament:
@@ -54,12 +57,29 @@ class EventDocument:
         return f"{self.event.name} — {self.event.date:%d/%m/%Y} — {self.subject}"
 
     def notes(self, part: BracketPart) -> list[str]:
-        """What the bracket's figures mean: its carry-over and its cut."""
-        return [text for text in (part.cut, part.carry) if text]
+        """What the bracket's figures mean: its carry-over and its cut, and the deals they
+        leave out while they wait (the bracket's, and for the cumulative ranking those of the
+        sessions it carries)."""
+        notes = [text for text in (part.cut, part.carry) if text]
+        counted = part.standings.cumulative.chain if self.kind == CUMULATIVE else []
+        for bracket in [*counted[:-1], part.tournament]:
+            summary = part.waiting.get(bracket.pk, WaitingDeals()).summary
+            if summary and bracket.pk != part.tournament.pk:
+                summary = f"{_session_label(bracket)} — {summary}"
+            if summary:
+                notes.append(summary)
+        return notes
+
+
+def _session_label(bracket: Tournament) -> str:
+    return _("Séance %(session)s, %(bracket)s") % {
+        "session": bracket.session or 1,
+        "bracket": bracket.get_bracket_display(),
+    }
 
 
 def event_document(event: Event, session: int, brackets: list[Tournament], kind: str):
-    """The rankings of these brackets (the arbiter's: every deal entered counts)."""
+    """The rankings of these brackets (the arbiter's: every sheet, its confirmed deals)."""
     if kind not in KINDS:
         raise ValueError(f"unknown ranking kind: {kind!r}")
     parts = []
@@ -72,6 +92,9 @@ def event_document(event: Event, session: int, brackets: list[Tournament], kind:
                 cut=cut_text(standings.cumulative.cut, bracket),
             )
         )
+    waiting = waiting_deals({t.pk for part in parts for t in part.standings.cumulative.chain})
+    for part in parts:
+        part.waiting = waiting
     return EventDocument(event=event, session=session, kind=kind, parts=parts)
 
 

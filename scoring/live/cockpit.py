@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.core.ranking import Ranked
 from scoring.live.reprints import Reprint, cards_to_reprint
 from scoring.live.standings import Standings, standings_fingerprint, standings_for
+from scoring.live.waiting import WaitingDeals, waiting_deals_of
 from scoring.models import Incident, ScoreSheet, TableCall
 from scoring.sheets.position_overview import TableRow, position_overview
 from scoring.sheets.summary import State
@@ -101,6 +102,8 @@ class Cockpit:
     code_alerts: list[CodeAlert] = field(default_factory=list)
     # Itinerary cards out of date since printed (a new code, a seat changed): to reprint.
     reprints: list[Reprint] = field(default_factory=list)
+    # The deals the leaders' totals leave out (to confirm, contested): listed beside them.
+    uncounted: WaitingDeals = field(default_factory=WaitingDeals)
 
     @property
     def reprint_numbers(self) -> str:
@@ -166,6 +169,7 @@ def cockpit_load(tournament: Tournament, standings: Standings | None = None) -> 
         calls=open_calls(tournament),
         code_alerts=code_alerts(tournament),
         reprints=cards_to_reprint(tournament),
+        uncounted=waiting_deals_of(tournament.pk),
     )
     cockpit.counts = [
         (state, str(STATE_LABELS[state]), STATE_TONES[state], n)

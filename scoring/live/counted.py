@@ -1,18 +1,18 @@
-"""What counts in the rankings and statistics: the visible sheets, the counted scores and
-incidents, one player's counted deals, and a fingerprint that moves whenever a public ranking
-could change.
+"""What the rankings and statistics read: the visible sheets, the counted incidents, one
+player's counted deals, and a fingerprint that moves whenever a public ranking could change.
 
-What the public may see is answered here and nowhere else, and every public read (a tournament's
+Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, and its SQL
+`counted_sql` in the plain reads here), the same for the arbiter and the public: a deal counts
+once confirmed, never while it waits or is contested. What differs by audience is which sheets
+and tournaments are seen, answered here and nowhere else, and every public read (a tournament's
 public pages, the hall screen, a public championship's page, PDF and XLSX, the public
 statistics) asks it:
 - which tournaments: only public ones (`public_tournaments`, and `PUBLIC_TOURNAMENTS`, the
   access module's query, re-exported here); a private tournament's results stay on its staff's
   pages;
 - which sheets: those of positions that are not drafts, and only validated ones when the
-  organiser chose `public_requires_validation` (`visible_sheets_of`);
-- which deals: none entered on a phone that nobody of the other side confirmed yet (pending,
-  which a disputed deal always is too: `counted_deals`, `counted_scores`).
-The arbiter sees every sheet and every deal of the tournaments they work on.
+  organiser chose `public_requires_validation` (`visible_sheets_of`).
+The arbiter sees every sheet of the tournaments they work on.
 """
 
 from __future__ import annotations
@@ -36,12 +36,6 @@ def public_tournaments(tournaments: Iterable[Tournament]) -> list[Tournament]:
     """The tournaments among these whose results the public may see (PUBLIC_TOURNAMENTS, the
     access module's rule, for tournaments already read)."""
     return [t for t in tournaments if t.is_public]
-
-
-def _published(prefix: str = "") -> Q:
-    """A deal the public sees: none still waiting for the other side's confirmation (a deal
-    entered on a phone, or disputed, which is always waiting too)."""
-    return Q(**{f"{prefix}pending": False})
 
 
 def visible_sheets(tournament: Tournament, *, public: bool) -> QuerySet[ScoreSheet]:
@@ -88,20 +82,6 @@ def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> Q
     )
 
 
-def counted_deals(sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool) -> QuerySet[Deal]:
-    """The deals of these sheets that count: for the public, only confirmed ones."""
-    deals = Deal.objects.filter(sheet__in=sheets)
-    return deals.filter(_published()) if public else deals
-
-
-def counted_scores(
-    sheets: QuerySet[ScoreSheet] | Sequence[int], *, public: bool
-) -> QuerySet[DealScore]:
-    """The per-player scores of the deals that count (counted_deals' rule)."""
-    scores = DealScore.objects.filter(deal__sheet__in=sheets)
-    return scores.filter(_published("deal__")) if public else scores
-
-
 # The columns of a player's counted deal (player_counted_deals), in this order.
 PLAYER_DEAL_COLUMNS = (
     "points",
@@ -128,19 +108,21 @@ PLAYER_DEAL_COLUMNS = (
 
 
 def player_counted_deals(tournament: Tournament, registration_id: int) -> list[tuple[Any, ...]]:
-    """One player's deals that the public sees (counted_scores' and visible_sheets' rules: a
+    """One player's deals that the public sees (the counted rule and visible_sheets': a
     confirmed deal, on a table's sheet of a position that is not a draft, validated if the
     organiser asked for that), by position, sheet and number, with the taker's and partner's
     names: PLAYER_DEAL_COLUMNS. Read through the player's own rows only, in one plain SQL
     statement (a player's card asks it at every change of the standings: through the ORM,
     building its joins cost more than running them)."""
     visible, params = _visible_sheet_sql(tournament)
+    counted, counted_params = Deal.objects.counted_sql("d")
+    sql = _player_deals_sql(f"{counted} AND {visible}")
     with connection.cursor() as cursor:
-        cursor.execute(_player_deals_sql(visible), [registration_id, tournament.pk, False, *params])
+        cursor.execute(sql, [registration_id, tournament.pk, *counted_params, *params])
         return cursor.fetchall()
 
 
-def _player_deals_sql(visible: str) -> str:
+def _player_deals_sql(condition: str) -> str:
     q = connection.ops.quote_name
 
     def table(model: type[Model]) -> str:
@@ -175,7 +157,7 @@ def _player_deals_sql(visible: str) -> str:
         f"JOIN {table(Position)} p ON p.{q('id')} = tb.{q('position_id')} "
         f"{named('tk', 'taker')}{named('pt', 'partner')}"
         f"WHERE ds.{q('registration_id')} = %s AND s.{q('tournament_id')} = %s "
-        f"AND d.{q('pending')} = %s AND {visible} "
+        f"AND {condition} "
         f"ORDER BY p.{q('number')}, d.{q('sheet_id')}, d.{q('number')}"
     )
 
@@ -209,8 +191,8 @@ def player_deals(
     """Every deal a player played, by position, with the running total and their penalties."""
     sheets = visible_sheets(tournament, public=public)
     scores = list(
-        counted_scores(sheets, public=public)
-        .filter(registration=registration)
+        DealScore.objects.counted()
+        .filter(deal__sheet__in=sheets, registration=registration)
         .select_related("deal__sheet__table__position")
         .order_by("deal__sheet__table__position__number", "deal__sheet_id", "deal__number")
     )

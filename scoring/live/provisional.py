@@ -41,13 +41,11 @@ class PartialPosition:
 def partial_positions(tournament: Tournament, *, public: bool) -> list[PartialPosition]:
     """The published positions with counted deals whose tables are not all finished (one query).
 
-    The deals counted are those the standings count: for the public, confirmed ones only, and
-    only on validated sheets where the organiser asked for that."""
-    deals = Deal.objects.filter(sheet__table=OuterRef("pk"), cancelled=False)
-    if public:
-        deals = deals.filter(pending=False)
-        if tournament.public_requires_validation:
-            deals = deals.filter(sheet__status=ScoreSheet.Status.VALIDATED)
+    The deals counted are those the standings count (scoring.counting's rule), and for the
+    public only on validated sheets where the organiser asked for that."""
+    deals = Deal.objects.counted().filter(sheet__table=OuterRef("pk"), cancelled=False)
+    if public and tournament.public_requires_validation:
+        deals = deals.filter(sheet__status=ScoreSheet.Status.VALIDATED)
     counted = deals.order_by().values("sheet__table").annotate(n=Count("pk")).values("n")
     rows = (
         Table.objects.filter(

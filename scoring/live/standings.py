@@ -1,6 +1,7 @@
 """Loads tournaments' scores with a fixed number of queries and ranks them (scoring.core.ranking).
 
-What counts is scoring.live.counted's rule. Penalty points come from the incidents of the counted
+Which deals count is scoring.counting's one rule, the arbiter's as the public's; which sheets
+each sees, scoring.live.counted's. Penalty points come from the incidents of the counted
 sheets (and incidents attached to no sheet), through `scoring.core.penalties`. `standings_for_many`
 reads five queries whatever the number of tournaments, then assembles each tournament's
 standings from the rows read, in named steps and without a query.
@@ -20,12 +21,11 @@ from scoring.core import ranking
 from scoring.core.penalties import Penalty, penalty_adjustments
 from scoring.live.counted import (
     FREE_SHEETS,
-    counted_scores,
     player_deals,
     standings_fingerprint,
     visible_sheets_of,
 )
-from scoring.models import Incident, ScoreSheet, SheetPlayer
+from scoring.models import DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.models import Registration, Tournament
 
 __all__ = [
@@ -136,7 +136,7 @@ def standings_for_many(
     # season of 12 tournaments); a list of ids is planned as an index lookup whatever the stats.
     sheet_ids = list(sheet_info)
     seats = _split_by_tournament(_read_seats(sheet_ids), sheet_info)
-    bilans = _read_bilans(sheet_ids, public=public)
+    bilans = _read_bilans(sheet_ids)
     incidents = _read_incidents(by_id, sheet_ids)
     registrations = _read_ranked_registrations(by_id)
     return {
@@ -189,11 +189,12 @@ def _split_by_tournament(
     return by_tournament
 
 
-def _read_bilans(sheet_ids: list[int], *, public: bool) -> Bilans:
+def _read_bilans(sheet_ids: list[int]) -> Bilans:
     """Each player's points and number of counted deals on each sheet (one query)."""
     return {
         (row["deal__sheet_id"], row["registration_id"]): (row["points"], row["deals"])
-        for row in counted_scores(sheet_ids, public=public)
+        for row in DealScore.objects.counted()
+        .filter(deal__sheet__in=sheet_ids)
         .values("deal__sheet_id", "registration_id")
         .annotate(points=Sum("points"), deals=Count("id"))
         .order_by()

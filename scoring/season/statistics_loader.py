@@ -1,8 +1,8 @@
 """Reads the deal rows the statistics count (scoring.core.statistics) in a fixed number of queries.
 
-What counts is what the rankings count, scoring.live.counted's one rule: for the public, only sheets
-of published or closed positions (validated ones when the organiser asked for it) and never a
-deal entered on a phone that nobody confirmed yet; for the arbiter, every sheet.
+What counts is what the rankings count: the sheets given (scoring.live.counted's: for the public,
+only sheets of published or closed positions, validated ones when the organiser asked for it;
+for the arbiter, every sheet), and of them only the deals scoring.counting's one rule counts.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.db.models import Q, QuerySet
 
 from scoring.core.engine_fields import ENGINE_FIELDS
 from scoring.core.statistics import DealRecord, PenaltyRecord
-from scoring.live.counted import FREE_SHEETS, counted_deals
-from scoring.models import Incident, ScoreSheet, SheetPlayer
+from scoring.live.counted import FREE_SHEETS
+from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from tournament.models import Tournament
 
 # How a deal's players are keyed: by registration (one tournament) or by roster player.
@@ -43,9 +43,7 @@ AS_STORED = (
 )
 
 
-def deal_records(
-    sheets: QuerySet[ScoreSheet], *, public: bool, key: str = BY_REGISTRATION
-) -> list[DealRecord]:
+def deal_records(sheets: QuerySet[ScoreSheet], *, key: str = BY_REGISTRATION) -> list[DealRecord]:
     """Every counted deal of these sheets, its round being (tournament id, position number);
     two queries whatever the number of sheets."""
     seats: dict[int, dict[int, Hashable]] = defaultdict(dict)
@@ -55,7 +53,8 @@ def deal_records(
         seats[sheet_id][seat] = player
     records = []
     for values in (
-        counted_deals(sheets, public=public)
+        Deal.objects.counted()
+        .filter(sheet__in=sheets)
         .order_by(
             "sheet__tournament__date",
             "sheet__tournament_id",

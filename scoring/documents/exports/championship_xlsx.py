@@ -9,12 +9,14 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
 from scoring.documents.exports.common import titled_sheet
+from scoring.live.waiting import waiting_notes
 from scoring.season.championships import ChampionshipStandings, lines
 
 
 def build(standings: ChampionshipStandings) -> bytes:
     """Numbers stay numbers (a dropped result is a number too: the Détail sheet says which
-    results count); names and clubs never become formulas."""
+    results count); names and clubs never become formulas. The ranking's title states the
+    deals its tournaments' totals leave out while they wait."""
     championship = standings.championship
     workbook = Workbook(write_only=True)
     ranked, apart = lines(standings)
@@ -28,7 +30,9 @@ def build(standings: ChampionshipStandings) -> bytes:
         cells = [cell.points if cell else None for cell in line.cells]
         return [line.name, line.licence, line.club, *cells, line.played, line.total]
 
-    titled_sheet(workbook, _("Classement"), f"{title} — {_('Classement du championnat')}", header,
+    uncounted = waiting_notes(standings.finished)
+    subject = " — ".join([title, _("Classement du championnat"), *uncounted])
+    titled_sheet(workbook, _("Classement"), subject, header,
            [[line.rank, *values(line)] for line in ranked])  # fmt: skip
     if apart:
         titled_sheet(workbook, _("Non classés"),

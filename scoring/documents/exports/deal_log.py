@@ -6,7 +6,9 @@ label; incidents and penalties are rows of their own after their sheet's deals (
 are the last ones, blank on a deal's row).
 
 A deal entered on a phone is a row like any other; its last two columns say who entered it and
-who confirmed it (a player, or an arbiter), and stay blank for a deal typed at the desk.
+who confirmed it (a player, or an arbiter), and stay blank for a deal typed at the desk. The log
+keeps every deal: one still waiting, or contested, says so there, and that it counts in no
+total (scoring.counting).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ FIELDS = (
     "computed_scores",
     # Deals entered on phones: who entered and who confirmed (joined in the same query).
     "pending",
+    "disputed",
     "entered_by_player__number",
     "entered_by_player__player__last_name",
     "entered_by_player__player__first_name",
@@ -112,8 +115,11 @@ def entered_by(deal: dict[str, Any]) -> str:
     )
 
 
-def confirmed_by(deal: dict[str, Any], waiting: str) -> str:
-    """The player or the arbiter who confirmed a phone-entered deal; `waiting` while pending."""
+def confirmed_by(deal: dict[str, Any], waiting: str, contested: str = "") -> str:
+    """The player or the arbiter who confirmed a phone-entered deal; `waiting` while pending,
+    `contested` once an opponent contested it."""
+    if deal["disputed"] and contested:
+        return contested
     if deal["confirmed_by_player__number"] is not None:
         return player_label(
             deal["confirmed_by_player__number"],
@@ -261,6 +267,7 @@ class _Words:
     alone: dict[str, str]
     yes: str
     waiting: str
+    contested: str
 
     @classmethod
     def translated(cls) -> _Words:
@@ -269,7 +276,8 @@ class _Words:
             sides=dict(Deal.Side.choices),
             alone={"dog": _("seul : roi au chien"), "self": _("seul : appelé soi-même")},
             yes=_("oui"),
-            waiting=_("à confirmer"),
+            waiting=_("à confirmer, non comptée"),
+            contested=_("contestée, non comptée"),
         )
 
 
@@ -279,7 +287,7 @@ def _deal_row(
     """A deal's row: its inputs, each seat's player and score, who entered and confirmed it."""
     row = _deal_columns(deal, names, words)
     row += _seat_columns(deal["sheet_id"], deal["scores"] or [], names)
-    row += [entered_by(deal), confirmed_by(deal, words.waiting)]
+    row += [entered_by(deal), confirmed_by(deal, words.waiting, words.contested)]
     row += [None] * INCIDENT_COLUMNS
     # Empty cells are None: the XLSX writer skips them (a third of the cells, and time).
     return [value if value != "" else None for value in row]

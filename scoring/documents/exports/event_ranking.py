@@ -57,7 +57,9 @@ def stream_csv(document: EventDocument) -> Iterator[str]:
     for part in document.parts:
         for line in part.lines(document.kind):
             values = (part.label, *row(line, document.kind))
-            writer.writerow([safe_csv_value(_decimal(v)) for v in values])
+            # The formula guard reads the data (text only); a number is formatted after it, so
+            # a negative fraction is written -283,5, a number, never the text '-283,5.
+            writer.writerow([_decimal(safe_csv_value(v)) for v in values])
     yield "\ufeff"
     yield buffer.getvalue()
 

@@ -13,29 +13,36 @@ from openpyxl import Workbook
 from scoring.core import ranking
 from scoring.documents.exports.common import title_line, titled_sheet
 from scoring.live.standings import FREE_SHEETS, Standings
+from scoring.live.waiting import WaitingDeals
 
 
 class _Sheet(NamedTuple):
-    """One worksheet: its tab's label, the subject its title names, the headings and rows."""
+    """One worksheet: its tab's label, the subject its title names, the headings and rows;
+    `position`: the position whose ranking it is, if one."""
 
     label: str
     subject: str
     header: list[str]
     rows: list[list[Any]]
+    position: int | None = None
 
 
-def build(standings: Standings) -> bytes:
-    """The workbook as bytes; numbers are stored as numbers, header rows frozen."""
+def build(standings: Standings, waiting: WaitingDeals | None = None) -> bytes:
+    """The workbook as bytes; numbers are stored as numbers, header rows frozen. Each title
+    states the deals `waiting` (kept, not counted) that its ranking leaves out."""
     workbook = Workbook(write_only=True)
     provisional = standings.provisional
+    waiting = waiting or WaitingDeals()
     sheets = chain(
         [_individual(standings)],
         (_position(standings, number) for number in standings.positions),
         _groups(standings),
     )
     for sheet in sheets:
-        # Partial results never look final: every sheet's title says so.
-        subject = f"{sheet.subject} — {provisional}" if provisional else sheet.subject
+        # Partial results never look final, nor do totals leaving deals out: the title says so.
+        left_out = waiting.at(sheet.position) if sheet.position is not None else waiting
+        notes = [text for text in (provisional, left_out.summary) if text]
+        subject = " — ".join([sheet.subject, *notes])
         title = title_line(standings.tournament, subject, normalised=standings.normalised)
         titled_sheet(workbook, sheet.label, title, sheet.header, sheet.rows)
     buffer = io.BytesIO()
@@ -101,7 +108,7 @@ def _position(standings: Standings, number: int) -> _Sheet:
         label = subject = _("Feuilles libres")
     elif number in standings.partial_numbers:
         subject = _("Position %(number)s — résultats partiels") % {"number": number}
-    return _Sheet(label, subject, header, rows)
+    return _Sheet(label, subject, header, rows, number)
 
 
 def _groups(standings: Standings) -> Iterator[_Sheet]:

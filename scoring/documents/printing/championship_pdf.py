@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from scoring.documents.printing.render import render_pdf
+from scoring.live.waiting import waiting_notes
 from scoring.qr import qr_svg
 from scoring.season.championships import ChampionshipStandings, lines
 
@@ -15,7 +16,8 @@ def championship_pdf(
     standings: ChampionshipStandings, *, qr_url: str | None, base_url: str | None = None
 ) -> bytes:
     """The ranking, the players listed apart, and which results count (dropped ones in
-    brackets); a QR code to the public page when the championship is public."""
+    brackets), with the deals its tournaments' totals leave out while they wait; a QR code to
+    the public page when the championship is public."""
     championship = standings.championship
     ranked, apart = lines(standings)
     title = _("Classement du championnat")
@@ -24,6 +26,7 @@ def championship_pdf(
         {
             "championship": championship,
             "standings": standings,
+            "uncounted": waiting_notes(standings.finished),
             "ranked": ranked,
             "apart": apart,
             "tie_breaks": standings.criteria_labels,

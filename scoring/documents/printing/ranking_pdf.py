@@ -11,6 +11,7 @@ from scoring.core.ranking import Ranked
 from scoring.documents.printing.render import render_pdf
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
+from scoring.live.waiting import waiting_deals_of
 from scoring.qr import qr_svg
 from tournament.models import Tournament
 
@@ -83,10 +84,14 @@ def ranking_pdf(
     qr_url: str,
     base_url: str | None = None,
 ) -> bytes:
-    """The arbiter's ranking (every sheet entered counts, published or not)."""
+    """The arbiter's ranking (every sheet entered counts, published or not; of its deals, those
+    confirmed), stating the deals left out while they wait."""
     if kind not in KINDS:
         raise ValueError(f"unknown ranking kind: {kind!r}")
     standings = mark_provisional(standings_for(tournament))
+    waiting = waiting_deals_of(tournament.pk)
+    if position is not None:
+        waiting = waiting.at(position)
     columns, lines = ranking_lines(standings, kind, position)
     title = ranking_title(kind, position)
     return render_pdf(
@@ -94,6 +99,7 @@ def ranking_pdf(
         {
             "tournament": tournament,
             "standings": standings,
+            "waiting": waiting,
             "kind": kind,
             "columns": columns,
             "lines": lines,

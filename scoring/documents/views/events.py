@@ -1,6 +1,6 @@
 """An event's rankings to download or print: one session's brackets, or one bracket, in the
 session's order (`seance`) or the cumulative one (`cumul`), as XLSX, CSV or PDF. Whoever runs
-the venue (Permission.EVENT_DESK): the arbiter's figures, every deal entered counted."""
+the venue (Permission.EVENT_DESK): the arbiter's figures (every sheet; its confirmed deals)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from scoring.documents.exports import deals_csv, deals_xlsx, ranking_xlsx
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import standings_for
+from scoring.live.waiting import waiting_deals_of
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 
 if TYPE_CHECKING:
@@ -23,7 +24,8 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 @require_safe
 def export_ranking_xlsx(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
-    content = ranking_xlsx.build(mark_provisional(standings_for(tournament)))
+    standings = mark_provisional(standings_for(tournament))
+    content = ranking_xlsx.build(standings, waiting_deals_of(tournament.pk))
     return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
 
 

@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 from scoring.live import tables
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, player_deals, standings_for
+from scoring.live.waiting import waiting_deals_of
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.core.collation import matches
@@ -91,7 +92,8 @@ def ranking_context(
 def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = ranking_context(request, tournament, public=False)
-    context["tab"] = "ranking"
+    # What waits is listed beside the totals, never counted in them.
+    context.update(tab="ranking", waiting=waiting_deals_of(tournament.pk))
     return render(request, "scoring/ranking.html", context)
 
 

@@ -183,9 +183,7 @@ def public_player_statistics(
     entries = registrations_by_tournament(player, season)
     standings = standings_for_many(season, public=True)
     sheets = visible_sheets_of(season, public=True)
-    records = deal_records(
-        sheets.filter(players__registration__player=player), public=True, key=BY_PLAYER
-    )
+    records = deal_records(sheets.filter(players__registration__player=player), key=BY_PLAYER)
     penalties = penalty_records(season, sheets, key=BY_PLAYER, player=player.pk)
 
     here = [r for r in records if _round(r.round)[0] == tournament.pk]
@@ -293,7 +291,7 @@ def tournament_statistics(request: TournamentRequest, pk: int) -> HttpResponse:
     standings = standings_for(tournament, public=False)
     sheets = visible_sheets_of([tournament], public=False)
     stats = statistics_by_player(
-        deal_records(sheets, public=False),
+        deal_records(sheets),
         penalty_records([tournament], sheets).get(tournament.pk, ()),
     )
     players = []
@@ -320,7 +318,7 @@ def _season_statistics(request: TournamentRequest, tournament: Tournament) -> Ht
         .order_by("date", "name", "pk")
     )
     sheets = visible_sheets_of(season, public=False)
-    records = deal_records(sheets, public=False, key=BY_PLAYER)
+    records = deal_records(sheets, key=BY_PLAYER)
     penalties = penalty_records(season, sheets, key=BY_PLAYER)
     stats = statistics_by_player(records, [p for found in penalties.values() for p in found])
     people = players_by_pk(cast("list[int]", list(stats)))  # keyed BY_PLAYER: roster player ids

@@ -65,7 +65,7 @@ def _check_signable(sheet: ScoreSheet) -> None:
     if sheet.status == ScoreSheet.Status.COMPLETE:
         raise Locked(_("La feuille est déjà terminée : l'arbitre la valide."))
     deals = Deal.objects.filter(sheet=sheet)
-    if deals.filter(pending=True).exists():
+    if Deal.objects.waiting().filter(sheet=sheet).exists():
         raise CodeRefused(_("Des donnes attendent encore leur confirmation."))
     expected = sheet.tournament.deals_for_table_size(sheet.players.count()) + sheet.extra_deals
     count = deals.count()

@@ -126,7 +126,7 @@ def test_statistics_match_the_deal_log_counted_by_hand(remainder):
     expected = count_from_log(log_rows(tournament), names)
     sheets = visible_sheets_of([tournament], public=False)
     stats = statistics_by_player(
-        deal_records(sheets, public=False),
+        deal_records(sheets),
         penalty_records([tournament], sheets).get(tournament.pk, ()),
     )
 

@@ -166,7 +166,7 @@ def test_the_deal_log_says_who_entered_and_who_confirmed_phone_deals(phones):
     )
     assert (deals[(1, 1, 5)][ENTERED], deals[(1, 1, 5)][CONFIRMED]) == (
         "3 – JOUEURC C",
-        "à confirmer",
+        "à confirmer, non comptée",
     )
     # Deals typed at the desk: both blank; otherwise a phone deal is a row like any other.
     for key in [(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 2, 1)]:
@@ -198,7 +198,7 @@ def test_the_csv_has_the_same_two_columns(phones):
         "",
         "2 – JOUEURB B",
         f"arbitre {arbiter}",
-        "à confirmer",
+        "à confirmer, non comptée",
     ]
     _ws, xlsx = xlsx_records(deals_xlsx.build(phones["tournament"]))
     assert header == list(xlsx[0].keys())
