@@ -90,7 +90,8 @@ def test_the_next_number_is_recorded_whatever_else_moved_the_sheet():
     link, players = world["link"], world["players"]
     north, east = bound_phone(link, players, 0), bound_phone(link, players, 1)
     assert deal(north, link, "north-deal-1", 1, 0).status_code == 201
-    confirmed = send(east, "table-confirm", link, {"seat": 1, "pin": players[1].pin})
+    shown = {"version": 1, "deals": list(Deal.objects.values_list("pk", flat=True))}
+    confirmed = send(east, "table-confirm", link, {"seat": 1, "pin": players[1].pin, **shown})
     assert confirmed.status_code == 200
     # NORD's deal 2 was typed against the sheet before the confirmation (version 1).
     answer = deal(north, link, "north-deal-2", 2, 1, GARDE_EST)
