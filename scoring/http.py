@@ -6,8 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from scoring.core.bodies import body_check
 from scoring.core.deal import DealError
 from tournament.core.safe_json import JSONTooDeep, loads_bounded
+from tournament.core.schema import Shape
 
 # A deal is a few hundred bytes.
 MAX_BODY_BYTES = 16_384
@@ -27,3 +29,20 @@ def json_object(body: bytes, *, field: str, unreadable: str) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise DealError(field, unreadable)
     return payload
+
+
+def json_body(body: bytes, schema: Shape, *, field: str, unreadable: str) -> dict[str, Any]:
+    """The posted body read (`json_object`) and checked against the endpoint's schema: DealError
+    naming the field at fault, before any service sees it."""
+    return body_check(schema, json_object(body, field=field, unreadable=unreadable))
+
+
+def body_schema(schema: Shape):
+    """Mark a view with the schema of the JSON body it reads (`json_body`): the fuzz tests build
+    its bodies from it, and fail on a view that reads JSON without one."""
+
+    def mark(view):
+        view.body_schema = schema
+        return view
+
+    return mark

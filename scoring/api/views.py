@@ -20,14 +20,13 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.core.bodies import API_DEAL
 from scoring.core.deal import DealError
-from scoring.http import json_object
+from scoring.http import body_schema, json_body
 from scoring.models import ScoreSheet
 from scoring.sheets.services import StaleSheetError, deal_record
 from tournament.access.lifecycle import Locked
 from tournament.access.permissions import Permission, json_error, permission_required
-
-BODY_KEYS = {"version", "deal"}
 
 
 def _sheet_state(sheet: ScoreSheet) -> dict:
@@ -51,23 +50,18 @@ def sheet_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 def _parse(body: bytes) -> tuple[int, dict[str, Any]]:
     """The body's version and deal, or DealError naming what is wrong with it."""
-    payload = json_object(
-        body, field="deal", unreadable=_('Corps JSON attendu : {"version": n, "deal": {…}}.')
+    payload = json_body(
+        body,
+        API_DEAL,
+        field="deal",
+        unreadable=_('Corps JSON attendu : {"version": n, "deal": {…}}.'),
     )
-    for key in payload:
-        if key not in BODY_KEYS:
-            raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
-    version = payload.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
-    deal = payload.get("deal")
-    if not isinstance(deal, dict):
-        raise DealError("deal", _("Donne : un objet est attendu."))
-    return version, deal
+    return payload["version"], payload["deal"]
 
 
 @permission_required(Permission.SCORE, "sheets__pk", api=True)
 @require_POST
+@body_schema(API_DEAL)
 def deal_create(request: HttpRequest, pk: int) -> JsonResponse:
     sheet = get_object_or_404(ScoreSheet.objects.select_related("tournament"), pk=pk)
     try:

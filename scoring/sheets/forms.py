@@ -16,6 +16,7 @@ from scoring.core.notation import writing as notation_format
 from scoring.core.notation.keys import NotationError, Row, SeatInfo
 from scoring.models import Incident
 from scoring.sheets.services import CARD_FIELDS, deal_figure
+from tournament.core.schema import INT32_MAX
 from tournament.models import DIRECTIONS, SHEET_ORDER, Direction, Registration, Table
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class DealForm(forms.Form):
 
     mode = "detailed"  # the desk's entry mode this form types (FigureDealForm: "figures")
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=INT32_MAX)
     passed = forms.BooleanField(required=False, widget=forms.HiddenInput)
     dealer = forms.TypedChoiceField(label=_("Donneur"), coerce=int)
     taker = typed(_("Preneur"), 12, _("N, S, E, O ; T = tous passent ; A = donne annulée"))
@@ -214,7 +215,7 @@ class AdjustForm(SeatNumbersForm):
     seat_prefix = "score"
     bound = 100000
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=INT32_MAX)
     margin = forms.IntegerField(
         label=_("Contrat déclaré chuté de"),
         min_value=0,
@@ -251,7 +252,7 @@ class CrossCheckForm(SeatNumbersForm):
     seat_prefix = "bilan"
     bound = 1000000
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=INT32_MAX)
 
     def bilans(self) -> list[int | None] | None:
         """The typed bilans by seat index (None where left empty), or None when all are."""

@@ -48,10 +48,14 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError("number out of range")
-    return int(text)
+def _int_parser(max_digits: int | None):
+    def parse(text: str) -> int:
+        # Python's own limit (4300 digits, a ValueError) bounds the rest.
+        if max_digits is not None and len(text.lstrip("-")) > max_digits:
+            raise ValueError("number out of range")
+        return int(text)
+
+    return parse
 
 
 def _no_constant(name: str) -> Any:
@@ -59,9 +63,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
-def loads_bounded(data: bytes | str, *, max_depth: int = 64) -> Any:
+def loads_bounded(
+    data: bytes | str, *, max_depth: int = 64, max_int_digits: int | None = MAX_INT_DIGITS
+) -> Any:
     """json.loads, refusing documents nested deeper than `max_depth` (JSONTooDeep), text that
-    is not UTF-8, infinite or NaN numbers and integers beyond 64 bits (ValueError)."""
+    is not UTF-8, infinite or NaN numbers and integers of more than `max_int_digits` digits
+    (ValueError); None leaves integers to Python's own limit (a backup's history keeps what the
+    site once stored, and the restore checks each column's range itself)."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -71,7 +79,10 @@ def loads_bounded(data: bytes | str, *, max_depth: int = 64) -> Any:
         raise JSONTooDeep(f"nesting deeper than {max_depth}")
     try:
         return json.loads(
-            data, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_no_constant
+            data,
+            parse_float=_parse_float,
+            parse_int=_int_parser(max_int_digits),
+            parse_constant=_no_constant,
         )
     except RecursionError as err:  # belt and braces: the scan above prevents it
         raise JSONTooDeep("nesting too deep") from err

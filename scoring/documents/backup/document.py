@@ -89,7 +89,7 @@ def parse_backup(raw: str | bytes) -> Any:
         except UnicodeDecodeError as exc:
             raise unreadable(_("le texte n'est pas en UTF-8.")) from exc
     try:
-        return loads_bounded(raw, max_depth=MAX_NESTING)
+        return loads_bounded(raw, max_depth=MAX_NESTING, max_int_digits=None)
     except JSONTooDeep as exc:
         raise unreadable(_("le JSON est imbriqué trop profondément.")) from exc
     except ValueError as exc:

@@ -1,6 +1,6 @@
 """Score entry's checks on a deal's input, and its score by the engine.
 
-The form, the API, the phones and the restore all pass here before anything is written: the
+The form, the API and the phones all pass here before anything is written: the
 shape and types of the input, the sheet's seats, the fields of a deal typed from the FFT sheet's
 figure. The engine then checks the cards and scores the deal.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from scoring.core.bodies import DEAL, body_check
 from scoring.core.deal import Deal as EngineDeal
 from scoring.core.deal import DealError, is_int
 from scoring.core.engine import score_deal
@@ -37,9 +38,8 @@ def deal_input_check(data: Any, sheet: ScoreSheet) -> dict[str, Any]:
     """
     if not isinstance(data, dict):
         raise DealError("deal", _("Donne : un objet est attendu."))
-    for key in data:
-        if key not in ENGINE_FIELDS and key not in ENTRY_FIELDS and key not in FIGURE_FIELDS:
-            raise DealError(str(key)[:40], _("Champ inconnu : %(name)s."), {"name": str(key)[:40]})
+    # Types, ranges and list shapes first (the one schema of a deal's body), then the sheet's.
+    body_check(DEAL, data)
     players = sheet_players_count(sheet)
     given = data.get("players", players)
     if not is_int(given) or given != players:

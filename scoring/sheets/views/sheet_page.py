@@ -30,6 +30,7 @@ from scoring.sheets.screen import (
 from scoring.sheets.services import StaleSheetError
 from tournament.access.lifecycle import Locked
 from tournament.access.permissions import TournamentRequest, capabilities
+from tournament.core.schema import INT32_MAX, INT32_MIN
 
 # The URL's object, seen from the tournament (tournament.access's look-ups).
 SHEET = "sheets__pk"
@@ -55,10 +56,13 @@ def get_deal(pk: int) -> Deal:
 
 
 def int_or_none(value: str | None) -> int | None:
+    """A posted or asked integer (a version, a deal or page number, an id), or None when it is
+    not one or lies beyond what a database column holds (it is then kept nowhere)."""
     try:
-        return int(value) if value not in (None, "") else None
+        number = int(value) if value not in (None, "") and len(value) <= 12 else None
     except (TypeError, ValueError):
         return None
+    return number if number is not None and INT32_MIN <= number <= INT32_MAX else None
 
 
 def load(request: TournamentRequest, sheet: ScoreSheet) -> SheetView:

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 
+from scoring.core import bodies
 from scoring.models import TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.views.table.common import table_write
 
 
-@table_write
+@table_write(bodies.PHONE_CALL)
 def table_call(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """Any player calls the arbiter to the table (the link is the credential; one open call
     a table, and a bounded number an hour)."""

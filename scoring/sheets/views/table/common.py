@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.core.deal import DealError
-from scoring.http import json_object
+from scoring.http import body_schema, json_body
 from scoring.models import TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.services import StaleSheetError
 from tournament.access.lifecycle import Locked
 from tournament.access.permissions import json_error
+from tournament.core.schema import Shape
 
 # What a write may be refused for, each answered by `refused`.
 REFUSALS = (
@@ -35,8 +36,8 @@ def _closed(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/table_closed.html", status=404)
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    return json_object(request.body, field="body", unreadable=_("Corps JSON illisible."))
+def _body(request: HttpRequest, schema: Shape) -> dict[str, Any]:
+    return json_body(request.body, schema, field="body", unreadable=_("Corps JSON illisible."))
 
 
 def table_link(*, page: bool):
@@ -59,20 +60,25 @@ def table_link(*, page: bool):
     return decorator
 
 
-def table_write(view):
+def table_write(schema: Shape):
     """A write from the phone: a POST through the table's link, the view called with the
-    request's JSON body, and every refusal (REFUSALS) answered as JSON."""
+    request's JSON body once it matches `schema` (scoring.core.bodies), and every refusal
+    (REFUSALS, a malformed field among them) answered as JSON."""
 
-    @require_POST
-    @table_link(page=False)
-    @wraps(view)
-    def wrapper(request: HttpRequest, link: TableLink, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, link, _body(request), **kwargs)
-        except REFUSALS as err:
-            return refused(err)
+    def decorator(view):
+        @require_POST
+        @table_link(page=False)
+        @body_schema(schema)
+        @wraps(view)
+        def wrapper(request: HttpRequest, link: TableLink, **kwargs: Any) -> HttpResponse:
+            try:
+                return view(request, link, _body(request, schema), **kwargs)
+            except REFUSALS as err:
+                return refused(err)
 
-    return wrapper
+        return wrapper
+
+    return decorator
 
 
 def refused(err: Exception) -> JsonResponse:

@@ -8,13 +8,14 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
+from scoring.core import bodies
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.services import compute_scores, deal_input_check
 from scoring.sheets.views.table.common import bound, client, code_sent, table_write
 
 
-@table_write
+@table_write(bodies.PHONE_PREVIEW)
 def table_preview(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """The row the deal would add, computed by the engine, before anything is saved."""
     sheet = table_entry.table_sheet(link) or ScoreSheet(
@@ -61,7 +62,7 @@ def _deal_answer(deal: Deal, *, status: int, replayed: bool = False) -> JsonResp
     )
 
 
-@table_write
+@table_write(bodies.PHONE_DEAL)
 def table_deal_create(
     request: HttpRequest, link: TableLink, payload: dict[str, Any]
 ) -> JsonResponse:
@@ -83,7 +84,7 @@ def table_deal_create(
     return _deal_answer(deal, status=200 if replayed else 201, replayed=replayed)
 
 
-@table_write
+@table_write(bodies.PHONE_CORRECT)
 def table_deal_correct(
     request: HttpRequest, link: TableLink, payload: dict[str, Any], number: int
 ) -> JsonResponse:
@@ -98,7 +99,7 @@ def table_deal_correct(
     return _deal_answer(deal, status=200)
 
 
-@table_write
+@table_write(bodies.PHONE_CONFIRM)
 def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player of the other side confirms, with their personal code, the waiting deals their
     phone listed (`deals`, at the sheet's `version`); the answer says who may confirm the
@@ -117,7 +118,7 @@ def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]
     )
 
 
-@table_write
+@table_write(bodies.PHONE_CONTEST)
 def table_contest(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player of the table other than the enterer contests a deal, with their code and a
     word: a waiting deal goes back to its enterer, a confirmed one to the arbiter."""
@@ -130,7 +131,7 @@ def table_contest(request: HttpRequest, link: TableLink, payload: dict[str, Any]
     return JsonResponse({"contested": deal.number, "referred": table_entry.referred(deal)})
 
 
-@table_write
+@table_write(bodies.PHONE_FINISH)
 def table_finish(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player vouches for the table's sheet, with their code or from their own bound phone;
     the last player's signature finishes it (the arbiter still validates it)."""

@@ -9,6 +9,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.core import bodies
 from scoring.models import TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.views.table.common import code_sent, table_link, table_write
@@ -18,7 +19,7 @@ def _table_path(link: TableLink) -> str:
     return reverse("table-entry", args=[link.token])
 
 
-@table_write
+@table_write(bodies.PHONE_IDENTIFY)
 def table_identify(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player proves who they are once (name and personal code): this phone then enters the
     table's deals in their name, until the position ends or they leave it."""
