@@ -65,7 +65,8 @@ DEAL = Obj(
 
 # The desk's JSON API: POST /api/feuilles/<sheet>/donnes/.
 API_DEAL = Obj(
-    fields={"version": VERSION, "deal": AnyObject()}, required=frozenset({"version", "deal"})
+    fields={"version": VERSION, "deal": AnyObject(schema=DEAL)},
+    required=frozenset({"version", "deal"}),
 )
 
 # The phones' writes. A deal may carry who entered it (a seat and its code) instead of the
@@ -74,17 +75,19 @@ _CODE = {"seat": SEAT, "pin": PIN}
 _ENTERER = {"entered_by": SEAT, "pin": PIN}
 # A deal number is stored in a PostgreSQL smallint (Deal.number, Incident.deal_number).
 _DEAL_NUMBER_OR_NONE = Int(low=1, high=2**15 - 1, nullable=True)
-PHONE_PREVIEW = Obj(fields={"deal": AnyObject(nullable=True)})
+PHONE_PREVIEW = Obj(fields={"deal": AnyObject(schema=DEAL, nullable=True)})
 PHONE_DEAL = Obj(
     fields={
         "client_id": CLIENT_ID,
-        "deal": AnyObject(nullable=True),
+        "deal": AnyObject(schema=DEAL, nullable=True),
         "version": PHONE_VERSION,
         "number": _DEAL_NUMBER_OR_NONE,
         **_ENTERER,
     }
 )
-PHONE_CORRECT = Obj(fields={"deal": AnyObject(nullable=True), "version": PHONE_VERSION, **_ENTERER})
+PHONE_CORRECT = Obj(
+    fields={"deal": AnyObject(schema=DEAL, nullable=True), "version": PHONE_VERSION, **_ENTERER}
+)
 PHONE_IDENTIFY = Obj(fields=_CODE)
 PHONE_CONFIRM = Obj(fields={**_CODE, "version": PHONE_VERSION})
 PHONE_CONTEST = Obj(fields={**_CODE, "number": _DEAL_NUMBER_OR_NONE, "note": NOTE})

@@ -185,7 +185,10 @@ class Obj(Shape):
 
 @dataclass(frozen=True)
 class AnyObject(Shape):
-    """Any JSON object: its content is checked later, by the one who knows its schema."""
+    """A JSON object whose content the service that has its context checks later, against
+    `schema` (a deal's players and seats depend on its sheet); here only its being an object."""
+
+    schema: Shape | None = None
 
     def _check(self, value: Any, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
