@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.core.deal import DealError
 from scoring.core.figures import FIGURE
+from tournament.core.i18n import gettext_noop as _
 from tournament.core.schema import (
     AnyObject,
     Bool,
@@ -38,6 +39,10 @@ CLIENT_ID = Text(max_length=200, nullable=True)
 PHONE_VERSION = Int(low=0, nullable=True)
 NOTE = Text(max_length=1000, nullable=True)
 
+ALONE_VALUE = _(
+    "Seul : %(value)s n'est pas une réponse possible (« dog » : roi au chien, "
+    "« self » : appelé soi-même, ou vide)."
+)
 _SIDE = Text(max_length=20, nullable=True)
 DEAL = Obj(
     fields={
@@ -59,7 +64,7 @@ DEAL = Obj(
         "passed": Bool(),
         "cancelled": Bool(),
         "arbiter_called": Bool(),
-        "alone": Text(max_length=10, nullable=True),
+        "alone": Text(max_length=10, nullable=True, message=ALONE_VALUE),
     }
 )
 

@@ -67,12 +67,9 @@ def _valid(shape: Shape) -> st.SearchStrategy[Any]:
     if isinstance(shape, Pair):
         return st.tuples(valid(shape.first), valid(shape.second)).map(list)
     if isinstance(shape, Obj):
-        return st.fixed_dictionaries(
-            {key: valid(shape.fields[key]) for key in shape.required},
-            optional={
-                key: valid(field) for key, field in shape.fields.items() if key not in shape.required
-            },
-        )
+        optional = {k: valid(f) for k, f in shape.fields.items() if k not in shape.required}
+        required = {key: valid(shape.fields[key]) for key in shape.required}
+        return st.fixed_dictionaries(required, optional=optional)
     if isinstance(shape, AnyObject):
         if shape.schema is not None:
             return valid(shape.schema)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 
@@ -48,7 +49,7 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _int_parser(max_digits: int | None):
+def _int_parser(max_digits: int | None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         # Python's own limit (4300 digits, a ValueError) bounds the rest.
         if max_digits is not None and len(text.lstrip("-")) > max_digits:

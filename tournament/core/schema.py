@@ -40,16 +40,25 @@ def _fail(path: str, template: str, **params: Any) -> FieldError:
 
 @dataclass(frozen=True)
 class Shape:
-    """One value's shape; `nullable` lets JSON null (or an absent key) through as None."""
+    """One value's shape; `nullable` lets JSON null (or an absent key) through as None;
+    `message` (taking %(field)s and %(value)s) replaces the generic refusal where the domain
+    has a clearer word."""
 
     nullable: bool = field(default=False, kw_only=True)
+    message: str = field(default="", kw_only=True)
 
     def check(self, value: Any, path: str = "body") -> Any:
-        if value is None:
-            if self.nullable:
-                return None
-            raise _fail(path, _("%(field)s : une valeur est attendue (pas null)."))
-        return self._check(value, path)
+        try:
+            if value is None:
+                if self.nullable:
+                    return None
+                raise _fail(path, _("%(field)s : une valeur est attendue (pas null)."))
+            return self._check(value, path)
+        except FieldError as err:
+            if not self.message:
+                raise
+            params = {"field": path, "value": str(value)[:40]}
+            raise FieldError(err.field, self.message, params) from None
 
     def _check(self, value: Any, path: str) -> Any:
         raise NotImplementedError

@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from scoring.core.bodies import DEAL, body_check
+from scoring.core.bodies import ALONE_VALUE, DEAL, body_check
 from scoring.core.deal import Deal as EngineDeal
 from scoring.core.deal import DealError, is_int
 from scoring.core.engine import score_deal
@@ -81,14 +81,7 @@ def _check_alone(data: dict[str, Any], players: int, game: str | None) -> str:
     if alone is None or alone == "":
         return ""
     if not isinstance(alone, str) or alone not in Deal.Alone.values:
-        raise DealError(
-            "alone",
-            _(
-                "Seul : %(value)s n'est pas une réponse possible (« dog » : roi au chien, "
-                "« self » : appelé soi-même, ou vide)."
-            ),
-            {"value": str(alone)[:40]},
-        )
+        raise DealError("alone", ALONE_VALUE, {"value": str(alone)[:40]})
     if data.get("passed") or data.get("cancelled"):
         return ""  # no taker: nothing to say, as for the other fields of such a deal
     if players != 5 or game == Table.Game.FIVE_DEAD:
