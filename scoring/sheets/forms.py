@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.core.validators import MaxValueValidator
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -311,10 +312,7 @@ class IncidentForm(forms.ModelForm):
     class Meta:
         model = Incident
         fields = ["kind", "deal_number", "registration", "decision", "note", "penalty_points"]
-        widgets = {
-            "decision": forms.Textarea(attrs={"rows": 2}),
-            "note": forms.Textarea(attrs={"rows": 2}),
-        }
+        widgets = dict.fromkeys(("decision", "note"), forms.Textarea(attrs={"rows": 2}))
 
     def __init__(
         self,
@@ -324,6 +322,8 @@ class IncidentForm(forms.ModelForm):
         **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
+        # A smallint, as the restore checks it (SQLite alone would store any 64-bit number).
+        self.fields["deal_number"].validators.append(MaxValueValidator(2**15 - 1))
         cast(forms.ModelChoiceField, self.fields["registration"]).queryset = registrations
         self.fields["registration"].required = True
         if tables is not None:

@@ -80,3 +80,25 @@ def test_the_restore_still_refuses_a_column_beyond_what_the_database_holds():
     document["sections"]["scoring.scoresheet"][0]["version"] = 2**31
     with pytest.raises(BackupError, match="version"):
         tournament_import(json.dumps(document))
+
+
+def test_an_incident_on_a_deal_number_no_column_holds_is_refused_then_backup_restores(
+    arbiter_client,
+):
+    """SQLite stores any 64-bit deal number, PostgreSQL and the restore only a smallint's: the
+    desk's form refuses beyond it, so what the site keeps is what its restore takes back."""
+    from scoring.models import Incident
+
+    tournament = build_tournament()
+    table = tournament.positions.get().tables.get(number=1)
+    culprit = table.seats.first().registration
+    url = f"/tournois/{tournament.pk}/incidents/nouveau/"
+    data = {"table": table.pk, "kind": "renonce_defence", "registration": culprit.pk}
+    response = arbiter_client.post(url, {**data, "penalty_points": 10, "deal_number": 2**40})
+    assert response.status_code == 200
+    assert "32767" in response.text  # the form says the bound
+    assert not Incident.objects.filter(registration=culprit).exists()
+    response = arbiter_client.post(url, {**data, "penalty_points": 10, "deal_number": 3})
+    assert response.status_code == 302
+    restored = tournament_import(tournament_export_json(tournament))
+    assert Incident.objects.filter(tournament=restored, deal_number=3).exists()
