@@ -25,8 +25,6 @@ from tournament.models import Table
 # Score entry's fields of a deal besides the engine's; any other key is refused. "alone" says why a
 # taker at 5 with a called king has no partner (Deal.Alone); the engine does not need it.
 ENTRY_FIELDS = ("dealer", "passed", "cancelled", "arbiter_called", "alone")
-# A deal typed from the FFT sheet gives the taker's figure instead of the card fields.
-FIGURE_FIELDS = (FIGURE,)
 CARD_FIELDS = ("oudlers", "points", "poignees", "petit_au_bout", "chelem_announced", "chelem")
 
 
