@@ -94,7 +94,10 @@ PHONE_CORRECT = Obj(
     fields={"deal": AnyObject(schema=DEAL, nullable=True), "version": PHONE_VERSION, **_ENTERER}
 )
 PHONE_IDENTIFY = Obj(fields=_CODE)
-PHONE_CONFIRM = Obj(fields={**_CODE, "version": PHONE_VERSION})
+# The ids of the deals a phone listed for confirmation (a bigint id column; the service
+# says how many a sheet may list).
+_DEAL_IDS = ListOf(item=Int(low=0, high=2**63 - 1), max_items=200, nullable=True)
+PHONE_CONFIRM = Obj(fields={**_CODE, "version": PHONE_VERSION, "deals": _DEAL_IDS})
 PHONE_CONTEST = Obj(fields={**_CODE, "number": _DEAL_NUMBER_OR_NONE, "note": NOTE})
 PHONE_CALL = Obj(fields={"number": _DEAL_NUMBER_OR_NONE, "note": NOTE})
 PHONE_FINISH = Obj(fields=_CODE)

@@ -88,7 +88,9 @@ def wrong(shape: Shape) -> st.SearchStrategy[Any]:
     if isinstance(shape, Text):
         return st.one_of(st.just("x" * (shape.max_length + 1)), refused)
     if isinstance(shape, ListOf):
-        too_many = st.lists(valid(shape.item), min_size=shape.max_items + 1, max_size=12)
+        too_many = st.lists(
+            valid(shape.item), min_size=shape.max_items + 1, max_size=shape.max_items + 3
+        )
         one_wrong = st.tuples(st.lists(valid(shape.item), max_size=2), wrong(shape.item)).map(
             lambda pair: [*pair[0], pair[1]]
         )

@@ -113,6 +113,8 @@ def test_a_sound_poignee_still_scores_on_every_path(arbiter_client):
         ("table-identify", {"seat": 2**63 - 1, "pin": "1234"}, "seat"),
         ("table-identify", {"seat": 0, "pin": 1234}, "pin"),
         ("table-confirm", {"seat": 0, "pin": "1234", "version": -1}, "version"),
+        ("table-confirm", {"seat": 0, "pin": "1234", "version": 0, "deals": [2**63]}, "deals"),
+        ("table-confirm", {"seat": 0, "pin": "1234", "version": 0, "deals": [[1]]}, "deals"),
         ("table-contest", {"seat": 0, "pin": "1234", "number": 2**40}, "number"),
         ("table-contest", {"seat": 0, "pin": "1234", "number": 1, "note": ["x"]}, "note"),
         ("table-call", {"number": 2**15}, "number"),
