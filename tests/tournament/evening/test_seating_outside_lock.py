@@ -19,7 +19,11 @@ from scoring.models import Deal
 from scoring.sheets.table_entry import links_for_position, phone_deal_record
 from tests.tournament.evening.positions_helpers import make_tournament
 from tournament.core import seating
-from tournament.evening.positions import position_generate, position_publish
+from tournament.evening.positions import (
+    position_generate,
+    position_publish,
+    position_regenerate,
+)
 from tournament.evening.selectors import tournament_plan
 from tournament.models import Registration, Tournament
 from tournament.players.registrations import registration_withdraw
@@ -124,3 +128,18 @@ def test_a_roster_changing_during_every_solve_is_refused_and_nothing_stored(monk
         "La liste des joueurs a changé pendant le calcul : relancez la génération."
     ]
     assert tournament_plan(tournament) == before  # the drafts as they were
+
+
+def test_regenerating_a_draft_solves_outside_any_transaction(monkeypatch):
+    tournament, leaver = _room()
+    in_transaction: list[bool] = []
+    real = seating.generate
+
+    def watched(*args, **kwargs):
+        in_transaction.append(connection.in_atomic_block)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(seating, "generate", watched)
+    position_regenerate(position=tournament.positions.get(number=2), seed=2)
+    assert in_transaction == [False]
+    assert leaver.pk not in _seated(tournament, range(2, 3))
