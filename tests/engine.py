@@ -97,6 +97,10 @@ ENGINE_FILES: tuple[str, ...] = (
     "tests/scoring/events/test_event_queries.py",
     "tests/scoring/sheets/desk/test_desk_queries.py",
     "tests/scoring/season/test_championship_queries.py",
+    # The seating solver outside every transaction: a phone's deal on another connection
+    # answers while a generation solves (SQLite's database lock, PostgreSQL's row locks).
+    "tests/tournament/evening/test_seating_outside_lock.py",
+    "tests/scoring/events/test_cut_seats_outside_lock.py",
 )
 
 

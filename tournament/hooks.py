@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
 
-# Sent by the publish view once a position is published (sender=Position, position=...):
+# Sent by position_publish once the publication is committed (sender=Position, position=...):
 # scoring gives every table its link and code for entering deals on the phones.
 position_published = Signal()
 

@@ -158,7 +158,6 @@ def tables_needed(players: int, remainder: str) -> int:
     return 1
 
 
-@transaction.atomic
 def cut_apply(
     *,
     source: Tournament,
@@ -174,7 +173,54 @@ def cut_apply(
     """Cut a finished main bracket: its qualified into the next session's main bracket (seated
     by `seating_method`: the generator, or the cumulative ranking), the others into a
     consolante (when asked and there are any) or out. Every write is in the history. `seed`
-    draws the generator's plans (random by default, as on the positions page)."""
+    draws the generator's plans (random by default, as on the positions page).
+
+    The cut and its brackets are one transaction; the brackets are seated once it committed:
+    seating takes seconds, and no lock the room's phones wait on is held meanwhile."""
+    cut = _cut_record(
+        source=source,
+        rule=rule,
+        value=value,
+        by_team=by_team,
+        consolante=consolante,
+        carry_over_percent=carry_over_percent,
+        seating_method=seating_method,
+        user=user,
+    )
+    unseated = {
+        str(bracket.pk): message
+        for bracket, method in ((cut.qualified, seating_method), (cut.consolante, GENERATOR))
+        if bracket is not None and (message := bracket_seat(bracket, method, seed=seed, user=user))
+    }
+    if unseated:
+        with transaction.atomic():
+            before = dict(cut.report)
+            cut.report = cut.report | {"unseated": unseated}
+            cut.save(update_fields=["report"])
+            change_record(
+                tournament=cut.source,
+                obj=cut,
+                action="update",
+                before=before,
+                after=cut.report,
+                user=user,
+            )
+    return cut
+
+
+@transaction.atomic
+def _cut_record(
+    *,
+    source: Tournament,
+    rule: str,
+    value: int,
+    by_team: bool,
+    consolante: bool,
+    carry_over_percent: int,
+    seating_method: str,
+    user,
+) -> Cut:
+    """The cut, its brackets and their players, not seated yet."""
     source = locked_tournament(source)
     _ensure_applicable(source, carry_over_percent)
     preview = cut_preview(source=source, rule=rule, value=value, by_team=by_team)
@@ -191,14 +237,6 @@ def cut_apply(
         created_by=user if user is not None and user.is_authenticated else None,
         report=preview.report | {"seating": seating_method},
     )
-    unseated = {
-        str(bracket.pk): message
-        for bracket, method in ((main, seating_method), (second, GENERATOR))
-        if bracket is not None and (message := bracket_seat(bracket, method, seed=seed, user=user))
-    }
-    if unseated:
-        cut.report["unseated"] = unseated
-        cut.save(update_fields=["report"])
     change_record(tournament=source, obj=cut, action="create", after=cut.report, user=user)
     return cut
 

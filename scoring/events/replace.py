@@ -51,13 +51,25 @@ def _members(cut: Cut, key: Any, registrations: list[Registration]) -> list[Regi
     return [r for r in registrations if r.pk == key]
 
 
-@transaction.atomic
 def cut_withdrawal_replace(
     *, cut: Cut, registration: Registration, user=None
 ) -> list[Registration]:
     """`registration` (in the qualified bracket; with its team, by team) withdraws, and the next
     in line takes the place; the bracket's drafts are seated again. Refused once the qualified
-    bracket or its consolante has started."""
+    bracket or its consolante has started.
+
+    The drafts are seated again once the replacement committed: seating takes seconds, and no
+    lock the room's phones wait on is held meanwhile."""
+    added = _replace(cut=cut, registration=registration, user=user)
+    _seat_again(cut.qualified, user)
+    if cut.consolante is not None:
+        _seat_again(cut.consolante, user)
+    return added
+
+
+@transaction.atomic
+def _replace(*, cut: Cut, registration: Registration, user) -> list[Registration]:
+    """The withdrawal and the replacement, the drafts not seated again yet."""
     qualified = locked_tournament(cut.qualified)
     cut = Cut.objects.select_for_update().get(pk=cut.pk)
     if registration.tournament_id != qualified.pk:
@@ -101,9 +113,6 @@ def cut_withdrawal_replace(
     change_record(
         tournament=qualified, obj=cut, action="update", before=before, after=cut.report, user=user
     )
-    _seat_again(qualified, user)
-    if cut.consolante is not None:
-        _seat_again(cut.consolante, user)
     return added
 
 

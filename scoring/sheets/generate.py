@@ -19,7 +19,7 @@ from django.utils import timezone
 from scoring.core.random_deals import random_table_deals
 from scoring.models import Deal, DealScore, ScoreSheet, SheetPlayer
 from tournament.core import seating
-from tournament.evening.positions import position_tables_store
+from tournament.evening.positions import position_tables_store, published_on_commit
 from tournament.models import (
     DIRECTIONS,
     Player,
@@ -107,6 +107,8 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
         )
         by_number = {r.number: r for r in registrations}
         _seat_and_play(tournament, plan, by_number, options, played, rng)
+        for position in tournament.positions.filter(status=Position.Status.PUBLISHED):
+            published_on_commit(position)
         _refresh_statistics()
     return tournament
 

@@ -37,11 +37,6 @@ urlpatterns = [
         name="position-validate",
     ),
     path(
-        "tournois/<id:pk>/saisie/position/<id:number>/codes/",
-        overview.table_links_create,
-        name="table-links",
-    ),
-    path(
         "tables/<id:pk>/nouveau-code/",
         overview.table_link_revoke,
         name="table-link-revoke",

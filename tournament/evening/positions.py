@@ -16,38 +16,11 @@ from tournament.access.audit import change_record
 from tournament.access.lifecycle import ensure_tournament_open, locked_position, locked_tournament
 from tournament.core import seating
 from tournament.evening.fairness import Roster, floor_figures, plan_measures, tournament_roster
-from tournament.evening.selectors import (
-    active_registrations,
-    last_played_position,
-    position_is_stale,
-    tables_of,
-)
+from tournament.evening.plan_inputs import plan_inputs, plan_solve
+from tournament.evening.selectors import active_registrations, position_is_stale, tables_of
 from tournament.models import DIRECTIONS, Position, Seat, Table, Tournament
 
 GENERATOR = Position.Seating.GENERATOR
-
-
-def refuse_typed_drafts(tournament: Tournament, start: int) -> None:
-    """Refuse to delete positions `start` and later when a sheet of theirs holds deals."""
-    # Through the sheets' reverse names: this app does not import scoring's models.
-    typed = (
-        Table.objects.filter(
-            position__tournament=tournament,
-            position__number__gte=start,
-            sheet__deals__isnull=False,
-        )
-        .order_by("position__number")
-        .values_list("position__number", flat=True)
-        .first()
-    )
-    if typed is not None:
-        raise ValidationError(
-            _(
-                "La position %(number)s a déjà des donnes saisies : publiez-la, ou supprimez "
-                "ses donnes, avant de la régénérer."
-            )
-            % {"number": typed}
-        )
 
 
 def _game(tournament: Tournament, size: int) -> str:
@@ -130,7 +103,6 @@ def generation_seconds(tournament: Tournament, played: int) -> int:
     return seating.expected_seconds(players, tournament.positions_count - played)
 
 
-@transaction.atomic
 def position_generate(
     *,
     tournament: Tournament,
@@ -148,74 +120,37 @@ def position_generate(
     Position.Seating) says how position `start` is seated: by the generator, or, when it is the
     next to play, from the current standings (by rank or in a snake; later positions by the
     generator around it); by default as it was seated before.
-    """
-    # Lock the tournament row: two arbiters generating at once would interleave tables.
-    tournament = locked_tournament(tournament)
-    ensure_tournament_open(tournament)
-    existing = {p.number: p for p in tournament.positions.prefetch_related("tables__seats")}
-    played = last_played_position(tournament)
-    start = played + 1 if start is None else start
-    if start <= played:
-        raise ValidationError(
-            _("La position %(number)s est publiée : elle ne peut plus être régénérée.")
-            % {"number": start}
-        )
-    if start > tournament.positions_count:
-        raise ValidationError(_("Toutes les positions prévues sont déjà publiées."))
-    if any(n not in existing for n in range(1, start)):
-        raise ValidationError(_("Générez d'abord les positions précédentes."))
-    # Redrawing a draft deletes its tables, and with them any sheet typed on it: refuse instead.
-    refuse_typed_drafts(tournament, start)
 
-    fixed = [tables_of(existing[n]) for n in range(1, start)]
-    last = tournament.positions_count
-    current = [tables_of(existing[n]) for n in range(start, last + 1) if n in existing]
-    previous = None
-    if keep_close and len(current) == last - start + 1:
-        previous = seating.Plan(tuple(tuple(tuple(t) for t in p) for p in [*fixed, *current]))
-    if seating_method is None:  # a re-plan seats the position as it was seated
-        seating_method = existing[start].seating if start in existing else GENERATOR
-    if seating_method != GENERATOR and start != played + 1:
-        raise ValidationError(
-            _("Seule la prochaine position à jouer peut être placée d'après le classement.")
-        )
+    The solver (seconds) runs with no transaction open: a write transaction would hold SQLite's
+    database lock, and every phone's deal in the room would wait for it. Only the check that
+    its inputs are unchanged, and the store, run under the tournament's lock; inputs changed
+    meanwhile (a withdrawal, a publication) are solved again once, then refused.
+    """
     if seed is None:
         seed = secrets.randbelow(2**31)
-    try:
-        plan = _new_plan(tournament, fixed, start, seed, previous, seating_method)
-    except seating.SeatingError as error:
-        # Translated here, in the arbiter's language: the pure module only marks its templates.
-        raise ValidationError(_(error.template) % error.params) from error
-    return _plan_store(
-        tournament, existing, plan, start=start, seed=seed, user=user, seating_method=seating_method
-    )
-
-
-def _new_plan(
-    tournament: Tournament,
-    fixed: list[list[list[int]]],
-    start: int,
-    seed: int,
-    previous: seating.Plan | None,
-    method: str,
-) -> seating.Plan:
-    """Positions `start` and after, planned by the generator; or position `start` seated from
-    the standings (by rank or in a snake) and the positions after it by the generator."""
-    registrations = active_registrations(tournament, start)
-    players = [seating.SeatingPlayer(r.pk, r.team_id) for r in registrations]
-    last, policy = tournament.positions_count, tournament.remainder
-    if method == GENERATOR:
-        return seating.generate(players, last, policy, fixed=fixed, seed=seed, previous=previous)
-    order = {pk: rank for rank, pk in enumerate(hooks.standings_order(tournament))}
-    # Players not ranked yet (a late arrival) come after the ranked ones, by number.
-    ranked = sorted(registrations, key=lambda r: (order.get(r.pk, len(order)), r.number))
-    position = seating.seat_by_standings(
-        [seating.SeatingPlayer(r.pk, r.team_id) for r in ranked], method, policy, fixed, seed
-    )
-    played = [*fixed, position]
-    if len(played) == last:
-        return seating.Plan(tuple(tuple(tuple(t) for t in p) for p in played))
-    return seating.generate(players, last, policy, fixed=played, seed=seed)
+    changed = ""
+    for _attempt in range(2):
+        # Read fresh, with no lock: the settings too may have changed since the caller read it.
+        current = Tournament.objects.get(pk=tournament.pk)
+        inputs, _existing = plan_inputs(current, start, seating_method)
+        plan = plan_solve(inputs, seed, keep_close)
+        with transaction.atomic():
+            # Two arbiters generating at once would interleave tables: one stores at a time.
+            locked = locked_tournament(tournament)
+            now, existing = plan_inputs(locked, start, seating_method)
+            what = inputs.changed(now)
+            if what is None:
+                return _plan_store(
+                    locked,
+                    existing,
+                    plan,
+                    start=now.start,
+                    seed=seed,
+                    user=user,
+                    seating_method=now.method,
+                )
+        changed = what
+    raise ValidationError(changed)
 
 
 def _plan_store(
@@ -348,4 +283,13 @@ def position_publish(
         after=after,
         user=user,
     )
+    published_on_commit(position)
     return position
+
+
+def published_on_commit(position: Position) -> None:
+    """Say `position` is published once the transaction commits, never if it is rolled back:
+    every table gets its link and code (scoring listens), printed on its sheet, scanned by
+    players. Every path that publishes calls it (the desk, a restored backup, a generated
+    tournament), not a view."""
+    transaction.on_commit(lambda: hooks.position_published.send(sender=Position, position=position))

@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import hooks
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.evening import positions as position_services
 from tournament.evening import swaps as swap_services
@@ -181,9 +180,6 @@ def position_publish(request: TournamentRequest, pk: int, number: int) -> HttpRe
     except ValidationError as error:
         error_messages(request, error)
     else:
-        # Every table gets its link and code now (scoring listens): printed on its sheet,
-        # scanned by players.
-        hooks.position_published.send(sender=type(position), position=position)
         messages.success(request, _("Position %(number)s publiée.") % {"number": number})
     return redirect("position-detail", pk, number)
 

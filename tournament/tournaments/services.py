@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.access.audit import settings_save
 from tournament.access.lifecycle import ensure_tournament_open, locked_tournament
-from tournament.evening.positions import refuse_typed_drafts
+from tournament.evening.plan_inputs import refuse_typed_drafts
 from tournament.evening.selectors import last_played_position
 from tournament.models import Club, Position, Tournament
 

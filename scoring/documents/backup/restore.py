@@ -22,7 +22,8 @@ from scoring.documents.backup.document import (
 )
 from scoring.documents.backup.plan import Plan, related_label
 from tournament.clubs.selectors import home_club
-from tournament.models import Club, Player, Tournament
+from tournament.evening.positions import published_on_commit
+from tournament.models import Club, Player, Position, Tournament
 from tournament.players.conflicts import conflict_flag
 
 if TYPE_CHECKING:
@@ -120,8 +121,13 @@ def _write(plan: Plan) -> Tournament:
                 newcomer=newcomer,
                 user=plan.restorer,
             )
-    tournament_key = plan.keys["tournament.tournament"][0]
-    return Tournament.objects.get(pk=new_keys["tournament.tournament"][tournament_key])
+        tournament_key = plan.keys["tournament.tournament"][0]
+        restored = Tournament.objects.get(pk=new_keys["tournament.tournament"][tournament_key])
+        # A backup holds no table link (their secrets stay where they were made): the
+        # published positions get new ones, as when they were published.
+        for position in restored.positions.filter(status=Position.Status.PUBLISHED):
+            published_on_commit(position)
+    return restored
 
 
 def tournament_check(

@@ -103,15 +103,6 @@ def position_validate(request: TournamentRequest, pk: int, number: int) -> HttpR
     return redirect("entry-overview", pk, number)
 
 
-@permission_required(Permission.MANAGE)
-@require_POST
-def table_links_create(request: TournamentRequest, pk: int, number: int) -> HttpResponse:
-    """Codes for the tables of a position published before the links existed."""
-    position = position_or_404(pk, number, published=True)
-    table_entry.links_for_position(position)
-    return redirect("entry-overview", pk, number)
-
-
 @permission_required(Permission.MANAGE, TABLE)
 @require_POST
 def table_link_revoke(request: TournamentRequest, pk: int) -> HttpResponse:

@@ -105,7 +105,7 @@ URL_NAMES = [
     "sheet-extra-deal", "sheet-for-table", "sheet-free-create", "sheet-history", "sheet-validate",
     "signup", "signup-confirmation", "signup-settings", "table-call", "table-code",
     "table-confirm", "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
-    "table-finish", "table-forget", "table-identify", "table-link-revoke", "table-links",
+    "table-finish", "table-forget", "table-identify", "table-link-revoke",
     "table-preview", "table-sheet", "table-sw", "team-assign", "team-list", "team-member-remove",
     "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
     "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
