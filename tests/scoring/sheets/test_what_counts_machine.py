@@ -225,6 +225,44 @@ class WhatCounts(RuleBasedStateMachine):
         body["deals"] = [deal.pk for deal in self.waiting(table)] or [0]
         self.post(self.phone(table, seat), "table-confirm", table, body)
 
+    @precondition(lambda self: self.last_body is not None)
+    @rule(seat=st.integers(0, 3))
+    def another_phone_sends_a_deal_typed_offline_under_the_same_number(self, seat):
+        """A tablemate's phone, offline meanwhile, sends its own deal typed under the number
+        and sheet version the last deal was typed against (a reopened page): a conflict, never
+        a renumbered copy."""
+        table, _seat, body = self.last_body
+        offline = {**body, "client_id": f"offline-{next(SERIAL):08d}"}
+        offline["deal"] = {**body["deal"], "points": min(91, body["deal"]["points"] + 1)}
+        before = Deal.objects.filter(sheet=self.sheet(table)).count()
+        answer = self.post(self.phone(table, seat), "table-deal-create", table, offline)
+        if answer.status_code == 409:
+            assert Deal.objects.filter(sheet=self.sheet(table)).count() == before
+
+    @rule(table=st.integers(0, 1), seat=st.integers(0, 3), points=st.integers(0, 91))
+    def the_enterer_corrects_a_waiting_deal(self, table, seat, points):
+        mine = [
+            d for d in self.waiting(table) if d.entered_by_player_id == self.player(table, seat).pk
+        ]
+        if not mine:
+            return
+        deal = mine[0]
+        inputs = {
+            "taker": deal.taker,
+            "contract": deal.contract,
+            "oudlers": deal.oudlers,
+            "points": points,
+            "dealer": 0,
+        }
+        body = {"version": self.version(table), "deal": inputs, "pin": self.pin(table, seat)}
+        client = self.phone(table, seat)
+        answer = client.post(
+            reverse("table-deal-correct", args=[self.links[table].token, deal.number]),
+            json.dumps(body),
+            content_type="application/json",
+        )
+        assert answer.status_code < 500, answer.content
+
     @rule(table=st.integers(0, 1), seat=st.integers(0, 3))
     def phone_signs_the_sheet(self, table, seat):
         """A player vouches for the sheet from their own bound phone."""
@@ -397,8 +435,8 @@ class WhatCounts(RuleBasedStateMachine):
 
 
 WhatCounts.TestCase.settings = settings(
-    max_examples=10,
-    stateful_step_count=10,
+    max_examples=25,
+    stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
