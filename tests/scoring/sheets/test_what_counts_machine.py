@@ -35,7 +35,7 @@ from scoring.documents.backup.restore import tournament_import
 from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet, SheetPlayer
 from scoring.sheets.services.deals import deal_delete, deal_record
-from scoring.sheets.services.sheets import StaleSheetError
+from scoring.sheets.services.sheets import StaleSheetError, sheet_validate
 from scoring.sheets.table_entry import deal_confirm_by_arbiter, links_for_position
 from tournament.access.lifecycle import (
     position_close,
@@ -321,6 +321,18 @@ class WhatCounts(RuleBasedStateMachine):
                 deal_delete(deal=deals[which % len(deals)], user=self.arbiter)
             except DOMAIN_ERRORS:
                 pass
+
+    @rule(table=st.integers(0, 1), validated=st.booleans())
+    def arbiter_validates_or_reopens_a_sheet(self, table, validated):
+        sheet = self.sheet(table)
+        if sheet is None:
+            return
+        try:
+            sheet_validate(
+                sheet=sheet, validated=validated, reason="Vérification", user=self.arbiter
+            )
+        except DOMAIN_ERRORS:
+            pass
 
     @rule()
     def arbiter_closes_the_position(self):
