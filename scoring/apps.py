@@ -13,12 +13,14 @@ class ScoringConfig(AppConfig):
         # The championship permissions (django-rules) exist before any request asks them.
         from scoring.season import access as access_championship  # noqa: F401
         from scoring.sheets.entry_progress import sheets_to_enter
+        from scoring.sheets.waiting import waiting_at
         from tournament import hooks
         from tournament.models import Position
 
         # What tournament's writes need from the results, plugged in from above.
         hooks.provide_sheets_to_enter(sheets_to_enter)
         hooks.provide_standings_order(_standings_order)
+        hooks.provide_waiting_deals(waiting_at)
         hooks.position_published.connect(_links_for_position, sender=Position)
 
 

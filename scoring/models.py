@@ -398,3 +398,6 @@ class SharedRender(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.kind} {self.key} {self.version}"
+
+
+from scoring.late import LateDeal as LateDeal, PhoneQueue as PhoneQueue  # noqa: E402, I001

@@ -49,3 +49,21 @@ def standings_order(tournament: Any) -> list[int]:
     if _standings_order is None:  # a wiring mistake, never a user's: fail loudly
         raise ImproperlyConfigured("scoring is not installed: nothing ranks the players")
     return _standings_order(tournament)
+
+
+# (tournament, positions or None for all) -> what waits at each table (scoring.sheets.waiting's
+# TableWaits: `number`, `position_number`, `count`), tables with nothing waiting left out: a
+# close, a finish and a seating by rank refuse while anything waits.
+WaitingDeals = Callable[[Any, Sequence[Any] | None], list[Any]]
+_waiting_deals: WaitingDeals | None = None
+
+
+def provide_waiting_deals(func: WaitingDeals) -> None:
+    global _waiting_deals
+    _waiting_deals = func
+
+
+def waiting_deals(tournament: Any, positions: Sequence[Any] | None = None) -> list[Any]:
+    if _waiting_deals is None:  # a wiring mistake, never a user's: fail loudly
+        raise ImproperlyConfigured("scoring is not installed: nothing tells what deals wait")
+    return _waiting_deals(tournament, positions)

@@ -12,7 +12,10 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm, BaseModelForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 
+from tournament.access.lifecycle import DealsWaiting
 from tournament.access.permissions import TournamentRequest, capabilities, tournament_copy
 
 if TYPE_CHECKING:
@@ -37,6 +40,15 @@ def form_errors(form: BaseForm, error: ValidationError) -> None:
         form.add_error(None, error)
 
 
+def waiting_url(error: DealsWaiting) -> str:
+    """The page of what waits (scoring's), where the arbiter decides each deal then does what
+    `error` refused."""
+    query = {"pour": error.then}
+    if error.position is not None:
+        query["position"] = str(error.position)
+    return f"{reverse('deals-waiting', args=[error.tournament_id])}?{urlencode(query)}"
+
+
 def error_messages(request: HttpRequest, error: ValidationError) -> None:
     """A service's refusal as error messages on the next page, one per message."""
     for message in error.messages:
@@ -55,6 +67,10 @@ def post_outcome(
     """
     try:
         result = run()
+    except DealsWaiting as error:
+        # The arbiter decides what waits, table by table, then goes on from that page.
+        error_messages(request, error)
+        return redirect(waiting_url(error))
     except ValidationError as error:
         error_messages(request, error)
     else:

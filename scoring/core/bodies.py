@@ -87,6 +87,8 @@ PHONE_DEAL = Obj(
         "deal": AnyObject(schema=DEAL, nullable=True),
         "version": PHONE_VERSION,
         "number": _DEAL_NUMBER_OR_NONE,
+        # How many deals the phone holds unsent, this one included (the desk shows it).
+        "queued": Int(low=0, high=999, nullable=True),
         **_ENTERER,
     }
 )

@@ -15,9 +15,8 @@ from django.utils.translation import gettext as _
 from scoring.core import events, ranking
 from scoring.events.brackets import bracket_create, bracket_seat, registrations_copy
 from scoring.events.standings import EventStandings, cumulative_standings, points_text
-from scoring.models import Deal
 from tournament.access.audit import change_record
-from tournament.access.lifecycle import locked_tournament
+from tournament.access.lifecycle import ensure_nothing_waits, locked_tournament
 from tournament.core import seating
 from tournament.core.seating.plan import POLICIES
 from tournament.models import Cut, Position, Registration, Tournament
@@ -247,25 +246,9 @@ def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
         raise ValidationError(_("Terminez la séance avant de la couper."))
     if Cut.objects.filter(source=source).exists():
         raise ValidationError(_("Ce tableau a déjà été coupé."))
-    # A deal nobody of the other side vouched for (or contested) counts in no standings: the
-    # cut would rank without it, so it is decided first.
-    waiting = sorted(
-        set(
-            Deal.objects.waiting()
-            .filter(sheet__tournament=source)
-            .values_list("sheet__table__number", flat=True)
-        ),
-        key=lambda number: number or 0,
-    )
-    if waiting:
-        raise ValidationError(
-            _(
-                "Des donnes saisies au téléphone attendent encore leur confirmation (tables "
-                "%(tables)s) : rouvrez la séance, faites-les confirmer ou confirmez-les, puis "
-                "terminez-la avant de couper."
-            )
-            % {"tables": ", ".join(str(n) for n in waiting)}
-        )
+    # A deal nobody of the other side vouched for (or contested), a phone's unsent one or one
+    # arrived after the close must not decide who qualifies: the arbiter decides each first.
+    ensure_nothing_waits(source, "cut")
     if not 0 <= carry_over_percent <= 100:
         raise ValidationError(_("Le report du cumul va de 0 à 100 %."))
 

@@ -3,7 +3,7 @@ the players' table pages (a secret link per table, no account)."""
 
 from django.urls import path
 
-from scoring.sheets.views import deals, incidents, overview, sheets
+from scoring.sheets.views import deals, incidents, overview, sheets, waiting
 from scoring.sheets.views.table import calls as table_calls
 from scoring.sheets.views.table import deals as table_deals
 from scoring.sheets.views.table import identity as table_identity
@@ -51,6 +51,17 @@ urlpatterns = [
         "donnes/<id:pk>/score-non-marque/",
         deals.deal_score_recorded,
         name="deal-score-recorded",
+    ),
+    path("tournois/<id:pk>/donnes-en-attente/", waiting.deals_waiting, name="deals-waiting"),
+    path(
+        "donnes-tardives/<id:pk>/<str:decision>/",
+        waiting.late_deal_decide,
+        name="late-deal-decide",
+    ),
+    path(
+        "telephones/<id:pk>/donnes-non-envoyees/",
+        waiting.phone_queue_acknowledge,
+        name="phone-queue-acknowledge",
     ),
     path("tournois/<id:pk>/incidents/", incidents.incident_list, name="incident-list"),
     path("tournois/<id:pk>/incidents/nouveau/", incidents.incident_create, name="incident-create"),

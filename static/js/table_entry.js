@@ -220,11 +220,18 @@
   // The ETag of the sheet shown: sent back, an unchanged table answers 304 with no body.
   var sheetEtag = app.dataset.sheetEtag || "";
 
+  // The deals this phone holds unsent, as the server last heard it: told again when it moves,
+  // so that the arbiter sees them before closing the position.
+  var reportedQueue = null;
+
   function refreshSheet() {
     if (flushing) return Promise.resolve();
     var headers = sheetEtag ? { "If-None-Match": sheetEtag } : {};
+    var held = readQueue().length;
+    if (held !== reportedQueue) headers["X-Queued-Deals"] = String(held);
     return fetch(app.dataset.urlSheet, { credentials: "same-origin", cache: "no-store", headers: headers })
       .then(function (response) {
+        if (response.status === 304 || response.ok) reportedQueue = held;
         if (response.status === 304) return null;
         if (!response.ok) throw new Error("sheet " + response.status);
         return response.text().then(function (html) {
@@ -367,6 +374,7 @@
       client_id: item.client_id,
       version: item.version !== undefined ? item.version : sheetData().version,
       deal: item.deal,
+      queued: queue.length,
     };
     // The number it was typed under: taken meanwhile, the server answers both versions and
     // stores nothing (a deal queued by an older page has none: the version is its check).
@@ -374,7 +382,12 @@
     post(app.dataset.urlDeal, body).then(function (answer) {
       flushing = false;
       setStatus(true);
-      if (answer.status === 201 || answer.status === 200) {
+      if (answer.status === 202 && answer.data.late) {
+        // The position closed meanwhile: the server keeps the deal for the arbiter to decide.
+        writeQueue(readQueue().filter(function (q) { return q.client_id !== item.client_id; }));
+        $("entry-error").textContent = answer.data.message;
+        flush();
+      } else if (answer.status === 201 || answer.status === 200) {
         sayAfterConflict = "";
         var rest = readQueue().filter(function (q) { return q.client_id !== item.client_id; });
         $("table-sheet").dataset.version = answer.data.version;
@@ -594,7 +607,7 @@
 
   window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });
   window.addEventListener("offline", function () { setStatus(false); });
-  setInterval(function () { flush(); if (!readQueue().length) refreshSheet(); }, 5000);
+  setInterval(function () { flush(); if (!readQueue().length || blocked) refreshSheet(); }, 5000);
 
   setStatus(navigator.onLine);
   showState();

@@ -10,7 +10,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
+from tournament import hooks
 from tournament.access.audit import save_recorded
 from tournament.models import Cut, Position, Tournament
 
@@ -51,6 +53,49 @@ def ensure_position_open(position: Position) -> None:
             % {"number": position.number},
             code="closed",
         )
+
+
+class DealsWaiting(ValidationError):
+    """Deals still wait at some tables (unconfirmed or contested, unsent on a phone, arrived
+    after a close): the arbiter decides each on the page of what waits before going on (`then`:
+    "close", "finish", "seed" or "cut"; `position`: the number of the position to close)."""
+
+    def __init__(
+        self, waiting: list, *, tournament: Tournament, then: str, position: int | None = None
+    ):
+        self.waiting = waiting  # scoring.sheets.waiting.TableWaits, by position and table
+        self.tournament_id = tournament.pk
+        self.then = then
+        self.position = position
+        tables = ", ".join(str(w.number) for w in waiting)
+        super().__init__(
+            _(
+                "Des donnes attendent encore une décision (tables %(tables)s) : décidez de "
+                "chacune avant de %(doing)s."
+            )
+            % {"tables": tables, "doing": WAITING_ACTIONS[then]},
+            code="waiting",
+        )
+
+
+# What the arbiter was doing when deals waited, as the refusal says it.
+WAITING_ACTIONS = {
+    "close": _lazy("clore la position"),
+    "finish": _lazy("terminer le tournoi"),
+    "seed": _lazy("placer une position d'après le classement"),
+    "cut": _lazy("couper le tableau"),
+}
+
+
+def ensure_nothing_waits(
+    tournament: Tournament, then: str, position: Position | None = None
+) -> None:
+    """Refuse (DealsWaiting) while a deal waits at a table of `position` (of the whole
+    tournament when None): the one rule of a close, a finish, a cut and a seating by rank."""
+    waiting = hooks.waiting_deals(tournament, [position] if position is not None else None)
+    if waiting:
+        number = position.number if position is not None else None
+        raise DealsWaiting(waiting, tournament=tournament, then=then, position=number)
 
 
 def _bump_sheets(**where) -> None:
@@ -104,11 +149,13 @@ def tournament_finish(*, tournament: Tournament, user=None) -> Tournament:
     """Running → finished: results, players and positions are frozen."""
     tournament = locked_tournament(tournament)
     ensure_tournament_open(tournament)
+    # Sheets first: their row locks make a deal being saved meanwhile finish before the check.
+    _bump_sheets(tournament=tournament)
+    ensure_nothing_waits(tournament, "finish")
     # A finished tournament has no open position left.
     tournament.positions.filter(status=Position.Status.PUBLISHED).update(
         status=Position.Status.CLOSED
     )
-    _bump_sheets(tournament=tournament)
     _move(tournament, tournament, Tournament.Status.FINISHED, user)
     return tournament
 
@@ -140,7 +187,9 @@ def position_close(*, position: Position, user=None) -> Position:
     ensure_position_open(position)
     if position.status != Position.Status.PUBLISHED:
         raise ValidationError(_("Seule une position publiée peut être close."))
+    # Sheets first: their row locks make a deal being saved meanwhile finish before the check.
     _bump_sheets(table__position=position)
+    ensure_nothing_waits(position.tournament, "close", position)
     _move(position, position.tournament, Position.Status.CLOSED, user)
     return position
 

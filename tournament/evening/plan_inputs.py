@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournament import hooks
-from tournament.access.lifecycle import ensure_tournament_open
+from tournament.access.lifecycle import ensure_nothing_waits, ensure_tournament_open
 from tournament.core import seating
 from tournament.evening.selectors import active_registrations, last_played_position, tables_of
 from tournament.models import Position, Table, Tournament
@@ -94,6 +94,8 @@ def plan_inputs(
     registrations = active_registrations(tournament, start)
     standings: tuple[int, ...] = ()
     if method != GENERATOR:
+        # The standings it seats by must hold every deal the tables played: none may wait.
+        ensure_nothing_waits(tournament, "seed")
         order = {pk: rank for rank, pk in enumerate(hooks.standings_order(tournament))}
         # Players not ranked yet (a late arrival) come after the ranked ones, by number.
         ranked = sorted(registrations, key=lambda r: (order.get(r.pk, len(order)), r.number))

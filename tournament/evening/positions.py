@@ -13,7 +13,11 @@ from django.utils.translation import gettext as _
 
 from tournament import hooks
 from tournament.access.audit import change_record
-from tournament.access.lifecycle import ensure_tournament_open, locked_position, locked_tournament
+from tournament.access.lifecycle import (
+    ensure_tournament_open,
+    locked_position,
+    locked_tournament,
+)
 from tournament.core import seating
 from tournament.evening.fairness import Roster, floor_figures, plan_measures, tournament_roster
 from tournament.evening.plan_inputs import plan_inputs, plan_solve

@@ -168,6 +168,8 @@ class ObjectType(models.TextChoices):
     DEAL = "deal", _("donne")
     DEAL_CONFIRMATION = "deal_confirmation", _("confirmation de donne")
     DEAL_DISPUTE = "deal_dispute", _("contestation de donne")
+    LATE_DEAL = "latedeal", _("donne tardive")
+    PHONE_QUEUE = "phonequeue", _("donnes gardées sur un téléphone")
     TABLE_CALL = "tablecall", _("appel de l'arbitre")
     PLAYER_CODE = "player_code", _("code personnel")
     INCIDENT = "incident", _("incident")

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring.events import brackets, cuts, replace
 from scoring.events.forms import CutForm, ReplaceForm
+from tournament.access.lifecycle import DealsWaiting
 from tournament.access.permissions import (
     EventRequest,
     Permission,
@@ -22,7 +23,7 @@ from tournament.access.permissions import (
     refuse,
 )
 from tournament.access.scopes import visible_events
-from tournament.pages import error_messages, form_errors
+from tournament.pages import error_messages, form_errors, waiting_url
 from tournament.tournaments.forms import TournamentForm
 
 
@@ -121,6 +122,10 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
             preview = cuts.cut_preview(
                 source=source, rule=data["rule"], value=data["value"], by_team=data["by_team"]
             ).report
+        except DealsWaiting as error:
+            # The same page as a close's: the arbiter decides each waiting deal there.
+            error_messages(request, error)
+            return redirect(waiting_url(error))
         except ValidationError as error:
             form_errors(form, error)
     context = {

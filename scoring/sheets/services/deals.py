@@ -155,17 +155,19 @@ def deal_record(
     expected_version: int | None = None,
     rule_set: str | None = None,
     entered_at_table: dict[str, Any] | None = None,
+    after_close: bool = False,
 ) -> Deal:
     """Score and append a deal to a sheet.
 
     `entered_at_table` (client_id, entered_by_player) marks a deal typed on a player's phone:
-    it waits for an opponent's confirmation before it counts publicly.
+    it waits for an opponent's confirmation before it counts publicly. `after_close`: the
+    arbiter accepts a late deal on a closed position (scoring.sheets.waiting).
     """
     rule_set = rule_set or sheet.tournament.rule_set
     data = deal_input_check(data, sheet)
     scores = compute_scores(data, rule_set)
     with transaction.atomic():
-        bump_version(sheet, expected_version)
+        bump_version(sheet, expected_version, after_close=after_close)
         _check_room(sheet)
         last = sheet.deals.order_by("-number").values_list("number", flat=True).first()
         refuse_barred_taker(sheet, (last or 0) + 1, data)

@@ -41,7 +41,9 @@ class StaleSheetError(Exception):
         )
 
 
-def bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = False) -> None:
+def bump_version(
+    sheet: ScoreSheet, expected: int | None, *, validating: bool = False, after_close: bool = False
+) -> None:
     """Compare-and-swap on the sheet's version, refused on a locked sheet.
 
     The UPDATE's conditions are on the sheet row itself (version, status), so that a database
@@ -49,7 +51,8 @@ def bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = 
     re-check a subquery). Closing a position or finishing a tournament bumps the versions of
     their sheets, so a save racing with them fails the version check; the position and
     tournament are then read under this row lock. Raises Locked or StaleSheetError;
-    `validating` lets the arbiter's (un)validation through a validated sheet.
+    `validating` lets the arbiter's (un)validation through a validated sheet, `after_close` their
+    acceptance of a late deal through a closed position (scoring.sheets.waiting).
     """
     rows = ScoreSheet.objects.filter(pk=sheet.pk)
     if expected is not None:
@@ -58,16 +61,19 @@ def bump_version(sheet: ScoreSheet, expected: int | None, *, validating: bool = 
         rows = rows.exclude(status=ScoreSheet.Status.VALIDATED)
     if rows.update(version=F("version") + 1) != 1:
         sheet.refresh_from_db(fields=["version", "status"])
-        ensure_sheet_writable(sheet, validating=validating)
+        ensure_sheet_writable(sheet, validating=validating, after_close=after_close)
         raise StaleSheetError(sheet, expected)
     # Raises Locked inside the caller's transaction, which then rolls the bump back.
-    ensure_sheet_writable(sheet, validating=True)
+    ensure_sheet_writable(sheet, validating=True, after_close=after_close)
     sheet.version = (expected if expected is not None else sheet.version) + 1
 
 
-def ensure_sheet_writable(sheet: ScoreSheet, *, validating: bool = False) -> None:
-    """Raise Locked when the sheet, its position or its tournament refuses changes."""
-    if sheet.table_id is not None:  # the position's check asks its tournament's first
+def ensure_sheet_writable(
+    sheet: ScoreSheet, *, validating: bool = False, after_close: bool = False
+) -> None:
+    """Raise Locked when the sheet, its position or its tournament refuses changes (with
+    `after_close`, a closed position does not)."""
+    if sheet.table_id is not None and not after_close:  # the position's asks its tournament
         position = Position.objects.select_related("tournament").get(tables__pk=sheet.table_id)
         ensure_position_open(position)
     else:

@@ -13,6 +13,8 @@
   the arbiter), limited per player and deal.
 - `signatures`: each player vouches for the sheet; the last one finishes it.
 - `calls`: a table calls the arbiter.
+- `late`: what a phone reports it still holds unsent, and a deal it sends after its position
+  closed, kept as a late deal for the arbiter.
 """
 
 from scoring.sheets.table_entry.calls import CallRefused, arbiter_call, call_take, open_calls
@@ -47,6 +49,7 @@ from scoring.sheets.table_entry.deals import (
     replayed_deal,
 )
 from scoring.sheets.table_entry.disputes import deal_contest, referred
+from scoring.sheets.table_entry.late import closed_link, late_deal_keep, phone_queue_report
 from scoring.sheets.table_entry.links import (
     TableClosed,
     check_open,
@@ -87,6 +90,7 @@ __all__ = [
     "call_take",
     "check_client_id",
     "check_open",
+    "closed_link",
     "code_alerts",
     "code_check",
     "code_unlock",
@@ -94,6 +98,7 @@ __all__ = [
     "deal_confirm_by_arbiter",
     "deal_contest",
     "deals_confirm",
+    "late_deal_keep",
     "link_for",
     "link_revoke",
     "links_for_position",
@@ -102,6 +107,7 @@ __all__ = [
     "open_calls",
     "phone_deal_correct",
     "phone_deal_record",
+    "phone_queue_report",
     "replayed_deal",
     "referred",
     "seated",

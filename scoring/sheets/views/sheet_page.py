@@ -13,6 +13,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
 from scoring.core.deal import DealError
@@ -178,7 +179,11 @@ def _signers(view: SheetView) -> list[table_entry.Signer]:
 
 
 def done(request: TournamentRequest, sheet: ScoreSheet) -> HttpResponse:
-    """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect."""
+    """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect
+    (to the page it came from when it says so: the page of what waits before a close)."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
     if request.htmx:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
         view = load(request, sheet)

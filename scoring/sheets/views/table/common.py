@@ -32,8 +32,12 @@ REFUSALS = (
 )
 
 
-def _closed(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/table_closed.html", status=404)
+def _closed(request: HttpRequest, token: str) -> HttpResponse:
+    """The page of a link no longer open: a closed position's says so, and sends what the
+    phone still holds to the arbiter as late deals (static/js/table_closed.js)."""
+    link = table_entry.closed_link(token)
+    context = {"link": link, "position": link.table.position if link is not None else None}
+    return render(request, "scoring/table_closed.html", context, status=404)
 
 
 def _body(request: HttpRequest, schema: Shape) -> dict[str, Any]:
@@ -51,34 +55,60 @@ def table_link(*, page: bool):
                 link = table_entry.link_for(token)
             except table_entry.TableClosed:
                 if page:
-                    return _closed(request)
+                    return _closed(request, token)
                 return json_error(None, _("Ce lien de table n'est plus valable."), 404)
             return view(request, link, **kwargs)
 
-        return wrapper
-
-    return decorator
+    return wrapper
 
 
-def table_write(schema: Shape):
+def table_write(schema: Shape, *, after_close=None):
     """A write from the phone: a POST through the table's link, the view called with the
     request's JSON body once it matches `schema` (scoring.core.bodies), and every refusal
-    (REFUSALS, a malformed field among them) answered as JSON."""
+    (REFUSALS, a malformed field among them) answered as JSON. With `after_close` (a view of
+    the same shape), a link whose position closed runs it instead of refusing: a deal a phone
+    still held is kept for the arbiter."""
 
     def decorator(view):
         @require_POST
-        @table_link(page=False)
         @body_schema(schema)
         @wraps(view)
-        def wrapper(request: HttpRequest, link: TableLink, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+            chosen = view
             try:
-                return view(request, link, _body(request, schema), **kwargs)
+                link = table_entry.link_for(token)
+            except table_entry.TableClosed:
+                closed = table_entry.closed_link(token) if after_close is not None else None
+                if closed is None:
+                    return json_error(None, _("Ce lien de table n'est plus valable."), 404)
+                link, chosen = closed, after_close
+            try:
+                return chosen(request, link, _body(request, schema), **kwargs)
             except REFUSALS as err:
                 return refused(err)
 
         return wrapper
 
     return decorator
+
+
+def queue_reported(request: HttpRequest, link: TableLink, count: Any) -> None:
+    """Keep what this phone says it still holds unsent (the desk shows it before a close)."""
+    table_entry.phone_queue_report(link=link, device=client(request).device, count=count)
+
+
+def reports_queue(view):
+    """A phone's refresh says in its X-Queued-Deals header how many deals it holds unsent
+    (static/js/table_entry.js, only when that moved): kept before the view answers, 304s too."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, link: TableLink, **kwargs: Any) -> HttpResponse:
+        count = request.headers.get("X-Queued-Deals", "")
+        if count.isdigit() and len(count) <= 3:
+            queue_reported(request, link, int(count))
+        return view(request, link, **kwargs)
+
+    return wrapper
 
 
 def refused(err: Exception) -> JsonResponse:

@@ -12,7 +12,13 @@ from scoring.core import bodies
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.services import compute_scores, deal_input_check
-from scoring.sheets.views.table.common import bound, client, code_sent, table_write
+from scoring.sheets.views.table.common import (
+    bound,
+    client,
+    code_sent,
+    queue_reported,
+    table_write,
+)
 
 
 @table_write(bodies.PHONE_PREVIEW)
@@ -62,13 +68,36 @@ def _deal_answer(deal: Deal, *, status: int, replayed: bool = False) -> JsonResp
     )
 
 
-@table_write(bodies.PHONE_DEAL)
+def _late_deal(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
+    """A deal a phone sends once its position closed: kept for the arbiter, who accepts or
+    rejects it (202); one recorded before the close answers as any resend."""
+    client_id = table_entry.check_client_id(payload.get("client_id"))
+    recorded = table_entry.replayed_deal(link, client_id)
+    if recorded is not None:
+        return _deal_answer(recorded, status=200, replayed=True)
+    late, replayed = table_entry.late_deal_keep(
+        link=link, client_id=client_id, data=payload.get("deal"), enterer=bound(request, link)
+    )
+    return JsonResponse(
+        {
+            "late": True,
+            "late_deal": late.pk,
+            "replayed": replayed,
+            "message": _("Donne reçue après la clôture : l'arbitre décidera."),
+        },
+        status=202,
+    )
+
+
+@table_write(bodies.PHONE_DEAL, after_close=_late_deal)
 def table_deal_create(
     request: HttpRequest, link: TableLink, payload: dict[str, Any]
 ) -> JsonResponse:
     """Record a deal typed at the table under the number it was typed with (a taken number is
     a conflict with both versions, never a renumbered copy); a resend of the same client id
-    answers the original."""
+    answers the original. The body's `queued` (the deals the phone holds, this one included)
+    is kept for the desk."""
+    queue_reported(request, link, payload.get("queued"))
     client_id = table_entry.check_client_id(payload.get("client_id"))
     earlier = table_entry.replayed_deal(link, client_id)
     if earlier is not None:

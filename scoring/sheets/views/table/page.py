@@ -20,7 +20,13 @@ from django.views.decorators.http import condition, require_safe
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
-from scoring.sheets.views.table.common import bound, client, client_address, table_link
+from scoring.sheets.views.table.common import (
+    bound,
+    client,
+    client_address,
+    reports_queue,
+    table_link,
+)
 from tournament.access import throttle
 from tournament.public_address import absolute_url
 from tournament.seats import sheet_order_key
@@ -248,6 +254,7 @@ def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
 @never_cache
 @require_safe
 @table_link(page=True)
+@reports_queue
 @condition(etag_func=_sheet_etag)
 def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
     """The running sheet, refreshed by the phone after each save and every few seconds, with
