@@ -32,13 +32,21 @@ from django.contrib.auth.models import Group
 from django.core import serializers
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from django.db.models import ForeignKey, Q
+from django.db.models import F, ForeignKey, Q
 from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring.core.deal import DealError
-from scoring.models import Championship, Deal, Incident, ScoreSheet, StandingsSnapshot
+from scoring.models import (
+    Championship,
+    Deal,
+    Incident,
+    LateDeal,
+    PhoneQueue,
+    ScoreSheet,
+    StandingsSnapshot,
+)
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.club_helpers import join_club
 from tests.tournament.access.test_roles_every_url import (
@@ -617,15 +625,24 @@ def every_route():
             yield pytest.param(route, pattern, id=route)
 
 
+def nothing_waits(world):
+    """What waits at X's table decided, as the arbiter must before a close or a finish."""
+    Deal.objects.filter(sheet_id=world["x"]["sheet"]).update(pending=False, disputed=False)
+    LateDeal.objects.filter(table_id=world["x"]["table"]).update(status="rejected")
+    PhoneQueue.objects.filter(table_id=world["x"]["table"]).update(acknowledged=F("count"))
+
+
 def finished(world):
     tournament = Tournament.objects.get(pk=world["x"]["tournament"])
     if tournament.status != Tournament.Status.FINISHED:
+        nothing_waits(world)
         lifecycle.tournament_finish(tournament=tournament)
 
 
 def closed(world):
     position = Position.objects.get(tables__pk=world["x"]["table"])
     if position.status == Position.Status.PUBLISHED:
+        nothing_waits(world)
         lifecycle.position_close(position=position)
 
 

@@ -25,8 +25,9 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 from django.urls import get_resolver, reverse
+from django.utils import timezone
 
-from scoring.models import Championship, TableCall
+from scoring.models import Championship, LateDeal, PhoneQueue, TableCall
 from tests.club_helpers import join_club
 from tests.desk_helpers import deal_post, make_tournament, table_sheet
 from tests.examples_004 import TYPED
@@ -105,7 +106,17 @@ def played(client: Client, owner, club, *, name: str, names: dict, public: bool,
     assert client.post(reverse("tournament-finish", args=[tournament.pk])).status_code in (200, 302)
     first = tournament.registrations.order_by("number").first()
     assert isinstance(first, Registration)
+    # What may wait after a close (issue 35): a late deal, a phone's unsent deals.
+    late = LateDeal.objects.create(
+        table=sheet.table, client_id=f"late-{name}", data={"passed": True}
+    )
+    queue = PhoneQueue.objects.create(
+        table=sheet.table, device="phone", count=1, reported_at=timezone.now()
+    )
     return {
+        "late": late.pk,
+        "queue": queue.pk,
+        "decision": "reject",
         "tournament": tournament.pk,
         "table": sheet.table_id,
         "sheet": sheet.pk,

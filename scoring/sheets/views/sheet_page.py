@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
@@ -178,12 +178,23 @@ def _signers(view: SheetView) -> list[table_entry.Signer]:
     return [table_entry.Signer(c.seat, names[c.seat], c.seat in signed) for c in view.columns]
 
 
+def next_page(request: HttpRequest) -> str | None:
+    """The page of this site a form says to go back to after its write (`next`), if any."""
+    target = request.POST.get("next", "")
+    if not target.startswith("/") or "\x00" in target:
+        return None
+    allowed = url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else None
+
+
 def done(request: TournamentRequest, sheet: ScoreSheet) -> HttpResponse:
     """After a successful write: htmx gets the refreshed sheet, a plain form post a redirect
     (to the page it came from when it says so: the page of what waits before a close)."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return redirect(target)
+    target = next_page(request)
+    if target is not None:
+        return HttpResponseRedirect(target)
     if request.htmx:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
         view = load(request, sheet)

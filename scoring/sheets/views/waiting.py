@@ -8,10 +8,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -19,6 +18,7 @@ from scoring.core.deal import DealError
 from scoring.models import LateDeal, PhoneQueue
 from scoring.sheets import waiting
 from scoring.sheets.services import StaleSheetError, compute_scores
+from scoring.sheets.views.sheet_page import next_page
 from tournament.access.lifecycle import WAITING_ACTIONS
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.evening.selectors import position_or_404
@@ -26,14 +26,6 @@ from tournament.pages import error_messages
 
 LATE = "positions__tables__late_deals__pk"
 QUEUE = "positions__tables__phone_queues__pk"
-
-
-def back_to(request: TournamentRequest, fallback: str) -> str:
-    """The page a decision was posted from (`next`, a path of this site), else `fallback`."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return target
-    return fallback
 
 
 def _late_lines(item: LateDeal, names: list[str]) -> dict[str, Any]:
@@ -101,7 +93,7 @@ def _decide(request: TournamentRequest, run, done: str) -> HttpResponse:
             messages.error(request, str(error))
     else:
         messages.success(request, done)
-    return redirect(back_to(request, _page(request)))
+    return HttpResponseRedirect(next_page(request) or _page(request))
 
 
 def _page(request: TournamentRequest) -> str:

@@ -10,8 +10,9 @@ from django.contrib.auth.models import Group
 from django.core import serializers
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
-from scoring.models import Championship, Incident, TableCall
+from scoring.models import Championship, Incident, LateDeal, PhoneQueue, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.club_helpers import join_club
 from tournament.access.permissions import Permission
@@ -82,14 +83,14 @@ URL_NAMES = [
     "club-invitation-answer", "club-invitations", "club-member-remove", "club-members",
     "cockpit-live",
     "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
-    "deal-preview", "deal-score-recorded", "entry-overview", "entry-overview",
+    "deal-preview", "deal-score-recorded", "deals-waiting", "entry-overview", "entry-overview",
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
     "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
     "event-venue-hall-link", "event-venue-live", "export-deals-csv",
     "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
-    "javascript-catalog", "licence-conflict", "licence-conflicts", "login", "logout",
-    "penalty-settings", "player-import",
+    "javascript-catalog", "late-deal-decide", "licence-conflict", "licence-conflicts", "login",
+    "logout", "penalty-settings", "phone-queue-acknowledge", "player-import",
     "player-itinerary", "player-list", "player-merge", "player-register", "player-search",
     "position-clock", "position-close", "position-detail", "position-generate", "position-list",
     "position-publish", "position-regenerate", "position-reopen", "position-validate",
@@ -166,12 +167,18 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     # may neither see it nor put a tournament in it.
     championship.participating_clubs.add(club)
     call = TableCall.objects.create(table=table, note="?")
+    # What waits at the table before a close (issue 35): a late deal and a phone's unsent deals.
+    late = LateDeal.objects.create(table=table, client_id=f"late-{name}", data={"passed": True})
+    queue = PhoneQueue.objects.create(table=table, device=name, count=1, reported_at=timezone.now())
     event = Event.objects.create(name=f"Festival {name}", date="2026-11-21", owner=owner)
     return {
         "club": club.pk,
         "member": owner.club_memberships.get().pk,
         "event": event.pk,
         "call": call.pk,
+        "late": late.pk,
+        "queue": queue.pk,
+        "decision": "accept",
         "tournament": tournament.pk,
         "table": table.pk,
         "sheet": sheet.pk,
@@ -259,6 +266,10 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
                 kwargs[key] = world["event"]
             elif route.startswith("conflits-licence/"):
                 kwargs[key] = world["conflict"]
+            elif route.startswith("donnes-tardives/"):
+                kwargs[key] = world["late"]
+            elif route.startswith("telephones/"):
+                kwargs[key] = world["queue"]
             else:
                 kwargs[key] = world["tournament"]
         elif key in world:

@@ -59,7 +59,9 @@ def table_link(*, page: bool):
                 return json_error(None, _("Ce lien de table n'est plus valable."), 404)
             return view(request, link, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorator
 
 
 def table_write(schema: Shape, *, after_close=None):
