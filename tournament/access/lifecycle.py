@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from tournament import hooks
 from tournament.access.audit import save_recorded
@@ -80,10 +80,10 @@ class DealsWaiting(ValidationError):
 
 # What the arbiter was doing when deals waited, as the refusal says it.
 WAITING_ACTIONS = {
-    "close": _lazy("clore la position"),
-    "finish": _lazy("terminer le tournoi"),
-    "seed": _lazy("placer une position d'après le classement"),
-    "cut": _lazy("couper le tableau"),
+    "close": gettext_lazy("clore la position"),
+    "finish": gettext_lazy("terminer le tournoi"),
+    "seed": gettext_lazy("placer une position d'après le classement"),
+    "cut": gettext_lazy("couper le tableau"),
 }
 
 

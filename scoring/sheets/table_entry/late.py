@@ -59,7 +59,7 @@ def late_deal_keep(
         return earlier, True
     sheet = table_sheet(link) or ScoreSheet(tournament=table.position.tournament, table=table)
     if sheet.pk is None:
-        sheet._players_count = table.seats.count()  # type: ignore[attr-defined]
+        sheet._players_count = table.seats.count()
     deal_input_check(data, sheet)
     waiting = LateDeal.objects.filter(table=table, status=LateDeal.Status.WAITING).count()
     if waiting >= LATE_DEALS_PER_TABLE:
