@@ -45,7 +45,10 @@ def test_a_deal_sent_after_the_close_is_kept_for_the_arbiter_who_accepts_or_reje
     assert not Deal.objects.exists()
     assert totals(tournament, public=False) == before[False]
     assert totals(tournament, public=True) == before[True]
-    # The arbiter sees them on the page of what waits, and may not finish before deciding.
+    # The desk says so, and the arbiter sees them on the page of what waits; they may not
+    # finish before deciding.
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk])).text
+    assert "2 donnes reçues après la clôture attendent votre décision" in overview
     page = arbiter_client.get(reverse("deals-waiting", args=[tournament.pk])).text
     assert f'id="waiting-late-{first.pk}"' in page and f'id="waiting-late-{second.pk}"' in page
     finish = arbiter_client.post(reverse("tournament-finish", args=[tournament.pk]))
