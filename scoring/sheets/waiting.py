@@ -87,6 +87,13 @@ def waiting_at(
     return sorted(tables.values(), key=lambda w: (w.position_number, w.number))
 
 
+def late_deals_waiting(tournament: Tournament) -> int:
+    """How many deals phones sent after their position closed wait for the arbiter (the desk's
+    entry overview says so)."""
+    waiting = LateDeal.objects.filter(status=LateDeal.Status.WAITING)
+    return waiting.filter(table__position__tournament=tournament).count()
+
+
 # --- the arbiter's decisions ----------------------------------------------------------------
 
 

@@ -12,11 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scoring.models import LateDeal, ScoreSheet, TableLink
+from scoring.models import ScoreSheet, TableLink
 from scoring.sheets import services, table_entry
 from scoring.sheets.entry_progress import position_being_entered, sheets_to_enter
 from scoring.sheets.position_overview import position_overview
 from scoring.sheets.views.sheet_page import TABLE
+from scoring.sheets.waiting import late_deals_waiting
 from tournament.access.permissions import (
     Permission,
     TournamentRequest,
@@ -82,10 +83,7 @@ def entry_overview(request: TournamentRequest, pk: int, number: int | None = Non
         # The live overview refreshes its table every few seconds.
         return render(request, "scoring/_overview_live.html", context)
     context["free_sheets"] = ScoreSheet.objects.filter(tournament=tournament, table__isnull=True)
-    # Deals phones sent after their position closed: the arbiter accepts or rejects each.
-    context["late_waiting"] = LateDeal.objects.filter(
-        table__position__tournament=tournament, status=LateDeal.Status.WAITING
-    ).count()
+    context["late_waiting"] = late_deals_waiting(tournament)
     if position is not None:
         # Earlier positions with sheets still to enter, and the next published one to move on to.
         context["earlier_to_enter"] = [
