@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import choices, counting
 from scoring.core.engine_fields import ENGINE_FIELDS
+from scoring.late import LateDeal, PhoneQueue  # noqa: F401 - the app's models, re-exported
 from tournament.models import Club, Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part
 
@@ -398,6 +399,3 @@ class SharedRender(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.kind} {self.key} {self.version}"
-
-
-from scoring.late import LateDeal as LateDeal, PhoneQueue as PhoneQueue  # noqa: E402, I001

@@ -394,7 +394,7 @@ def b_tries_everything(client: Client, who, *, club_a, club_b, a_tournament, b_t
         "registration": registration.pk, "player": a_player.pk, "number": 1, "code": "ABCD2345",
         "token": "x", "bracket": a_tournament.pk, "session": 1, "kind": "cumul", "fmt": "pdf",
         "conflict": ids["conflict"], "club": club_a.pk, "member": ids["member"], "event": 0,
-        "championship": 0, "role": 1,
+        "championship": 0, "role": 1, "late": 0, "queue": 0, "decision": "accept",
     }  # fmt: skip
     fields = {
         "last_name": "Voleur", "first_name": "Bob", "licence": A_LICENCES[0], "keep": b_entry.pk,
