@@ -26,7 +26,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Deal, LateDeal, PhoneQueue, ScoreSheet
+from scoring.late import LateDeal, PhoneQueue
+from scoring.models import Deal, ScoreSheet
 from scoring.sheets.services import deal_record, sheet_for_table
 from tournament.access.audit import change_record
 from tournament.access.lifecycle import ensure_tournament_open

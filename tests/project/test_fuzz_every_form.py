@@ -38,15 +38,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring.core.deal import DealError
-from scoring.models import (
-    Championship,
-    Deal,
-    Incident,
-    LateDeal,
-    PhoneQueue,
-    ScoreSheet,
-    StandingsSnapshot,
-)
+from scoring.late import LateDeal, PhoneQueue
+from scoring.models import Championship, Deal, Incident, ScoreSheet, StandingsSnapshot
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from tests.club_helpers import join_club
 from tests.tournament.access.test_roles_every_url import (

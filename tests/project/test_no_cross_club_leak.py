@@ -27,7 +27,8 @@ from django.test import Client
 from django.urls import get_resolver, reverse
 from django.utils import timezone
 
-from scoring.models import Championship, LateDeal, PhoneQueue, TableCall
+from scoring.late import LateDeal, PhoneQueue
+from scoring.models import Championship, TableCall
 from tests.club_helpers import join_club
 from tests.desk_helpers import deal_post, make_tournament, table_sheet
 from tests.examples_004 import TYPED

@@ -10,7 +10,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import LateDeal, PhoneQueue, ScoreSheet, TableLink
+from scoring.late import LateDeal, PhoneQueue
+from scoring.models import ScoreSheet, TableLink
 from scoring.sheets.services import deal_input_check
 from scoring.sheets.table_entry.codes import CodeRefused
 from scoring.sheets.table_entry.deals import check_client_id

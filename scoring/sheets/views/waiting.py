@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring.core.deal import DealError
-from scoring.models import LateDeal, PhoneQueue
+from scoring.late import LateDeal, PhoneQueue
 from scoring.sheets import waiting
 from scoring.sheets.services import StaleSheetError, compute_scores
 from scoring.sheets.views.sheet_page import next_page

@@ -5,7 +5,8 @@ phone says so (before, it was refused and stayed in the phone's storage for ever
 import pytest
 from django.urls import reverse
 
-from scoring.models import Deal, LateDeal
+from scoring.late import LateDeal
+from scoring.models import Deal
 from tests.browser.phone.test_table_entry_browser import (  # noqa: F401 - table_of_five: fixture
     DEALS,
     enter,

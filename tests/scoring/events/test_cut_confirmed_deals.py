@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Deal, LateDeal
+from scoring.late import LateDeal
+from scoring.models import Deal
 from scoring.sheets.services import deal_delete
 from scoring.sheets.table_entry import links_for_position
 from tests.scoring.events.event_helpers import new_event, play, seat

@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.late import LateDeal
 from scoring.live.standings import standings_for
-from scoring.models import Deal, LateDeal, ScoreSheet, TableLink
+from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets.position_overview import position_overview
 from scoring.sheets.table_entry import links_for_position
 from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE

@@ -7,8 +7,9 @@ the waiting deals dropped out of every ranking."""
 import pytest
 from django.urls import reverse
 
+from scoring.late import PhoneQueue
 from scoring.live.standings import standings_for
-from scoring.models import Deal, PhoneQueue, ScoreSheet
+from scoring.models import Deal, ScoreSheet
 from tests.scoring.sheets.waiting_helpers import PRISE, enter, phone, post, world
 from tournament.access.lifecycle import DealsWaiting, position_close, tournament_finish
 from tournament.models import ChangeLog, Position, Tournament

@@ -7,8 +7,9 @@ ask the arbiter for a new code."""
 import pytest
 from django.urls import reverse
 
+from scoring.late import LateDeal
 from scoring.live.standings import standings_for
-from scoring.models import Deal, LateDeal
+from scoring.models import Deal
 from tests.scoring.sheets.waiting_helpers import PRISE, enter, post, world
 from tournament.access.lifecycle import position_close
 from tournament.models import ChangeLog, Tournament

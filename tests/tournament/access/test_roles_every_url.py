@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from scoring.models import Championship, Incident, LateDeal, PhoneQueue, TableCall
+from scoring.late import LateDeal, PhoneQueue
+from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
 from tests.club_helpers import join_club
 from tournament.access.permissions import Permission
