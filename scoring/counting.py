@@ -30,6 +30,11 @@ def _rule(prefix: str = "") -> Q:
     return Q(**{f"{prefix}pending": False, f"{prefix}disputed": False})
 
 
+def waiting_rule() -> Q:
+    """The deals that do not count, as a condition (for an aggregate's filter)."""
+    return ~_rule()
+
+
 class DealQuerySet(models.QuerySet["Deal"]):
     def counted(self) -> DealQuerySet:
         """The deals that count in every total."""

@@ -55,6 +55,9 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "scoring/sheets/table_entry/calls.py": TABLE_PHONES,
     "scoring/sheets/table_entry/deals.py": TABLE_PHONES,
     "scoring/sheets/table_entry/links.py": TABLE_PHONES,
+    "scoring/late.py": ("tests/scoring/sheets/test_late_deals.py",),
+    "scoring/sheets/table_entry/late.py": ("tests/scoring/sheets/test_late_deals.py",),
+    "scoring/sheets/waiting.py": ("tests/scoring/sheets/test_close_with_waiting_deals.py",),
     "scoring/sheets/table_entry/disputes.py": (
         "tests/scoring/sheets/table_entry/test_disputes.py",
     ),

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.core.penalties import RULE_PENALTY_DEFAULTS
+from scoring.counting import waiting_rule
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
 from scoring.models import Deal, Incident, SheetPlayer, TableCall
@@ -241,7 +242,7 @@ def position_lines(tournament: Tournament) -> list[PositionLine]:
             passed=Count("pk", filter=Q(passed=True)),
             cancelled=Count("pk", filter=Q(cancelled=True)),
             adjusted=Count("pk", filter=Q(adjusted=True)),
-            pending=Count("pk", filter=Q(pending=True)),
+            pending=Count("pk", filter=waiting_rule()),
         )
         .order_by()
     }

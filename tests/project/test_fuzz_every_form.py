@@ -53,6 +53,7 @@ from tournament.access.lifecycle import Locked
 from tournament.access.roles import ARBITER
 from tournament.models import (
     Club,
+    ClubInvitation,
     ClubMember,
     Event,
     LicenceConflict,
@@ -181,6 +182,8 @@ def rows_of(tournament: int) -> str:
             rows = Club.objects.filter(tournaments=tournament)
         elif model is ClubMember:
             rows = ClubMember.objects.filter(club__tournaments=tournament)
+        elif model is ClubInvitation:  # the invitations into the club hosting it
+            rows = ClubInvitation.objects.filter(club__tournaments=tournament)
         elif model is LicenceConflict:  # the conflicts of this tournament's players
             rows = LicenceConflict.objects.filter(
                 Q(existing__registrations__tournament=tournament)
@@ -802,7 +805,8 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
     ]
     # Only the pages about no tournament, public or reached by a table's link are left out.
     assert sorted(set(URL_NAMES) - {name for name, _url in urls}) == [
-        "championship-create", "championship-list", "circuit-list", "event-create", "event-hall",
+        "championship-create", "championship-list", "circuit-list", "club-invitations",
+        "event-create", "event-hall",
         "event-hall-slides", "event-list", "hall-screen", "hall-slides", "home",
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
         "public-championship", "public-championship-player", "public-club", "public-clubs",
