@@ -32,6 +32,9 @@ from scoring.core.engine import score_deal
 from scoring.core.rules import RULE_SETS
 from scoring.documents.backup.export import tournament_export
 from scoring.documents.backup.restore import tournament_import
+from scoring.live.card import card_deals
+from scoring.live.cockpit import cockpit_load
+from scoring.live.counted import player_counted_deals, player_counted_penalties
 from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet, SheetPlayer
 from scoring.sheets.services.deals import deal_delete, deal_record
@@ -44,6 +47,7 @@ from tournament.access.lifecycle import (
     tournament_reopen,
 )
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+from tournament.players.registrations import registration_withdraw
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
@@ -334,6 +338,15 @@ class WhatCounts(RuleBasedStateMachine):
         except DOMAIN_ERRORS:
             pass
 
+    @rule(which=st.integers(0, 7))
+    def a_player_withdraws(self, which):
+        """A withdrawal: the player's deals already played still count, and only those."""
+        registration = Registration.objects.get(pk=self.registrations[which].pk)
+        try:
+            registration_withdraw(registration=registration, user=self.arbiter)
+        except DOMAIN_ERRORS:
+            pass
+
     @rule()
     def arbiter_closes_the_position(self):
         try:
@@ -424,6 +437,14 @@ class WhatCounts(RuleBasedStateMachine):
         assert response.status_code == 200
         shown = xlsx_totals(response.content)
         assert {name: shown.get(name, 0) for name in expected} == expected
+        # The cockpit's leaders, and each player's card (its running total of counted deals).
+        tournament = Tournament.objects.get(pk=self.tournament.pk)
+        for ranked in cockpit_load(tournament).top:
+            assert int(ranked.row.total) == expected[ranked.row.name.split()[0]], ranked.row
+        for registration in self.registrations:
+            rows = player_counted_deals(tournament, registration.pk)
+            card = card_deals(rows, player_counted_penalties(tournament, registration.pk))
+            assert card["deal_total"] == expected[registration.player.last_name]
 
     @invariant()
     def one_copy_of_each_deal(self):
