@@ -37,6 +37,8 @@ class LateDeal(models.Model):
     entered_by_player = optional_link(
         Registration, _("saisie par le joueur"), on_delete=models.SET_NULL
     )
+    # The deal number the phone typed it under: accepting it never renumbers it into a copy.
+    number = models.PositiveSmallIntegerField(_("numéro saisi"), null=True, blank=True)
     received_at = models.DateTimeField(_("reçue le"), auto_now_add=True)
     status = models.CharField(
         _("état"), max_length=10, choices=Status.choices, default=Status.WAITING

@@ -136,6 +136,14 @@ def late_deal_accept(*, late: LateDeal, user: Any) -> Deal:
     ensure_tournament_open(late.table.position.tournament)
     sheet = sheet_for_table(table=late.table)
     sheet.tournament = late.table.position.tournament
+    if late.number is not None and sheet.deals.filter(number=late.number).exists():
+        raise ValidationError(
+            _(
+                "La donne %(number)s est déjà sur la feuille : comparez-les, corrigez la "
+                "feuille s'il le faut, puis refusez la donne tardive."
+            )
+            % {"number": late.number}
+        )
     deal = deal_record(
         sheet=sheet,
         data=late.data,

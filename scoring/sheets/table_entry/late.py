@@ -22,8 +22,10 @@ from tournament.models import ChangeLog, Position, Registration, Tournament
 # Late deals waiting for the arbiter at one table: beyond, a phone is refused (a leaked link
 # can't flood the desk); a table sends one or two after a close.
 LATE_DEALS_PER_TABLE = 20
-# A phone's report of its unsent deals is bounded like its queue could ever be.
+# A phone's report of its unsent deals is bounded like its queue could ever be, and a table
+# keeps the reports of at most this many phones (its players', one or two each).
 QUEUE_LIMIT = 99
+PHONES_PER_TABLE = 10
 
 
 def closed_link(token: str) -> TableLink | None:
@@ -48,7 +50,7 @@ def closed_link(token: str) -> TableLink | None:
 
 
 def late_deal_keep(
-    *, link: TableLink, client_id: Any, data: Any, enterer: Registration | None
+    *, link: TableLink, client_id: Any, data: Any, enterer: Registration, number: Any = None
 ) -> tuple[LateDeal, bool]:
     """Keep a deal sent after its table's position closed, as sent, for the arbiter: returns
     (late deal, replayed); a resend of the same client id answers the first. Checked as any
@@ -72,7 +74,11 @@ def late_deal_keep(
     try:
         with transaction.atomic():
             late = LateDeal.objects.create(
-                table=table, client_id=client_id, data=data, entered_by_player=enterer
+                table=table,
+                client_id=client_id,
+                data=data,
+                entered_by_player=enterer,
+                number=number if isinstance(number, int) and not isinstance(number, bool) else None,
             )
             change_record(
                 tournament=table.position.tournament_id,
@@ -84,9 +90,10 @@ def late_deal_keep(
                     "table": table.number,
                     "position": table.position.number,
                     "deal": data,
-                    "entered_by_player": enterer.number if enterer is not None else None,
+                    "entered_by_player": enterer.number,
+                    "number": late.number,
                 },
-                username=enterer.player.full_name if enterer is not None else "",
+                username=enterer.player.full_name,
             )
     except IntegrityError:  # the same deal sent twice at once: the other request kept it
         return LateDeal.objects.get(table=table, client_id=client_id), True
@@ -105,6 +112,8 @@ def phone_queue_report(*, link: TableLink, device: str, count: Any) -> None:
         return
     row = rows.first()
     if row is None:
+        if PhoneQueue.objects.filter(table_id=link.table_id).count() >= PHONES_PER_TABLE:
+            return  # a table has a handful of phones: more reports are not its players'
         try:
             with transaction.atomic():
                 PhoneQueue.objects.create(

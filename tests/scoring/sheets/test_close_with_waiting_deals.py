@@ -23,7 +23,10 @@ def four_waiting_and_one_queued(position, links, phones):
     deals = [enter(phones[0], links[0], f"t1-deal-{n}") for n in range(3)]
     deals.append(enter(phones[1], links[1], "t2-deal-0"))
     Deal.objects.filter(pk=deals[3].pk).update(disputed=True, dispute_note="pas 45")
-    other = phone("phoneofflinethenback")
+    other = phone("phoneofflinethenback")  # EST's phone, bound to her before it went offline
+    est = next(s for s in links[1].table.seats.all() if s.direction == "E").registration
+    who = {"seat": 1, "pin": est.pin}
+    assert post(other, "table-identify", links[1].token, who).status_code == 200
     response = other.get(
         reverse("table-sheet", args=[links[1].token]), headers={"X-Queued-Deals": "1"}
     )
@@ -120,9 +123,14 @@ def test_a_phone_reporting_more_unsent_deals_waits_again(arbiter_client):
     # Sent at last: the phone holds nothing, and the report is gone.
     phones[0].get(sheet, headers={"X-Queued-Deals": "0"})
     assert not PhoneQueue.objects.exists()
-    # A deal's post tells the count too (a phone that can't refresh while it is refused).
-    body = {"client_id": "not-bound-1", "version": 0, "deal": PRISE, "queued": 4}
-    assert post(phone("stranger"), "table-deal-create", links[0].token, body).status_code == 403
+    # A deal's post tells the count too (a phone that can't refresh while it is refused)...
+    body = {"client_id": "bound-1", "version": 99, "number": 7, "deal": PRISE, "queued": 4}
+    assert post(phones[0], "table-deal-create", links[0].token, body).status_code == 400
+    assert PhoneQueue.objects.get().count == 4
+    # ...but only a phone bound to a player of the table: a stranger's count would hold up
+    # the close (tried from outside: 30 fresh cookies made 35 rows to clear).
+    stranger = {**body, "client_id": "not-bound-1", "queued": 9}
+    assert post(phone("stranger"), "table-deal-create", links[0].token, stranger).status_code == 403
     assert PhoneQueue.objects.get().count == 4
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from scoring.late import LateDeal
 from scoring.live.standings import standings_for
 from scoring.models import Deal
-from tests.scoring.sheets.waiting_helpers import PRISE, enter, post, world
+from tests.scoring.sheets.waiting_helpers import PRISE, enter, phone, post, world
 from tournament.access.lifecycle import position_close
 from tournament.models import ChangeLog, Tournament
 
@@ -108,3 +108,59 @@ def test_a_deal_recorded_before_the_close_and_resent_after_is_not_late():
     response = send_late(phones[0], links[0], "sent-twice-1")
     assert response.status_code == 200 and response.json()["replayed"] is True
     assert not LateDeal.objects.exists()
+
+
+def test_a_stranger_holding_only_the_table_link_cannot_leave_a_late_deal():
+    """Tried from outside: a fresh phone with the table's link alone, no code nor binding, had
+    its late deals kept (202) and one accepted counted with no enterer."""
+    tournament, position, links, _phones = world()
+    position_close(position=position)
+    stranger = phone("stranger")
+    refused = send_late(stranger, links[0], "late-stranger-1")
+    assert refused.status_code == 403 and refused.json()["field"] == "entered_by"
+    wrong = post(
+        stranger,
+        "table-deal-create",
+        links[0].token,
+        {"client_id": "late-stranger-2", "deal": PRISE, "entered_by": 1, "pin": "000000"},
+    )
+    assert wrong.status_code == 403
+    assert not LateDeal.objects.exists()
+
+
+def test_a_late_deal_keeps_its_number_and_is_never_accepted_as_a_renumbered_copy(
+    arbiter_client,
+):
+    """Tried from outside: a late deal typed as deal 1 while deal 1 was on the sheet was
+    accepted as deal 2, a copy."""
+    tournament, position, links, phones = world()
+    enter(phones[0], links[0], "before-close", number=1)
+    Deal.objects.update(pending=False)
+    position_close(position=position)
+    body = {"client_id": "late-number-1", "number": 1, "deal": {**PRISE, "points": 50}}
+    assert post(phones[0], "table-deal-create", links[0].token, body).status_code == 202
+    late = LateDeal.objects.get()
+    assert late.number == 1
+    page = arbiter_client.get(reverse("deals-waiting", args=[tournament.pk])).text
+    assert "Donne 1</strong>" in page
+    answer = arbiter_client.post(
+        reverse("late-deal-decide", args=[late.pk, "accept"]), follow=True
+    ).text
+    assert "La donne 1 est déjà sur la feuille" in answer
+    late.refresh_from_db()
+    assert late.status == LateDeal.Status.WAITING and Deal.objects.count() == 1
+
+
+def test_only_a_phone_bound_to_a_player_reports_unsent_deals(arbiter_client):
+    """Tried from outside: 30 fresh cookies sending X-Queued-Deals: 999 made 35 rows the arbiter
+    had to clear one by one before closing."""
+    from scoring.late import PhoneQueue
+
+    tournament, position, links, phones = world()
+    sheet_url = reverse("table-sheet", args=[links[0].token])
+    for n in range(12):
+        stranger = phone(f"stranger-{n}")
+        stranger.get(sheet_url, HTTP_X_QUEUED_DEALS="999")
+    assert not PhoneQueue.objects.exists()
+    phones[0].get(sheet_url, HTTP_X_QUEUED_DEALS="2")
+    assert list(PhoneQueue.objects.values_list("count", flat=True)) == [2]

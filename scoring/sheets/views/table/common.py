@@ -95,7 +95,10 @@ def table_write(schema: Shape, *, after_close=None):
 
 
 def queue_reported(request: HttpRequest, link: TableLink, count: Any) -> None:
-    """Keep what this phone says it still holds unsent (the desk shows it before a close)."""
+    """Keep what this phone says it still holds unsent (the desk shows it before a close): only
+    a phone bound to a player of the table says so; a stranger's count would hold up the close."""
+    if bound(request, link) is None:
+        return
     table_entry.phone_queue_report(link=link, device=client(request).device, count=count)
 
 

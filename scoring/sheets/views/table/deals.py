@@ -75,8 +75,13 @@ def _late_deal(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -
     recorded = table_entry.replayed_deal(link, client_id)
     if recorded is not None:
         return _deal_answer(recorded, status=200, replayed=True)
+    # Kept only from a player the server recognised, as any deal typed at the table.
     late, replayed = table_entry.late_deal_keep(
-        link=link, client_id=client_id, data=payload.get("deal"), enterer=bound(request, link)
+        link=link,
+        client_id=client_id,
+        data=payload.get("deal"),
+        enterer=_enterer(request, link, payload),
+        number=payload.get("number"),
     )
     return JsonResponse(
         {
