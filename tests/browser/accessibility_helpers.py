@@ -189,7 +189,8 @@ def _club_season(arbiter, tournaments, season) -> None:
 
 
 def _licence_conflict(club, registration) -> int:
-    """A licence of a player of tonight's tournament, held by another club's entry too."""
+    """A licence of a player of tonight's tournament, which another club's entry took too: the
+    conflict goes to the arbiter's club, which held the licence first (issue 36)."""
     from tournament.models import Club, LicenceConflict, Player
 
     other = Club.objects.create(name="Club voisin")
@@ -199,7 +200,7 @@ def _licence_conflict(club, registration) -> int:
         last_name="DUPONT", first_name="Marc", licence="0999001", origin_club=other
     )
     conflict = LicenceConflict.objects.create(
-        licence="0999001", existing=theirs, newcomer=mine, existing_club=other, newcomer_club=club
+        licence="0999001", existing=mine, newcomer=theirs, existing_club=club, newcomer_club=other
     )
     return conflict.pk
 
@@ -262,6 +263,8 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
         ("scoring/events/event_detail.html", f"/epreuves/{e.event}/"),
         ("scoring/events/cut_form.html", f"/tournois/{e.event_bracket}/coupe/"),
         ("clubs/club_members.html", f"/clubs/{e.club}/membres/"),
+        ("clubs/club_invitations.html", "/clubs/invitations/"),
+        ("scoring/deals_waiting.html", f"/tournois/{t}/donnes-en-attente/"),
         ("tournament/licence_conflicts.html", f"/clubs/{e.club}/conflits-licence/"),
         ("tournament/licence_conflict.html", f"/conflits-licence/{e.licence_conflict}/"),
         ("championship/list.html", "/championnats/"),

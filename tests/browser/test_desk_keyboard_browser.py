@@ -40,11 +40,13 @@ def wait_focus(page, name: str) -> None:
 
 
 def field_boxes(page) -> dict[str, dict]:
+    """Each field's box in the page (not the window: showing the message may scroll it)."""
     return page.evaluate(
         """() => Object.fromEntries(
               [...document.querySelectorAll('#deal-form .entry-row .entry-field')].map(f => {
                   const r = f.getBoundingClientRect();
-                  return [f.className.split(' ')[1], {x: r.x, y: r.y, w: r.width}]; }))"""
+                  return [f.className.split(' ')[1],
+                          {x: r.x + scrollX, y: r.y + scrollY, w: r.width}]; }))"""
     )
 
 

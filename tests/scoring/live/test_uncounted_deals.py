@@ -16,6 +16,8 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from scoring.live.standings import standings_for
+from scoring.models import Deal
+from scoring.sheets.services.deals import deal_delete
 from tests.scoring.documents.printing.print_helpers import fetch_pdf
 from tests.scoring.live.uncounted_helpers import COUNTED, build
 from tests.scoring.season.championship_helpers import championship
@@ -105,10 +107,16 @@ def test_the_cockpit_leaders_count_only_confirmed_deals_with_what_waits_beside(
 
 
 def test_seating_by_rank_reads_only_confirmed_deals(world, arbiter_client):
-    response = arbiter_client.post(
-        reverse("position-generate", args=[world.tournament.pk]), {"seed": 1, "seating": "rank"}
-    )
-    assert response.status_code == 302
+    """While deals wait, seating by rank first shows them to the arbiter (nothing disappears);
+    once each is decided (here, deleted), the seating reads the confirmed deals only."""
+    generate = reverse("position-generate", args=[world.tournament.pk])
+    response = arbiter_client.post(generate, {"seed": 1, "seating": "rank"})
+    assert response.status_code == 302 and "pour=seed" in response.url
+    assert response.url.startswith(reverse("deals-waiting", args=[world.tournament.pk]))
+    for deal in Deal.objects.waiting():
+        deal_delete(deal=deal)
+    response = arbiter_client.post(generate, {"seed": 1, "seating": "rank"})
+    assert response.status_code == 302 and "pour=seed" not in response.url
     first_table = tournament_plan(world.tournament)[-1][0]
     names = {r.pk: name for name, r in world.players.items()}
     seated = {names[pk] for pk in first_table}
