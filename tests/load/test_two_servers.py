@@ -133,10 +133,12 @@ def phone_deal(table: PhoneTable, *, version: int, dealer: int) -> dict:
     }
 
 
-def confirm(port: int, table: PhoneTable, cookies: dict[str, str]) -> list[int]:
-    """A defender (seat index 1) confirms the waiting deals with their own code."""
+def confirm(port: int, table: PhoneTable, cookies: dict[str, str], deals: list[int]) -> list[int]:
+    """A defender (seat index 1) confirms the waiting deals their phone listed (`deals`, at the
+    sheet's current version) with their own code."""
     defender = next(seat for seat in table.seats if seat["index"] == 1)
-    body = {"seat": 1, "pin": defender["pin"]}
+    version = sheet_version(port, table, cookies)
+    body = {"seat": 1, "pin": defender["pin"], "version": version, "deals": deals}
     answer = request(port, "POST", table.page + "confirmer/", json_body=body, cookies=cookies)
     return json.loads(ok(answer).text)["confirmed"]
 
@@ -153,7 +155,7 @@ def check_phone_deals_cross_the_servers(site: ServedSite, table: PhoneTable) -> 
     # Entered on server 2, confirmed on server 1 by a player of the other side.
     first = phone_deal(table, version=sheet_version(two, table, phone), dealer=0)
     told[first["client_id"]] = json.loads(ok(post(two, first), 201).text)
-    assert confirm(one, table, phone) == [1]
+    assert confirm(one, table, phone, [told[first["client_id"]]["deal"]]) == [1]
 
     # Its answer lost, the deal is resent to the other server: the original is answered.
     second = phone_deal(table, version=sheet_version(one, table, phone), dealer=3)
@@ -169,7 +171,8 @@ def check_phone_deals_cross_the_servers(site: ServedSite, table: PhoneTable) -> 
     bodies = [json.loads(a.text) for a in answers]
     assert bodies[0]["deal"] == bodies[1]["deal"]
     told[third["client_id"]] = next(b for b in bodies if not b["replayed"])
-    assert confirm(two, table, phone) == [2, 3]
+    listed = [told[second["client_id"]]["deal"], told[third["client_id"]]["deal"]]
+    assert confirm(two, table, phone, listed) == [2, 3]
     return told
 
 
