@@ -11,7 +11,8 @@ class TournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from tournament import converters
-        from tournament.players import folding
+        from tournament.players import checks, folding
 
         converters.register()  # <id:…> in every URL: ids past what a column holds are 404
+        checks.connect()  # licences compared with other clubs' rosters after the response
         folding.connect()  # accent-blind search: SQLite learns the fold function

@@ -43,21 +43,9 @@ def _runs(user, tournament: Tournament) -> bool:
     ).exists()
 
 
-def history_guard(
-    *,
-    players: Iterable[Player | int],
-    users: Iterable,
-    renamed: Iterable[Player | int] = (),
-    into: Iterable[Tournament] = (),
-) -> list[Tournament]:
-    """Check that the acting `users` may change the history of these roster entries, and
-    that no finished tournament of the `renamed` ones (those whose tournaments would show
-    another name or other results) would change; `into`: tournaments the change registers
-    people in (an import's), which must be run by them and open. The tournaments concerned
-    (ValidationError otherwise, naming none of them)."""
-    users = [user for user in users if user is not None]
-    players = list(players)
-    ids = {player if isinstance(player, int) else player.pk for player in players}
+def _ensure_seen(ids: set[int], users: list) -> None:
+    if not ids:
+        return
     seen: set[int] = set()
     for user in users:
         seen |= set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
@@ -66,6 +54,27 @@ def history_guard(
             _("Refusé : cette fiche n'appartient pas au fichier des joueurs de votre club."),
             code="not_seen",
         )
+
+
+def history_guard(
+    *,
+    players: Iterable[Player | int],
+    users: Iterable,
+    renamed: Iterable[Player | int] = (),
+    into: Iterable[Tournament] = (),
+    reused: Iterable[Player | int] = (),
+) -> list[Tournament]:
+    """Check that the acting `users` may change the history of these roster entries, and
+    that no finished tournament of the `renamed` ones (those whose tournaments would show
+    another name or other results) would change; `into`: tournaments the change registers
+    people in (an import's), which must be run by them and open; `reused`: entries the change
+    registers in a new tournament (a restore's), which they must see, their past untouched.
+    The tournaments concerned (ValidationError otherwise, naming none of them)."""
+    users = [user for user in users if user is not None]
+    players = list(players)
+    ids = {player if isinstance(player, int) else player.pk for player in players}
+    _ensure_seen({player if isinstance(player, int) else player.pk for player in reused}, users)
+    _ensure_seen(ids, users)
     tournaments = history_tournaments(ids)
     into = list(into)
     for tournament in [*tournaments, *into]:

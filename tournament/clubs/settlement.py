@@ -22,7 +22,8 @@ from tournament.access.history import history_guard, merge_renames
 from tournament.access.scopes import club_players
 from tournament.models import Club, LicenceConflict, Player
 from tournament.players import identity
-from tournament.players.conflicts import EXISTING, NEWCOMER, conflict_flag
+from tournament.players.checks import licence_check_queue
+from tournament.players.conflicts import EXISTING, NEWCOMER
 from tournament.players.licence import licence_clean
 
 Status = LicenceConflict.Status
@@ -199,9 +200,6 @@ def _correct(conflict: LicenceConflict, *, wrong: Player | None, licence: str, u
     before = {"resolution": Resolution.CORRECT, "player": wrong.pk}
     wrong.licence = licence or None
     wrong.save(update_fields=["licence"])
-    if licence:  # another club's entry with the new licence: a conflict for that club, silently
-        others = Player.objects.exclude(pk=wrong.pk).exclude(origin_club_id=wrong.origin_club_id)
-        elsewhere = identity.players_by_licence([licence], among=others).get(licence)
-        if elsewhere is not None:
-            conflict_flag(licence=licence, existing=elsewhere, newcomer=wrong, user=None)
+    # Another club's entry with the new licence: a conflict for that club, silently, later.
+    licence_check_queue(newcomer=wrong)
     return before, {"resolution": Resolution.CORRECT, "player": wrong.pk}

@@ -27,7 +27,7 @@ from .choices import DIRECTION_LABELS, Direction
 from .clubs import Club, ClubInvitation, ClubMember
 from .events import Cut, Event
 from .limits import Counter
-from .players import LicenceConflict, Player, player_name
+from .players import LicenceCheck, LicenceConflict, Player, player_name
 from .positions import Position, Seat, Table
 from .registrations import Registration, Team, new_pin, start_codes_of
 from .tournaments import Tournament, TournamentRole
@@ -44,6 +44,7 @@ __all__ = [
     "DIRECTION_LABELS",
     "Direction",
     "Event",
+    "LicenceCheck",
     "LicenceConflict",
     "Player",
     "Position",

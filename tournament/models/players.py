@@ -125,3 +125,27 @@ class LicenceConflict(models.Model):
         if self.status != self.Status.OPEN:
             seen.add(self.newcomer_club_id)
         return {pk for pk in seen if pk is not None}
+
+
+class LicenceCheck(models.Model):
+    """A new roster entry whose licence is still to be compared with other clubs' rosters.
+
+    Queued by every request that puts a licensed entry on a club's roster, whether or not
+    another club holds the licence, and looked at after the response is sent
+    (tournament.players.checks): the request does the same work in both cases, so neither its
+    answer nor its time tells a club what another club's roster holds (issue 36)."""
+
+    newcomer = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("nouvelle fiche")
+    )
+    # The account that registered it (None: a sign-up, a script): logged with the conflict.
+    user = account_link(_("ajouté par"))
+    created_at = models.DateTimeField(_("ajouté le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("licence à comparer")
+        verbose_name_plural = _("licences à comparer")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return str(self.newcomer_id)

@@ -16,7 +16,7 @@ from tournament.access.scopes import club_players, visible_players
 from tournament.evening.selectors import last_played_position
 from tournament.models import Player, Registration, Team, Tournament
 from tournament.players import identity
-from tournament.players.conflicts import conflict_flag
+from tournament.players.checks import licence_check_queue
 from tournament.players.importing import normalise
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
@@ -41,7 +41,7 @@ def _typed_player(
     club (refused when the names differ), else a new player saved on the roster as the
     tournament's club's entry, unless the name and club are those of a roster player the user
     may see and `other_player` does not say the arbiter checked (identity.LikelyDuplicate).
-    A licence another club's entry holds flags a licence conflict (players.conflicts)."""
+    A licence another club's entry holds flags a licence conflict later (players.checks)."""
     typed = person_clean({"last_name": last_name, "first_name": first_name, "club": club})
     last_name, first_name, club = typed["last_name"], typed["first_name"], typed["club"]
     try:
@@ -62,7 +62,6 @@ def _typed_player(
                 }
             )
         return Player.objects.get(pk=holder.pk)  # the same licence: the same person
-    elsewhere = identity.players_by_licence([licence]).get(licence)
     if not other_player:
         duplicates = identity.likely_duplicates(
             last_name=last_name,
@@ -82,8 +81,8 @@ def _typed_player(
     )
     player.full_clean(validate_constraints=False)
     identity.roster_entry_save(player)
-    if elsewhere is not None:
-        conflict_flag(licence=licence, existing=elsewhere, newcomer=player, user=user)
+    # Compared with other clubs' rosters after the response, whatever they hold (issue 36).
+    licence_check_queue(newcomer=player, user=user)
     return player
 
 

@@ -25,7 +25,7 @@ from tournament.access.scopes import club_players
 from tournament.core.collation import fold
 from tournament.models import Player, Position, Registration, Tournament
 from tournament.players import identity
-from tournament.players.conflicts import conflict_flag
+from tournament.players.checks import licence_check_queue
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
 from tournament.players.registrations import next_number
@@ -299,13 +299,11 @@ def _signup_player(tournament: Tournament, person: Person) -> tuple[Player, str]
         # tournament of no club (an install from before clubs) adds one of no club, as before.
         licence = person["licence"] or None
         player = Player(**{**person, "licence": licence}, origin_club_id=tournament.host_club_id)
-        # Only another club's entry can hold the licence now (the club's own was matched): a
-        # new licence here, the conflict flagged as the desk flags it (players.conflicts).
-        elsewhere = identity.players_by_licence([licence]).get(licence) if licence else None
+        # Only another club's entry can hold the licence now (the club's own was matched):
+        # compared after the response, as the desk's (players.checks).
         player.full_clean(validate_constraints=False)
         identity.roster_entry_save(player)
-        if elsewhere is not None:
-            conflict_flag(licence=person["licence"], existing=elsewhere, newcomer=player, user=None)
+        licence_check_queue(newcomer=player)
     elif player.registrations.filter(tournament=tournament).exists():  # matched by name
         raise ValidationError(_("Vous êtes déjà inscrit à ce tournoi."), code="duplicate")
     return player, conflict

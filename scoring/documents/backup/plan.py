@@ -25,10 +25,7 @@ class Plan:
     keys: dict[str, list[Any]] = field(default_factory=lambda: defaultdict(list))
     # File keys of players matched to roster players already in the database.
     reused_players: dict[Any, int] = field(default_factory=dict)
-    # File keys of players whose licence only another club's entry holds (its id): copied as
-    # the restoring club's entries, each flagged as a licence conflict.
-    licences_elsewhere: dict[Any, int] = field(default_factory=dict)
-    restorer: Any = None  # the account restoring (the conflicts' history names it)
+    restorer: Any = None  # the account restoring (the guard of a person's history asks it)
 
     def rows(self, model: type[M]) -> Iterator[tuple[Any, M]]:
         """(file key, instance) of each checked row of a model's section."""

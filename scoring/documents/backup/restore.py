@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.translation import gettext as _
@@ -21,10 +22,11 @@ from scoring.documents.backup.document import (
     unreadable,
 )
 from scoring.documents.backup.plan import Plan, related_label
+from tournament.access.history import history_guard
 from tournament.clubs.selectors import home_club
 from tournament.evening.positions import published_on_commit
 from tournament.models import Club, Player, Position, Tournament
-from tournament.players.conflicts import conflict_flag
+from tournament.players.checks import licence_check_queue
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -103,6 +105,27 @@ def _insert(
             created.update(zip(rows.keys[start : start + len(chunk)], new, strict=True))
 
 
+def _copied_licensed(plan: Plan) -> list[Any]:
+    """File keys of the players copied (not matched to the roster) that carry a licence."""
+    return [
+        key
+        for key, player in plan.rows(Player)
+        if player.licence and key not in plan.reused_players
+    ]
+
+
+def _guard(plan: Plan, user) -> None:
+    """The guard of a person's history (issue 36), as for a merge or an import: the roster
+    entries the backup's players are matched to are entries the restorer may see; nothing
+    else of anybody's history changes (the tournament and its other entries are new)."""
+    if user is None:  # a script restores as nobody, as it imports
+        return
+    try:
+        history_guard(players=(), reused=plan.reused_players.values(), users=[user])
+    except ValidationError as refused:
+        raise BackupError(" ".join(refused.messages)) from None
+
+
 def _write(plan: Plan) -> Tournament:
     """Insert the checked rows in one short transaction; returns the new tournament."""
     connection = connections[router.db_for_write(Tournament)]
@@ -112,15 +135,10 @@ def _write(plan: Plan) -> Tournament:
     with transaction.atomic(using=connection.alias):
         for rows in prepared:
             _insert(rows, new_keys, connection)
-        # A licence only another club's entry held: the copied entry is the club's, flagged.
-        for key, existing in plan.licences_elsewhere.items():
-            newcomer = Player.objects.get(pk=new_keys["tournament.player"][key])
-            conflict_flag(
-                licence=newcomer.licence or "",
-                existing=Player.objects.get(pk=existing),
-                newcomer=newcomer,
-                user=plan.restorer,
-            )
+        # The copied entries' licences, compared with other clubs' rosters after the response.
+        copied = [new_keys["tournament.player"][key] for key in _copied_licensed(plan)]
+        for newcomer in Player.objects.filter(pk__in=copied).order_by("pk"):
+            licence_check_queue(newcomer=newcomer, user=plan.restorer)
         tournament_key = plan.keys["tournament.tournament"][0]
         restored = Tournament.objects.get(pk=new_keys["tournament.tournament"][tournament_key])
         # A backup holds no table link (their secrets stay where they were made): the
@@ -165,8 +183,9 @@ def tournament_import(
     Raises BackupError, writing nothing, when the file is not a sound backup.
     """
     plan = tournament_check(raw, user=user, club=club)
+    _guard(plan, user)
     try:
-        plan.restorer = user  # who flags the licence conflicts the restore raises
+        plan.restorer = user  # who queued the licence checks the restore raises
         return _write(plan)
     except DatabaseError as exc:  # e.g. a licence registered meanwhile: nothing was written
         raise BackupError(

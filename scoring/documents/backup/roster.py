@@ -19,9 +19,9 @@ def players_match(
     plan: Plan, *, club_id: int | None, fail: Callable[[str, str], BackupError]
 ) -> None:
     """Players with a licence on the restoring club's roster are that roster player (not
-    copied). One whose licence only another club's entry holds is copied as the club's own
-    entry, never matched to (nor showing) the other club's: plan.licences_elsewhere, flagged as
-    a licence conflict once written (issue 27)."""
+    copied). Any other is copied as the club's own entry, never matched to (nor showing)
+    another club's: other clubs' rosters are not read here; the copies' licences are compared
+    with them after the response (tournament.players.checks, issues 27 and 36)."""
     licences: dict[str, Any] = {}
     for key, player in plan.rows(Player):
         if player.licence:
@@ -34,6 +34,3 @@ def players_match(
             licences[player.licence] = key
     for licence, known in players_by_licence(licences, among=club_players(club_id)).items():
         plan.reused_players[licences[licence]] = known.pk
-    for licence, known in players_by_licence(licences).items():
-        if licences[licence] not in plan.reused_players:
-            plan.licences_elsewhere[licences[licence]] = known.pk  # the first entry by id

@@ -147,6 +147,7 @@ def test_a_licence_another_club_holds_is_restored_as_the_clubs_own_entry_and_fla
     django_user_model,
 ):
     from tournament.models import LicenceConflict
+    from tournament.players.checks import licence_checks_process
 
     lea = django_user_model.objects.create_user("lea")
     bob = django_user_model.objects.create_user("bob")
@@ -168,6 +169,7 @@ def test_a_licence_another_club_holds_is_restored_as_the_clubs_own_entry_and_fla
         "0412345",
         club_a,
     )
+    assert licence_checks_process() == 1  # compared once the response is sent
     conflict = LicenceConflict.objects.get()
     assert (conflict.existing, conflict.newcomer) == (false, restored)
     assert not false.registrations.exists()

@@ -279,6 +279,7 @@ def test_the_home_page_of_the_holder_leads_to_the_conflict_then_the_other_club(
 def test_the_check_in_page_never_names_another_club_holder_of_a_licence_signed_up_online(
     client, clubs
 ):
+    from tournament.players.checks import licence_checks_process
     from tournament.signup import services as signup
 
     tonight = clubs["tonight"]
@@ -288,6 +289,8 @@ def test_the_check_in_page_never_names_another_club_holder_of_a_licence_signed_u
         tournament=tonight, last_name="Vrai", first_name="Jean", licence=LICENCE
     )
     assert signup.licence_conflicts(tonight) == []
+    assert not LicenceConflict.objects.exists()  # compared once the response is sent
+    licence_checks_process()
     assert LicenceConflict.objects.get().newcomer == online.player
     page = as_user(client, clubs["arbitre-a"]).get(reverse("checkin", args=[tonight.pk])).text
     assert LICENCE in page and "VRAI" in page and "FAUSSAIRE" not in page
