@@ -1,6 +1,7 @@
 """Issue 36's property: for any sequence of registrations, imports, merges and licence-conflict
-steps by two clubs' staff (each of them trying the other's people too), no finished
-tournament's names or results change, and no page served to one club names a private person
+steps by two clubs' staff (each of them trying the other's people too), with deals played at
+the desk in each club's evening before it finishes, no finished tournament's names or results
+(every deal's score of every player) change, and no page served to one club names a private person
 of the other (one shared by consent, a merge both clubs agreed to, is no longer private)."""
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+from scoring.models import DealScore
 from tests.club_helpers import join_club
-from tournament.models import LicenceConflict, Player, Registration, Tournament
+from tests.desk_helpers import DEALS_004, deal_post, table_sheet
+from tournament.models import LicenceConflict, Player, Position, Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +36,23 @@ PAYLOADS = [
 ]
 
 
+PLAYED: list[int] = []  # finished evenings whose deals were compared, over all examples
+
+
 def results(tournament_id: int) -> list[tuple]:
-    """What a finished tournament shows of its people: each registration and the name on it."""
-    return list(
+    """What a finished tournament shows of its people: each registration and the name on it,
+    and each deal's score of each of them."""
+    registrations = (
         Registration.objects.filter(tournament_id=tournament_id)
         .order_by("pk")
         .values_list("pk", "number", "status", "player_id", "player__last_name", "player__licence")
     )
+    scores = (
+        DealScore.objects.filter(deal__sheet__tournament_id=tournament_id)
+        .order_by("deal__number", "registration_id")
+        .values_list("deal__number", "registration_id", "registration__player_id", "points")
+    )
+    return [*registrations, *scores]
 
 
 class TwoClubs(RuleBasedStateMachine):
@@ -138,12 +151,43 @@ class TwoClubs(RuleBasedStateMachine):
             for private in self.private.values():  # one person now, by both clubs' consent
                 private -= names
 
+    @rule(club=st.sampled_from(CLUBS), deals=st.integers(1, 3))
+    def play_deals(self, club, deals):
+        """The club's administrator types deals at the desk on the evening's table."""
+        client = self.clients[(club, "admin")]
+        sheet = self.sheet(club)
+        played = sheet.deals.count()
+        for fields in DEALS_004[played : played + deals]:
+            response = deal_post(client, sheet, fields)
+            assert response.status_code == 200, response.content.decode()[:300]
+        assert sheet.deals.count() == min(len(DEALS_004), played + deals)
+
+    def sheet(self, club):
+        """The evening's one table (four of its players seated at the first call), its sheet."""
+        running, client = self.running[club], self.clients[(club, "admin")]
+        position = running.positions.first()
+        if position is None:
+            url = reverse("player-register", args=[running.pk])
+            for _ in range(4 - running.registrations.filter(status="active").count()):
+                client.post(url, {"last_name": self.name(club), "other_player": "1"})
+            position = Position.objects.create(tournament=running, number=1, status="published")
+            table = position.tables.create(number=1, game="four")
+            active = running.registrations.filter(status="active").order_by("pk")[:4]
+            for direction, registration in zip("NESW", active, strict=True):
+                Seat.objects.create(table=table, registration=registration, direction=direction)
+        return table_sheet(client, position)
+
     @rule(club=st.sampled_from(CLUBS))
     def finish_the_evening(self, club):
-        """The evening ends: its results are locked; a new evening starts."""
+        """The evening ends, deals played (some played now if none were): its results are
+        locked; a new evening starts."""
         running = self.running[club]
+        if not DealScore.objects.filter(deal__sheet__tournament=running).exists():
+            self.play_deals(club, 2)
         Tournament.objects.filter(pk=running.pk).update(status=Tournament.Status.FINISHED)
         self.finished[running.pk] = results(running.pk)
+        assert any(len(row) == 4 for row in self.finished[running.pk])  # deals' scores
+        PLAYED.append(running.pk)
         self.running[club] = Tournament.objects.create(
             name=f"Soirée {club} {self.count}", date="2026-11-29",
             host_club_id=running.host_club_id, owner=running.owner,
@@ -187,8 +231,9 @@ def test_two_clubs_never_rewrite_finished_results_nor_show_each_others_people(db
         TwoClubs,
         settings=settings(
             max_examples=12,
-            stateful_step_count=8,
+            stateful_step_count=10,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
         ),
     )
+    assert PLAYED, "no evening with deals was finished: the property checked no results"
