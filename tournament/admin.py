@@ -2,9 +2,12 @@
 
 from django.contrib import admin
 
+from tournament.clubs.services import invitation_send
+
 from .models import (
     ChangeLog,
     Club,
+    ClubInvitation,
     ClubMember,
     Player,
     Position,
@@ -17,18 +20,45 @@ from .models import (
 
 
 class ClubMemberInline(admin.TabularInline):
+    """The members, to read or remove: nobody is added here, only invited (issue 36)."""
+
     model = ClubMember
+    extra = 0
+    fields = readonly_fields = ["user", "role"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ClubInvitationInline(admin.TabularInline):
+    """Accounts invited into the club: each joins by accepting on its invitations page."""
+
+    model = ClubInvitation
     extra = 1
+    fields = ["user", "role"]
     autocomplete_fields = ["user"]
 
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    """Superusers create clubs and name their first administrator here (or `create_club`)."""
+    """Superusers create clubs here (or `create_club`) and invite their first administrator,
+    who joins by accepting, as every member does (issue 36)."""
 
     list_display = ["name", "code", "created_at"]
     search_fields = ["name", "code"]
-    inlines = [ClubMemberInline]
+    inlines = [ClubMemberInline, ClubInvitationInline]
+
+    def save_formset(self, request, form, formset, change) -> None:
+        if formset.model is not ClubInvitation:
+            return super().save_formset(request, form, formset, change)
+        # Through the service: who invited is known and the club's history records it.
+        for invitation in formset.save(commit=False):
+            invitation_send(
+                club=form.instance, account=invitation.user, role=invitation.role, user=request.user
+            )
+        for gone in formset.deleted_objects:
+            gone.delete()
+        return None
 
 
 class RegistrationInline(admin.TabularInline):

@@ -1,4 +1,4 @@
-"""Writes on clubs: a superuser creates a club with its first administrator; a club's
+"""Writes on clubs: a superuser creates a club and invites its first administrator; a club's
 administrator invites accounts (each becomes a member only by accepting: issue 36), changes a
 member's role and removes members. Every change is recorded in the club's history."""
 
@@ -14,8 +14,12 @@ from tournament.models import Club, ClubInvitation, ClubMember, Event, Player, T
 
 
 @transaction.atomic
-def club_create(*, name: str, code: str = "", admin, user=None) -> Club:
-    """A new club and its first administrator (an existing account)."""
+def club_create(*, name: str, code: str = "", admin, user=None, admin_is_new: bool = False) -> Club:
+    """A new club (a superuser's act) and its first administrator, who joins by consent like
+    any member (issue 36): at once when `admin` is the acting account itself (a superuser's
+    own club, the laptop's arbiter) or an account made for this club just now
+    (`admin_is_new`: `create_club --password`, nobody's tournaments yet); any other existing
+    account is invited and administers the club once it accepts (invitation_answer)."""
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": _("Donnez le nom du club.")})
@@ -30,7 +34,10 @@ def club_create(*, name: str, code: str = "", admin, user=None) -> Club:
         after={"name": club.name, "code": club.code},
         user=user,
     )
-    member_set(club=club, account=admin, role=ClubMember.Role.ADMIN, user=user)
+    if admin_is_new or (user is not None and user.pk == admin.pk):
+        member_set(club=club, account=admin, role=ClubMember.Role.ADMIN, user=user)
+    else:
+        invitation_send(club=club, account=admin, role=ClubMember.Role.ADMIN, user=user)
     return club
 
 

@@ -12,7 +12,8 @@ from tournament.clubs.services import club_create
 class Command(BaseCommand):
     help = (
         'Create a club and its first administrator: `create_club "TC Dijon" --admin lea '
-        "[--code 0212345] [--password ...]` (the password creates the account when it is new)."
+        "[--code 0212345] [--password ...]` (the password creates the account when it is new, "
+        "the club's administrator at once; an existing account is invited)."
     )
 
     def add_arguments(self, parser):
@@ -25,17 +26,19 @@ class Command(BaseCommand):
     def handle(self, *args, name: str, admin: str, code: str, password: str, **options):
         accounts = get_user_model().objects
         account = accounts.filter(username=admin).first()
+        created = account is None
         try:
-            if account is None:
+            if created:
                 if not password:
                     raise CommandError(f"No account '{admin}': give --password to create it.")
                 account = accounts.model(username=admin)
                 validate_password(password, account)
                 account.set_password(password)
                 account.save()
-            club = club_create(name=name, code=code, admin=account)
+            # An existing account is invited (it joins by accepting, issue 36); one made here
+            # for the club is its administrator at once.
+            club = club_create(name=name, code=code, admin=account, admin_is_new=created)
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from None
-        self.stdout.write(
-            self.style.SUCCESS(f"Club '{club.name}' created, administrator '{admin}'.")
-        )
+        joined = "administrator" if created else "invited as administrator (accepts on login)"
+        self.stdout.write(self.style.SUCCESS(f"Club '{club.name}' created, '{admin}' {joined}."))

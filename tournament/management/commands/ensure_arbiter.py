@@ -43,7 +43,7 @@ def _ensure_club(user) -> None:
     clubs = list(Club.objects.all()[:2])
     if not ClubMember.objects.filter(user=user).exists():
         if not clubs:
-            clubs = [club_create(name="Mon club", admin=user)]
+            clubs = [club_create(name="Mon club", admin=user, user=user)]  # its own
         elif len(clubs) == 1:
             member_set(club=clubs[0], account=user, role=ClubMember.Role.ADMIN)
     if len(clubs) == 1:  # the laptop's one club: the demo loaded before it is its own
