@@ -73,7 +73,14 @@ def checks_after_response(**_kwargs) -> None:
         logger.exception("licence checks left for manage.py licence_checks")
 
 
-def connect() -> None:
-    from django.core.signals import request_finished
+def _forget(**_kwargs) -> None:
+    """request_started: only what this request queues is looked at after it (a check queued
+    outside any request, by a script, waits for the command or the next request's)."""
+    _due.pending = False
 
+
+def connect() -> None:
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_forget, dispatch_uid="licence-checks-forget")
     request_finished.connect(checks_after_response, dispatch_uid="licence-checks")

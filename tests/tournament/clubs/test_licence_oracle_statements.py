@@ -3,6 +3,7 @@ licence another club holds runs the very statements one nobody holds runs (same 
 SQL but for the values); the comparison with other clubs' rosters, and the conflict it opens,
 come after the response (tournament.players.checks). Counted, not timed."""
 
+import io
 import re
 import time
 from contextlib import contextmanager
@@ -119,3 +120,20 @@ def test_a_restore_runs_the_same_statements_held_or_not(client, two_clubs):
         assert response.status_code == 302
 
     assert_same_work(both(two_clubs, attempt))
+
+
+def test_a_script_s_check_waits_for_the_command_not_for_anybodys_request(client, two_clubs):
+    """Only what a request queued is looked at after it (another request's time tells
+    nothing either); what a script queued is done by `manage.py licence_checks`."""
+    from django.core.management import call_command
+
+    from tournament.models import LicenceCheck
+    from tournament.players.registrations import player_register
+
+    player_register(tournament=two_clubs["b-evening"], last_name="Voleur", licence=HELD)
+    client.force_login(two_clubs["admin-b"])
+    assert client.get(reverse("home")).status_code == 200
+    assert LicenceCheck.objects.count() == 1 and not LicenceConflict.objects.exists()
+    call_command("licence_checks", stdout=io.StringIO())
+    assert not LicenceCheck.objects.exists()
+    assert LicenceConflict.objects.get().existing == two_clubs["held"]
