@@ -7,14 +7,16 @@
 - Two roster players found to be one person are merged by an arbiter (player_merge): one is
   kept, the other's registrations move to it, and each tournament concerned keeps the history.
 
-Lookups are batched (one query per 500 names or licences), so an import's check costs the
-same few queries for 3 rows or 3,000.
+One function finds a person on the roster (roster_player_for): the desk, the sign-up, the
+import and the restore all ask it. Lookups are batched (one query per 500 names or
+licences), so an import's check costs the same few queries for 3 rows or 3,000.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -27,6 +29,7 @@ from tournament.models import Player, Registration, Tournament, player_name
 from tournament.players.folding import Fold
 
 BATCH = 500  # values in one IN (…): well below SQLite's limit on query parameters
+SAME = object()  # roster_players_for: names looked up among the same entries as licences
 
 
 class LicenceTaken(Exception):
@@ -122,29 +125,75 @@ def players_by_name(
     return found
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A person as typed at the desk, signed up, imported or restored."""
+
+    last_name: str
+    first_name: str = ""
+    club: str = ""
+    licence: str = ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (fold(self.last_name), fold(self.first_name))
+
+
+@dataclass(frozen=True)
+class RosterMatch:
+    """What a roster holds for a typed person: the entry holding the licence typed, whether
+    its name is the one typed; with no holder, the entries of that name and club (namesakes)."""
+
+    typed: Typed
+    holder: Known | None = None
+    namesakes: tuple[Known, ...] = ()
+
+    @property
+    def same_name(self) -> bool:
+        return self.holder is not None and self.holder.key == self.typed.key
+
+
+def roster_players_for(
+    people: Iterable[Typed], *, among: QuerySet[Player] | None, names_among: Any = SAME
+) -> list[RosterMatch]:
+    """The one way to find a person on the roster (desk, sign-up, import, restore; issue 39):
+    by licence among `among`, else by name and club among `names_among` (by default `among`;
+    None: the whole roster, as for `among`), names compared by one rule, fold (accents, case,
+    spaces and punctuation ignored), two different licences being two people. Each caller
+    decides what a match means (the desk asks, the sign-up takes the one namesake, the
+    import flags it, a restore reuses holders only). Two queries per 500 people."""
+    people = list(people)
+    names_among = among if names_among is SAME else names_among
+    by_licence = players_by_licence((person.licence for person in people), among=among)
+    by_name = players_by_name((person.last_name for person in people), among=names_among)
+    matches = []
+    for person in people:
+        holder = by_licence.get(person.licence) if person.licence else None
+        namesakes = (
+            ()
+            if holder is not None
+            else tuple(
+                known
+                for known in by_name.get(person.key, [])
+                if may_be_the_same(known, club=person.club, licence=person.licence)
+            )
+        )
+        matches.append(RosterMatch(person, holder, namesakes))
+    return matches
+
+
+def roster_player_for(
+    person: Typed, *, among: QuerySet[Player] | None, names_among: Any = SAME
+) -> RosterMatch:
+    """roster_players_for for one person."""
+    return roster_players_for([person], among=among, names_among=names_among)[0]
+
+
 def may_be_the_same(known: Known, *, club: str, licence: str) -> bool:
     """Same club (folded), and not two different licences: a likely duplicate of a same-name row."""
     if licence and known.licence and licence != known.licence:
         return False
     return fold(known.club) == fold(club)
-
-
-def likely_duplicates(
-    *,
-    last_name: str,
-    first_name: str = "",
-    club: str = "",
-    licence: str = "",
-    among: QuerySet[Player] | None = None,
-) -> list[Known]:
-    """Roster players (among `among`: those the arbiter may see) who may be the person typed
-    at the desk (one query)."""
-    key = (fold(last_name), fold(first_name))
-    return [
-        known
-        for known in players_by_name([last_name], among=among).get(key, [])
-        if may_be_the_same(known, club=club, licence=licence)
-    ]
 
 
 class LikelyDuplicate(ValidationError):

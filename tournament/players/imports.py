@@ -40,41 +40,36 @@ def import_check(*, tournament: Tournament, preview: ImportPreview) -> ImportPre
     # The importing club's roster only: another club's entries are neither matched nor shown
     # nor hinted at; a licence one of them holds opens a conflict for that club, silently, when
     # the row is registered (player_register).
-    roster = club_players(tournament.host_club_id)
-    by_licence = identity.players_by_licence((row.licence for row in preview.rows), among=roster)
-    by_name = identity.players_by_name((row.last_name for row in preview.rows), among=roster)
-    for row in preview.rows:
+    typed = [
+        identity.Typed(row.last_name, row.first_name, row.club, row.licence) for row in preview.rows
+    ]
+    matches = identity.roster_players_for(typed, among=club_players(tournament.host_club_id))
+    for row, match in zip(preview.rows, matches, strict=True):
         row.player_id = row.duplicate_of = None
         row.duplicate_label = ""
         row.status = NEW
-        holder = by_licence.get(row.licence) if row.licence else None
-        if holder is not None:
-            if holder.key != row.key:
+        if match.holder is not None:
+            if not match.same_name:
                 preview.error(
                     row.line,
                     _(
                         "La licence %(licence)s appartient à un autre joueur du fichier des "
                         "joueurs (%(player)s)."
                     )
-                    % {"licence": row.licence, "player": holder.full_name},
+                    % {"licence": row.licence, "player": match.holder.full_name},
                 )
                 continue
-            row.player_id = holder.pk
-            row.status = REGISTERED if holder.pk in registered else ROSTER
+            row.player_id = match.holder.pk
+            row.status = REGISTERED if match.holder.pk in registered else ROSTER
             continue
-        same = [
-            known
-            for known in by_name.get(row.key, [])
-            if identity.may_be_the_same(known, club=row.club, licence=row.licence)
-        ]
-        here = [known for known in same if known.pk in registered]
+        here = [known for known in match.namesakes if known.pk in registered]
         if here:
             row.player_id = here[0].pk
             row.status = REGISTERED
-        elif same:
+        elif match.namesakes:
             row.status = DUPLICATE
-            row.duplicate_of = same[0].pk
-            row.duplicate_label = same[0].label
+            row.duplicate_of = match.namesakes[0].pk
+            row.duplicate_label = match.namesakes[0].label
     _check_import_teams(tournament, preview, [r for r in preview.rows if r.status in (NEW, ROSTER)])
     return preview
 

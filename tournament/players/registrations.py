@@ -17,7 +17,6 @@ from tournament.evening.selectors import last_played_position
 from tournament.models import Player, Registration, Team, Tournament
 from tournament.players import identity
 from tournament.players.checks import licence_check_queue
-from tournament.players.importing import normalise
 from tournament.players.licence import licence_clean
 from tournament.players.names import person_clean
 from tournament.players.teams import check_team_room
@@ -49,29 +48,25 @@ def _typed_player(
     except ValidationError as invalid:
         raise ValidationError({"licence": invalid.messages}) from None
     # The licence is checked against this club's roster only: another club's entry is none of
-    # its business, and never blocks the evening (a conflict is flagged below).
-    holder = identity.players_by_licence(
-        [licence], among=club_players(tournament.host_club_id)
-    ).get(licence)
-    if holder is not None:
-        if holder.key != (normalise(last_name), normalise(first_name)):
+    # its business, and never blocks the evening (compared later: players.checks). Namesakes
+    # are looked for among the entries the user may see, unless the arbiter checked already.
+    seen = None if user is None else visible_players(user)
+    match = identity.roster_player_for(
+        identity.Typed(last_name, first_name, club, licence),
+        among=club_players(tournament.host_club_id),
+        names_among=Player.objects.none() if other_player else seen,
+    )
+    if match.holder is not None:
+        if not match.same_name:
             raise ValidationError(
                 {
                     "licence": _("La licence %(licence)s est déjà celle de %(player)s.")
-                    % {"licence": licence, "player": holder.full_name}
+                    % {"licence": licence, "player": match.holder.full_name}
                 }
             )
-        return Player.objects.get(pk=holder.pk)  # the same licence: the same person
-    if not other_player:
-        duplicates = identity.likely_duplicates(
-            last_name=last_name,
-            first_name=first_name,
-            club=club,
-            licence=licence,
-            among=None if user is None else visible_players(user),
-        )
-        if duplicates:
-            raise identity.LikelyDuplicate(duplicates)
+        return Player.objects.get(pk=match.holder.pk)  # the same licence: the same person
+    if match.namesakes:
+        raise identity.LikelyDuplicate(list(match.namesakes))
     player = Player(
         last_name=last_name,
         first_name=first_name,

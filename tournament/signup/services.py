@@ -225,34 +225,25 @@ def duplicate_of(
     return None
 
 
-def _club_holder(tournament: Tournament, licence: str) -> Player | None:
-    """The entry of the tournament's club roster holding `licence` (tournament.access.scopes:
-    the roster the desk checks a typed licence against; another club's private entry is never
-    matched), the first by id; None for no licence."""
-    if not licence:
-        return None
-    held = identity.players_by_licence([licence], among=club_players(tournament.host_club_id))
-    return Player.objects.get(pk=held[licence].pk) if licence in held else None
+def _roster_match(tournament: Tournament, person: Person) -> identity.RosterMatch:
+    """What the tournament's club roster holds for this sign-up (tournament.access.scopes: the
+    roster the desk checks a typed licence against; another club's private entry is never
+    matched): the one roster look-up (identity.roster_player_for)."""
+    typed = identity.Typed(
+        person["last_name"], person["first_name"], person["club"], person["licence"]
+    )
+    return identity.roster_player_for(typed, among=club_players(tournament.host_club_id))
 
 
-def _same_name(player: Player, person: Person) -> bool:
-    names = (player.last_name, player.first_name, person["last_name"], person["first_name"])
-    return (fold(names[0]), fold(names[1])) == (fold(names[2]), fold(names[3]))
-
-
-def _roster_player(tournament: Tournament, person: Person) -> Player | None:
+def _roster_player(match: identity.RosterMatch) -> Player | None:
     """The roster player this sign-up names, None for a new one: the club's holder of its
-    licence (same name: checked before), or else the one player of that name and club on the
-    tournament's club roster."""
-    if person["licence"]:
-        return _club_holder(tournament, person["licence"])
-    key = (fold(person["last_name"]), fold(person["first_name"]), fold(person["club"]))
-    candidates = [
-        p
-        for p in club_players(tournament.host_club_id).filter(last_name__iexact=person["last_name"])
-        if (fold(p.last_name), fold(p.first_name), fold(p.club)) == key
-    ]
-    return candidates[0] if len(candidates) == 1 else None
+    licence (same name: checked before), or else, with no licence typed, the one player of
+    that name and club on the tournament's club roster."""
+    if match.typed.licence:
+        found = match.holder
+    else:
+        found = match.namesakes[0] if len(match.namesakes) == 1 else None
+    return None if found is None else Player.objects.get(pk=found.pk)
 
 
 def _check_fields(tournament: Tournament, *, last_name: str, licence: str) -> None:
@@ -282,9 +273,10 @@ def _signup_player(tournament: Tournament, person: Person) -> tuple[Player, str]
     licence typed if the club's roster holds it under another name (then not kept). Refused
     when that person is registered in this tournament already."""
     conflict = ""
-    holder = _club_holder(tournament, person["licence"])
-    if holder is not None and not _same_name(holder, person):
+    match = _roster_match(tournament, person)
+    if match.holder is not None and not match.same_name:
         conflict, person["licence"] = person["licence"], ""
+        match = _roster_match(tournament, person)
     if duplicate_of(tournament, **person) is not None:
         raise ValidationError(
             _(
@@ -293,7 +285,7 @@ def _signup_player(tournament: Tournament, person: Person) -> tuple[Player, str]
             ),
             code="duplicate",
         )
-    player = _roster_player(tournament, person)
+    player = _roster_player(match)
     if player is None:
         # An entry of the tournament's club, as the desk makes (players.registrations); a
         # tournament of no club (an install from before clubs) adds one of no club, as before.
