@@ -24,7 +24,8 @@ class ClubMemberInline(admin.TabularInline):
 
     model = ClubMember
     extra = 0
-    fields = readonly_fields = ["user", "role"]
+    fields = ("user", "role")
+    readonly_fields = ("user", "role")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
