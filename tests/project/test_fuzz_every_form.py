@@ -56,6 +56,7 @@ from tournament.models import (
     ClubInvitation,
     ClubMember,
     Event,
+    LicenceCheck,
     LicenceConflict,
     Player,
     Position,
@@ -184,6 +185,8 @@ def rows_of(tournament: int) -> str:
             rows = ClubMember.objects.filter(club__tournaments=tournament)
         elif model is ClubInvitation:  # the invitations into the club hosting it
             rows = ClubInvitation.objects.filter(club__tournaments=tournament)
+        elif model is LicenceCheck:  # the licence checks queued for this tournament's players
+            rows = LicenceCheck.objects.filter(newcomer__registrations__tournament=tournament)
         elif model is LicenceConflict:  # the conflicts of this tournament's players
             rows = LicenceConflict.objects.filter(
                 Q(existing__registrations__tournament=tournament)

@@ -31,6 +31,7 @@ def shape(sql: str) -> str:
     """A statement without its values (ids, licences, times differ by construction)."""
     sql = re.sub(r"'(?:[^']|'')*'", "?", sql)
     sql = re.sub(r'"s\d+_x\d+"', "?", sql)  # savepoint names count the savepoints
+    sql = re.sub(r'"_django_curs_\d+_\w+_\d+"', "?", sql)  # PostgreSQL's named cursors too
     return re.sub(r"\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b", "?", sql)
 
 
