@@ -192,7 +192,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
             for seat, points in enumerate(line.deal.scores[: len(names)]):
                 totals[seat] += points
         context.update(
-            totals=[totals[seat] for seat in order],
+            totals=[(names[seat], totals[seat]) for seat in order],
             rows=[_row(line, order, names, seat_of, bound_seat) for line in view.lines],
             view=view,
             version=sheet.version,
@@ -225,7 +225,7 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
     return {
         "line": line,
         "description": description,
-        "scores": [deal.scores[seat] for seat in order],
+        "scores": [(names[seat], deal.scores[seat]) for seat in order],
         "enterer": names[enterer] if enterer is not None else "",
         # What the confirmation list shows of a deal waiting for the other side.
         "figures": [(names[seat], deal.scores[seat]) for seat in order] if waiting else [],

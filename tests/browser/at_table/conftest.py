@@ -1,0 +1,110 @@
+"""The table's phones as players past seventy hold them (issue 38): two tables of long names on
+phones (one of four, one of five with a called king), and the screens to look at them on."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.models import ScoreSheet
+from scoring.sheets import table_entry
+from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+
+# Long names, as a club's list has them (last name, first name); the third is a woman's.
+FOUR = [
+    ("BÉNARD-LECOMTE", "Marie-Christine"),
+    ("DE LA ROCHEFOUCAULD", "Jean-Baptiste"),
+    ("GARÇON", "Éloïse"),
+    ("VANDENBROUCKE", "Anne-Sophie"),
+]
+FIVE = [
+    ("DUPONT-AIGNAN", "Bernadette"),
+    ("LEFÈVRE-PONTALIS", "Jean-Christophe"),
+    ("MONTGOLFIER", "Marguerite"),
+    ("SAINT-EXUPÉRY", "Pierre-Alexandre"),
+    ("WOJCIECHOWSKI", "Françoise"),
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SMALL = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
+# (name, context options, browser default font size in px or None, root font size or None)
+SCREENS = [
+    ("390×844", PHONE, None, None),
+    ("320×640", SMALL, None, None),
+    ("390×844, default font 32 px", PHONE, 32, None),
+    ("320×640, default font 32 px", SMALL, 32, None),
+    ("390×844, text 200 %", PHONE, None, "200%"),
+]
+
+
+def open_phone(browser, options: dict, font_px: int | None = None):
+    """A phone's browser tab; `font_px` sets the browser's default font size (the setting an
+    older player raises), as Chromium's own setting does: rem, em and media queries follow."""
+    context = browser.new_context(locale="fr-FR", **options)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if font_px:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font_px, "fixed": font_px}})
+    return context, page
+
+
+def enlarge_text(page, root: str | None) -> None:
+    """Emulated 200 % text: the root font size doubled after the page loaded."""
+    if root:
+        page.evaluate("(s) => { document.documentElement.style.fontSize = s; }", root)
+
+
+def _table(tournament, position, number, game, names, first_number):
+    table = Table.objects.create(position=position, number=number, game=game)
+    players = []
+    for index, (last, first) in enumerate(names):
+        registration = Registration.objects.create(
+            tournament=tournament,
+            player=Player.objects.create(last_name=last, first_name=first),
+            number=first_number + index,
+        )
+        Seat.objects.create(table=table, registration=registration, direction="NSEWX"[index])
+        players.append(registration)
+    return table, players
+
+
+def _deal(link, enterer, number, **data):
+    sheet = table_entry.table_sheet(link)
+    version = sheet.version if sheet is not None else 0
+    deal, _replayed = table_entry.phone_deal_record(
+        link=link, client_id=f"fixture-{link.pk}-{number:04d}", data=data, enterer=enterer,
+        version=version, number=number,
+    )  # fmt: skip
+    return deal
+
+
+@pytest.fixture
+def long_names(arbiter):
+    """Position 1 in play: table 1 of four and table 2 of five (called king), each with a few
+    deals entered by its first player (a big garde contre, a passed deal), none confirmed."""
+    tournament = Tournament.objects.create(
+        name="Open des téléphones",
+        date="2026-11-21",
+        is_public=True,
+        entry_mode=Tournament.EntryMode.PHONES,
+        status=Tournament.Status.RUNNING,
+    )
+    position = Position.objects.create(tournament=tournament, number=1, status="published")
+    four, four_players = _table(tournament, position, 1, Table.Game.FOUR, FOUR, 1)
+    five, five_players = _table(tournament, position, 2, Table.Game.FIVE, FIVE, 5)
+    links = {link.table_id: link for link in table_entry.links_for_position(position)}
+    link4, link5 = links[four.pk], links[five.pk]
+    _deal(link4, four_players[0], 1, players=4, taker=0, contract="garde_contre", oudlers=3,
+          points=91, petit_au_bout="attack", dealer=0)  # fmt: skip
+    _deal(link4, four_players[0], 2, players=4, passed=True, dealer=3)
+    _deal(link4, four_players[0], 3, players=4, taker=1, contract="garde", oudlers=1,
+          points=38, dealer=2)  # fmt: skip
+    _deal(link5, five_players[0], 1, players=5, taker=0, partner=2, contract="garde_sans",
+          oudlers=2, points=60, dealer=0)  # fmt: skip
+    _deal(link5, five_players[0], 2, players=5, passed=True, dealer=4)
+    return {
+        "tournament": tournament,
+        "position": position,
+        "four": {"table": four, "link": link4, "players": four_players},
+        "five": {"table": five, "link": link5, "players": five_players},
+        "sheets": list(ScoreSheet.objects.filter(tournament=tournament)),
+    }
