@@ -23,6 +23,7 @@ FIVE = [
     ("SAINT-EXUPÉRY", "Pierre-Alexandre"),
     ("WOJCIECHOWSKI", "Françoise"),
 ]
+CLIENT = table_entry.Client(address="10.0.0.9", device="fixturephone")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SMALL = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
 # (name, context options, browser default font size in px or None, root font size or None)
@@ -80,7 +81,8 @@ def _deal(link, enterer, number, **data):
 @pytest.fixture
 def long_names(arbiter):
     """Position 1 in play: table 1 of four and table 2 of five (called king), each with a few
-    deals entered by its first player (a big garde contre, a passed deal), none confirmed."""
+    deals entered by its first player (a big garde contre, a passed deal), the first of table 1
+    confirmed."""
     tournament = Tournament.objects.create(
         name="Open des téléphones",
         date="2026-11-21",
@@ -98,6 +100,12 @@ def long_names(arbiter):
     _deal(link4, four_players[0], 2, players=4, passed=True, dealer=3)
     _deal(link4, four_players[0], 3, players=4, taker=1, contract="garde", oudlers=1,
           points=38, dealer=2)  # fmt: skip
+    # Deal 1 confirmed: the players' cards and statistics have a deal to show.
+    first = link4.table.sheet.deals.get(number=1)
+    confirmer = first.sheet.players.get(registration=four_players[1])
+    table_entry.deals_confirm(link=link4, seat=confirmer.seat, pin=four_players[1].pin,
+                              client=CLIENT, version=ScoreSheet.objects.get(pk=first.sheet_id).version,
+                              deals=[first.pk])  # fmt: skip
     _deal(link5, five_players[0], 1, players=5, taker=0, partner=2, contract="garde_sans",
           oudlers=2, points=60, dealer=0)  # fmt: skip
     _deal(link5, five_players[0], 2, players=5, passed=True, dealer=4)
