@@ -115,8 +115,9 @@
     $("dealer-name").textContent = names()[next.dealer] || "";
     var queue = readQueue();
     var status = $("queue-status");
+    $("queue-box").hidden = !queue.length;
+    showQueued(queue);
     if (queue.length) {
-      status.hidden = false;
       var text = window.ngettext
         ? ngettext(
           "%(count)s donne en attente d'envoi (gardée sur ce téléphone)",
@@ -124,9 +125,19 @@
         : (queue.length === 1 ? "%(count)s donne en attente d'envoi (gardée sur ce téléphone)"
           : "%(count)s donnes en attente d'envoi (gardées sur ce téléphone)");
       status.textContent = fill(text, { count: queue.length }, true);
-    } else {
-      status.hidden = true;
     }
+  }
+
+  // The deals still on the phone, one line each: their number and what they say.
+  function showQueued(queue) {
+    var list = $("queue-list");
+    list.textContent = "";
+    queue.forEach(function (item) {
+      var line = document.createElement("li");
+      line.textContent = (item.number ? fill(_("Donne %(number)s"), { number: item.number }, true) + " · " : "")
+        + describe(item.deal);
+      list.appendChild(line);
+    });
   }
 
   function value(name) {
@@ -240,7 +251,7 @@
         });
       })
       .then(function (html) {
-        if (html !== null) $("sheet-holder").innerHTML = html;
+        if (html !== null) { $("sheet-holder").innerHTML = html; showCall(); }
         setStatus(true);
         showState();
       })
@@ -250,7 +261,15 @@
   function conflict(message, item, allowResend) {
     blocked = true;
     taken = null;
-    $("conflict-text").textContent = message;
+    // Which deal: its number, and what it says, before the reason.
+    var which = item.number ? fill(_("Donne %(number)s"), { number: item.number }, true) : _("Donne");
+    $("conflict-text").textContent = which + " (" + describe(item.deal) + ") : " + message;
+    $("conflict-resend").textContent = item.number
+      ? fill(_("Envoyer de nouveau la donne %(number)s à la feuille"), { number: item.number }, true)
+      : _("Envoyer de nouveau cette donne à la feuille");
+    $("conflict-drop").textContent = item.number
+      ? fill(_("Effacer la donne %(number)s de ce téléphone"), { number: item.number }, true)
+      : _("Effacer cette donne de ce téléphone");
     $("conflict-message").textContent = "";
     $("conflict-versions").hidden = true;
     $("conflict-keep").hidden = true;
@@ -428,12 +447,23 @@
     showState();
   }
 
+  // The form's top just under the sticky header.
+  function toForm() {
+    var head = document.querySelector(".table-head");
+    var top = form.getBoundingClientRect().top + window.scrollY - (head ? head.offsetHeight : 0);
+    window.scrollTo(0, Math.max(0, top - 4));
+  }
+
   function isBound() { return !$("who-bound").hidden; }
 
   function showWho(bound, name) {
     $("who-bound").hidden = !bound;
     $("who-form").hidden = bound;
-    if (bound && name !== undefined) $("who-name").textContent = name;
+    $("confirm-as").hidden = !bound;
+    if (bound && name !== undefined) {
+      $("who-name").textContent = name;
+      $("confirm-as-name").textContent = name;
+    }
   }
 
   function check(name, val) {
@@ -471,7 +501,7 @@
     $("fix-note").hidden = false;
     $("fix-cancel").hidden = false;
     showState();
-    form.scrollIntoView();
+    toForm();
     preview();
   }
 
@@ -509,6 +539,8 @@
     queue.push({ client_id: newId(), number: nextDeal().number, version: sheetData().version, deal: built.deal });
     writeQueue(queue);
     resetForm();
+    // Back to the top of the form: the next deal starts with its taker.
+    toForm();
     flush();
   });
 
@@ -547,12 +579,17 @@
   $("conflict-keep").addEventListener("click", function () { dropQueued($("conflict-box").dataset.clientId); });
   $("conflict-replace").addEventListener("click", replaceStored);
 
+  // A code typed acts for its player (a phone passed around the table); with none, a phone
+  // bound to its player acts for them without the code typed again.
   function withCode(url, done, extra) {
     var seat = $("confirm-seat").value;
     var pin = $("confirm-pin").value.trim();
     var message = $("confirm-message");
-    if (seat === "" || !/^\d{4,8}$/.test(pin)) { message.textContent = _("Choisissez votre nom et tapez votre code personnel."); return; }
-    var body = { seat: parseInt(seat, 10), pin: pin };
+    var body = {};
+    if (pin || !isBound()) {
+      if (seat === "" || !/^\d{4,8}$/.test(pin)) { message.textContent = _("Choisissez votre nom et tapez votre code personnel."); return; }
+      body = { seat: parseInt(seat, 10), pin: pin };
+    }
     Object.keys(extra || {}).forEach(function (key) { body[key] = extra[key]; });
     post(url, body).then(function (answer) {
       $("confirm-pin").value = "";
@@ -583,11 +620,31 @@
         : _("Donne %(number)s contestée : celui qui l'a saisie doit la corriger."), { number: data.contested }, true);
     }, { number: number, note: $("contest-note").value });
   });
+  // The table's call as the server last said it (every phone of the table shows it, a reload
+  // too): "sent" until an arbiter clicks "J'y vais" on the desk, then "coming".
+  function showCall() {
+    var state = $("call-state");
+    var banner = $("call-banner");
+    if (!state) return;
+    banner.hidden = !state.dataset.call;
+    banner.textContent = state.textContent.trim();
+    banner.className = "notice call-banner" + (state.dataset.call === "taken" ? " ok" : "");
+  }
+
   $("call-button").addEventListener("click", function () {
-    var number = parseInt($("contest-number").value, 10) || null;
-    post(app.dataset.urlCall, { number: number }).then(function (answer) {
-      $("call-message").textContent = answer.status === 200
-        ? _("L'arbitre est prévenu : il arrive.") : (answer.data.error || _("Refusé."));
+    // A general call: no deal number (the contest box's number is for contests).
+    post(app.dataset.urlCall, { number: null }).then(function (answer) {
+      if (answer.status === 200) {
+        $("call-message").textContent = "";
+        var banner = $("call-banner");
+        if (banner.hidden) {
+          banner.textContent = _("Appel envoyé, l'arbitre va venir.");
+          banner.hidden = false;
+        }
+        refreshSheet();
+      } else {
+        $("call-message").textContent = answer.data.error || _("Refusé.");
+      }
     }).catch(function () { $("call-message").textContent = _("Hors ligne : faites signe à l'arbitre."); });
   });
   function signatureText(data) {
@@ -596,13 +653,7 @@
   }
   $("finish-button").addEventListener("click", function () {
     // A code typed signs for its player; without one, this phone's own player signs.
-    if ($("confirm-pin").value.trim() || !isBound()) { withCode(app.dataset.urlFinish, signatureText); return; }
-    var message = $("confirm-message");
-    post(app.dataset.urlFinish, {}).then(function (answer) {
-      message.textContent = answer.status === 200 ? signatureText(answer.data) : (answer.data.error || _("Refusé."));
-      message.className = answer.status === 200 ? "ok" : "errorlist";
-      refreshSheet();
-    }).catch(function () { message.textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
+    withCode(app.dataset.urlFinish, signatureText);
   });
 
   window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });

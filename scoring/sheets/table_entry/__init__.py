@@ -17,7 +17,13 @@
   closed, kept as a late deal for the arbiter.
 """
 
-from scoring.sheets.table_entry.calls import CallRefused, arbiter_call, call_take, open_calls
+from scoring.sheets.table_entry.calls import (
+    CallRefused,
+    arbiter_call,
+    call_take,
+    open_calls,
+    table_call_shown,
+)
 from scoring.sheets.table_entry.code_desk import (
     CodeAlert,
     DeviceAlert,
@@ -105,6 +111,7 @@ __all__ = [
     "may_confirm",
     "normalise_code",
     "open_calls",
+    "table_call_shown",
     "phone_deal_correct",
     "phone_deal_record",
     "phone_queue_report",

@@ -3,6 +3,7 @@ arbiter takes it."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -16,6 +17,8 @@ from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Tournament
 
 CALLS_PER_HOUR = 20  # per table: a stuck button or a prankster can't flood the desk
+# How long the table's phones say "L'arbitre arrive" after an arbiter clicked "J'y vais".
+TAKEN_SHOWN = datetime.timedelta(minutes=10)
 
 
 class CallRefused(Exception):
@@ -51,6 +54,15 @@ def arbiter_call(*, link: TableLink, deal_number: Any = None, note: Any = "") ->
     except IntegrityError:  # two taps at once: the other one opened it
         return TableCall.objects.get(table=table, taken_at=None)
     return call
+
+
+def table_call_shown(table_id: int) -> TableCall | None:
+    """The call the table's phones show (one query): the open one ("Appel envoyé, l'arbitre va
+    venir"), else one an arbiter took in the last TAKEN_SHOWN ("L'arbitre arrive")."""
+    call = TableCall.objects.filter(table_id=table_id).order_by("-created_at", "-pk").first()
+    if call is None or call.taken_at is None:
+        return call
+    return call if timezone.now() - call.taken_at < TAKEN_SHOWN else None
 
 
 def open_calls(tournament: Tournament) -> list[TableCall]:

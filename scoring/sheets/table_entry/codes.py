@@ -93,6 +93,21 @@ def code_check(*, link: TableLink, seat: Any, pin: Any, client: Client) -> Regis
     return registration
 
 
+def proven(
+    *,
+    link: TableLink,
+    seat: Any = None,
+    pin: Any = None,
+    client: Client | None = None,
+    player: Registration | None = None,
+) -> Registration:
+    """Who acts: `player` when the caller proved it already (the phone's binding cookie, signed
+    by this server, checked by `bound_player`), else the registration whose code was typed."""
+    if player is not None:
+        return player
+    return code_check(link=link, seat=seat, pin=pin, client=client or Client(address="?"))
+
+
 # --- a phone bound to its player ------------------------------------------------------------
 
 

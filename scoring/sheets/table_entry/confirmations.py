@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
 from scoring.sheets.services import bump_version
-from scoring.sheets.table_entry.codes import Client, CodeRefused, code_check
+from scoring.sheets.table_entry.codes import Client, CodeRefused, proven
 from scoring.sheets.table_entry.links import table_sheet
 from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Registration
@@ -108,19 +108,27 @@ def _listed(deals: Any) -> list[int]:
 
 
 def deals_confirm(
-    *, link: TableLink, seat: Any, pin: Any, client: Client, version: Any, deals: Any
+    *,
+    link: TableLink,
+    version: Any,
+    deals: Any,
+    seat: Any = None,
+    pin: Any = None,
+    client: Client | None = None,
+    player: Registration | None = None,
 ) -> Confirmation:
     """The player at `seat` confirms, with their code, the waiting deals among `deals` (the ids
     their phone listed) that they may confirm: entered by a player of the other side, and not
     contested. `version` is the sheet the phone showed: a sheet changed meanwhile (a deal added
-    or corrected) is refused (StaleSheetError)."""
+    or corrected) is refused (StaleSheetError). `player`, instead of a code: the player this
+    phone is bound to (codes.proven)."""
     sheet = table_sheet(link)
     if sheet is None:
         raise CodeRefused(_("Aucune donne à confirmer."))
     shown = _listed(deals)
     if isinstance(version, bool) or not isinstance(version, int):
         raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
-    registration = code_check(link=link, seat=seat, pin=pin, client=client)
+    registration = proven(link=link, seat=seat, pin=pin, client=client, player=player)
     seats = seat_of(sheet)
     own_seat = seats.get(registration.pk)
     if own_seat is None:

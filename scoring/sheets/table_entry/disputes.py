@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Deal, ScoreSheet, TableLink
 from scoring.sheets.services import ensure_sheet_writable
-from scoring.sheets.table_entry.codes import Client, CodeRefused, code_check
+from scoring.sheets.table_entry.codes import Client, CodeRefused, proven
 from scoring.sheets.table_entry.confirmations import deal_change_record, seat_of
 from scoring.sheets.table_entry.deals import clean_note
 from scoring.sheets.table_entry.links import table_sheet
@@ -63,14 +63,22 @@ def _check_contestable(sheet: ScoreSheet, deal: Deal, registration: Registration
 
 
 def deal_contest(
-    *, link: TableLink, seat: Any, pin: Any, number: Any, note: Any, client: Client
+    *,
+    link: TableLink,
+    number: Any,
+    note: Any,
+    seat: Any = None,
+    pin: Any = None,
+    client: Client | None = None,
+    player: Registration | None = None,
 ) -> Deal:
-    """A player of the table other than the enterer contests deal `number` (with their code and
-    an optional word): a waiting deal goes back to its enterer, a confirmed one to the arbiter."""
+    """A player of the table other than the enterer contests deal `number` (with their code, or
+    from the phone bound to them: `player`, and an optional word): a waiting deal goes back to
+    its enterer, a confirmed one to the arbiter."""
     sheet = table_sheet(link)
     if sheet is None:
         raise CodeRefused(_("Aucune donne à contester."), field="number")
-    registration = code_check(link=link, seat=seat, pin=pin, client=client)
+    registration = proven(link=link, seat=seat, pin=pin, client=client, player=player)
     if registration.pk not in seat_of(sheet):
         raise CodeRefused(_("Ce joueur n'est pas à cette table."), field="seat")
     deal = _deal(sheet, number)

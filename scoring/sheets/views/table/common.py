@@ -160,6 +160,20 @@ def code_sent(request: HttpRequest, payload: dict[str, Any]) -> dict[str, Any]:
     return {"seat": payload.get("seat"), "pin": payload.get("pin"), "client": client(request)}
 
 
+def who_acts(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> dict[str, Any]:
+    """Who confirms or contests: the code sent with the write (its seat and pin), or, with none,
+    the player this phone is bound to (their code was checked when they bound it)."""
+    if "pin" in payload:
+        return code_sent(request, payload)
+    player = bound(request, link)
+    if player is None:
+        raise table_entry.CodeRefused(
+            _("Identifiez-vous d'abord : votre nom et votre code personnel, en haut de la page."),
+            field="seat",
+        )
+    return {"player": player}
+
+
 def bound(request: HttpRequest, link: TableLink):
     """The player this phone was bound to (its binding cookie), or None."""
     return table_entry.bound_player(link, request.COOKIES.get(table_entry.BINDING_COOKIE))

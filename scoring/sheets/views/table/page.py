@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_safe
 
-from scoring.models import Deal, ScoreSheet, TableLink
+from scoring.models import Deal, ScoreSheet, TableCall, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
 from scoring.sheets.views.table.common import (
@@ -110,6 +110,7 @@ class SheetState(NamedTuple):
     sheet: ScoreSheet | None
     seats: list[Seat]  # by seat index
     bound: Registration | None
+    call: TableCall | None  # the arbiter's call the phones show (table_entry.table_call_shown)
 
 
 def _state(request: HttpRequest, link: TableLink) -> SheetState:
@@ -120,6 +121,7 @@ def _state(request: HttpRequest, link: TableLink) -> SheetState:
             table_entry.table_sheet(link),
             sorted(seats, key=lambda s: s.index),
             bound(request, link),
+            table_entry.table_call_shown(link.table_id),
         )
         request.table_sheet_state = state  # type: ignore[attr-defined]
     return state
@@ -132,12 +134,13 @@ def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
     table plays), the phone's own player and the language, it names the whole partial. A
     phone's 5-second refresh of an unchanged table is then a bodiless 304: no deal is read,
     no score computed, nothing rendered."""
-    sheet, seats, player = _state(request, link)
+    sheet, seats, player, call = _state(request, link)
     key = (
         link.pk,
         sheet and (sheet.pk, sheet.version, sheet.status, sheet.extra_deals, sheet.updated_at),
         [(s.pk, s.direction, s.registration_id, s.registration.player.full_name) for s in seats],
         player.pk if player is not None else None,
+        call and (call.pk, call.taken_at is not None),
         link.table.game,
         link.table.position.tournament.updated_at,
         get_language(),
@@ -150,10 +153,11 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
     each waiting deal, which ones this phone's player may correct, how many deals it holds)."""
     table = link.table
     if state is not None:
-        sheet, seats, bound = state
+        sheet, seats, bound, call = state
     else:
         sheet = table_entry.table_sheet(link)
         seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+        call = table_entry.table_call_shown(link.table_id)
     # By seat index, as the engine and the page's script count seats.
     names = [seat.registration.player.full_name for seat in seats]
     # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
@@ -162,6 +166,7 @@ def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None)
     seat_of = {seat.registration_id: index for index, seat in enumerate(seats)}
     bound_seat = seat_of.get(bound.pk) if bound is not None else None
     context = {
+        "call": call,
         "bound": bound,
         "bound_seat": bound_seat,
         "link": link,
@@ -214,7 +219,10 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
     enterer = seat_of.get(deal.entered_by_player_id)
     waiting = deal.pending and not deal.disputed
     description = line.description
-    if line.detail is not None and deal.taker is not None and deal.taker < len(names):
+    if deal.passed or deal.cancelled:
+        # Not an empty row: the table sees what the deal was.
+        description = _("Tous passent") if deal.passed else _("Donne annulée")
+    elif line.detail is not None and deal.taker is not None and deal.taker < len(names):
         # A seat letter means little on a phone: the contract and the taker's name lead.
         lead = f"{deal.get_contract_display()} · {names[deal.taker]}"
         if deal.partner is not None and deal.partner < len(names):
