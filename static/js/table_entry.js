@@ -285,13 +285,14 @@
   // A deal's inputs in words, as the sheet's rows read: contract, taker (and partner), bouts,
   // the attack's points.
   function describe(inputs) {
-    if (inputs.taker === null || inputs.taker === undefined) return _("Tous passent");
+    if (inputs.passed || inputs.taker === null || inputs.taker === undefined) return _("Tous passent");
     var label = form.querySelector("input[name=contract][value='" + inputs.contract + "']");
     var words = (label ? label.parentNode.textContent.trim() : inputs.contract) + " · " + seatName(inputs.taker);
     if (inputs.partner !== null && inputs.partner !== undefined) words += " + " + seatName(inputs.partner);
-    words += " · " + fill(_("%(oudlers)s bouts, %(points)s points"), {
-      oudlers: inputs.oudlers, points: String(inputs.points).replace(".", ","),
-    }, true);
+    var oudlers = window.ngettext
+      ? ngettext("%(oudlers)s bout, %(points)s points", "%(oudlers)s bouts, %(points)s points", inputs.oudlers)
+      : (inputs.oudlers > 1 ? "%(oudlers)s bouts, %(points)s points" : "%(oudlers)s bout, %(points)s points");
+    words += " · " + fill(oudlers, { oudlers: inputs.oudlers, points: String(inputs.points).replace(".", ",") }, true);
     return words;
   }
 
