@@ -331,7 +331,7 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
 
         # A call for the arbiter reaches the open cockpit by itself.
         other.click("#call-button")
-        other.wait_for_selector("#call-message:has-text('prévenu')")
+        other.wait_for_selector("#call-banner:has-text('Appel envoyé, l\\'arbitre va venir')")
         page.wait_for_selector("#cockpit-alerts:has-text('Table 1 appelle')", timeout=20_000)
         # Meanwhile the sheet did not change: its refreshes were bodiless 304s, and each change
         # above came as a new sheet (200).
@@ -343,6 +343,7 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         assert "L'attaque avait 45" not in other.inner_text("#row-1")
         page.click("#cockpit-alerts button:has-text('J\\'y vais')")
         page.wait_for_selector("#cockpit-alerts", state="detached")
+        other.wait_for_selector("#call-banner:has-text('L\\'arbitre arrive')", timeout=20_000)
     finally:
         entering_context.close()
         other_context.close()
