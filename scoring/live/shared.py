@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from scoring.core import ranking
 from scoring.live.counted import event_fingerprints, standings_fingerprint
-from scoring.live.provisional import mark_provisional
+from scoring.live.provisional import PartialPosition, mark_provisional, provisional_text
 from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
 from scoring.live.snapshot import decode, decode_row, encode, encode_rows
 from scoring.live.standings import Standings, standings_for
@@ -247,10 +247,16 @@ def shared_player_row(tournament: Tournament, key: int, version: str) -> CardSta
 
 @dataclass(frozen=True)
 class CardStanding:
-    """A player's ranked row (None if not ranked) and the number of ranked players."""
+    """A player's ranked row (None if not ranked), the number of ranked players and the counted
+    positions still in play (the standings' own: the card is provisional when they are)."""
 
     ranked: ranking.Ranked | None
     players: int
+    partial: list[PartialPosition]
+
+    @property
+    def provisional(self) -> str:
+        return provisional_text(self.partial)
 
 
 def _store_rows(tournament: Tournament, *, version: str, standings: Standings) -> None:
@@ -260,7 +266,9 @@ def _store_rows(tournament: Tournament, *, version: str, standings: Standings) -
     for ranked in standings.players:
         buckets[int(ranked.row.key) % ROW_BUCKETS].append(ranked)
     players = len(standings.players)
-    bodies = {str(i): encode_rows(rows, players) for i, rows in enumerate(buckets)}
+    bodies = {
+        str(i): encode_rows(rows, players, standings.partial) for i, rows in enumerate(buckets)
+    }
     store_fragments(tournament, STANDINGS_ROWS, version, bodies)
 
 

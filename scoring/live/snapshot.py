@@ -72,18 +72,28 @@ def decode(payload: bytes, tournament: Tournament, *, public: bool) -> Standings
     )
 
 
-def encode_rows(rows: Sequence[ranking.Ranked], players: int) -> str:
-    """Some players' ranked rows by key, and the number of ranked players, stored apart for
-    their cards (scoring.live.shared)."""
-    return _text({"players": players, "rows": {str(r.row.key): _player(r) for r in rows}})
+def encode_rows(
+    rows: Sequence[ranking.Ranked], players: int, partial: Sequence[PartialPosition] = ()
+) -> str:
+    """Some players' ranked rows by key, the number of ranked players and the positions still
+    in play (the card says "provisoire" as the standings do), stored apart for their cards
+    (scoring.live.shared)."""
+    return _text(
+        {
+            "players": players,
+            "rows": {str(r.row.key): _player(r) for r in rows},
+            "partial": [[p.number, p.finished, p.tables] for p in partial],
+        }
+    )
 
 
-def decode_row(text: str, key: int) -> tuple[ranking.Ranked | None, int]:
-    """The ranked row of `key` among those stored by encode_rows (None if not ranked) and the
-    number of ranked players."""
+def decode_row(text: str, key: int) -> tuple[ranking.Ranked | None, int, list[PartialPosition]]:
+    """The ranked row of `key` among those stored by encode_rows (None if not ranked), the
+    number of ranked players and the positions still in play."""
     body = json.loads(text)
     values = body["rows"].get(str(key))
-    return (None if values is None else _player_from(values)), body["players"]
+    partial = [PartialPosition(*p) for p in body.get("partial", [])]
+    return (None if values is None else _player_from(values)), body["players"], partial
 
 
 class LazyRanked(Sequence[ranking.Ranked]):

@@ -17,10 +17,9 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
-from scoring.core.ranking import Ranked
 from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
-from scoring.live.shared import shared_player_row
+from scoring.live.shared import CardStanding, shared_player_row
 from scoring.live.views.reports import ranking_context
 from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
@@ -196,7 +195,8 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
-    version, ranked, players_count = _card_standing(request, entry.pk)
+    version, card = _card_standing(request, entry.pk)
+    ranked = card.ranked
     # Rendered once per content and shared: they move only with the player's own tables.
     deals, deals_html = card_deals_html(tournament, entry.pk)
     context = {
@@ -207,7 +207,9 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
         "deals": deals,
         "deals_html": deals_html,
         "current": _request_seating(request, entry.pk).in_play,
-        "players_count": players_count,
+        "players_count": card.players,
+        # "Classement provisoire — position 2 en cours (7/12 tables)", as the standings say it.
+        "provisional": card.provisional,
         "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         "polling": tournament.status != tournament.Status.FINISHED,
         "poll_seconds": POLL_SECONDS,
@@ -220,13 +222,15 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
     return _revalidate(render(request, "scoring/public_player.html", context))
 
 
-def _card_standing(request: TournamentRequest, key: int) -> tuple[str, Ranked | None, int]:
-    """The player's ranked row (None if not ranked), the number of ranked players and the
-    version they are of: the player's row read alone when it is stored at the version the ETag
-    check served, else the shared standings."""
+def _card_standing(request: TournamentRequest, key: int) -> tuple[str, CardStanding]:
+    """The player's standing (their ranked row, the number of ranked players, the positions in
+    play) and the version it is of: the player's row read alone when it is stored at the
+    version the ETag check served, else the shared standings."""
     version = request_version(request)
     stored = shared_player_row(request.tournament, key, version)
     if stored is not None:
-        return version, stored.ranked, stored.players
+        return version, stored
     served = request_standings(request, public=True)
-    return served.version, served.standings.rank_of(key), len(served.standings.players)
+    standings = served.standings
+    card = CardStanding(standings.rank_of(key), len(standings.players), list(standings.partial))
+    return served.version, card
