@@ -618,7 +618,7 @@
     if (!number) { $("confirm-message").textContent = _("Indiquez le numéro de la donne à contester."); return; }
     withCode(app.dataset.urlContest, function (data) {
       return fill(data.referred ? _("Donne %(number)s contestée : l'arbitre décide.")
-        : _("Donne %(number)s contestée : celui qui l'a saisie doit la corriger."), { number: data.contested }, true);
+        : _("Donne %(number)s contestée : la personne qui l'a saisie doit la corriger."), { number: data.contested }, true);
     }, { number: number, note: $("contest-note").value });
   });
   // The table's call as the server last said it (every phone of the table shows it, a reload
@@ -649,7 +649,7 @@
     }).catch(function () { $("call-message").textContent = _("Hors ligne : faites signe à l'arbitre."); });
   });
   function signatureText(data) {
-    return data.status === "complete" ? _("Feuille terminée : l'arbitre la valide.")
+    return data.status === "complete" ? _("Feuille terminée, visée par toute la table : l'arbitre va la valider. Plus rien à saisir à cette table.")
       : fill(_("Feuille visée. Doivent encore la viser : %(names)s."), { names: data.missing.join(", ") }, true);
   }
   $("finish-button").addEventListener("click", function () {

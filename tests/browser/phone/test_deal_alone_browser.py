@@ -1,5 +1,5 @@
-"""On the phone page (390×844 Chromium), "Roi au chien" and "Seul (s'est appelé)" are recorded
-as such, and the running sheet on the phone says which."""
+"""On the phone page (390×844 Chromium), "Roi au chien" and "Seul (a appelé son propre roi)" are
+recorded as such, and the running sheet on the phone says which."""
 
 import pytest
 from django.urls import reverse
