@@ -16,9 +16,7 @@ from scoring.core.deal import DealError, is_int
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from tournament.core.i18n import gettext_noop as _
 
-BARRED_FAUSSE_DONNE = _(
-    "%(name)s a fait une fausse donne et ne peut pas enchérir sur cette donne."
-)
+BARRED_FAUSSE_DONNE = _("%(name)s a fait une fausse donne et ne peut pas enchérir sur cette donne.")
 BARRED_RENONCE = _(
     "%(name)s a fait une renonce en défense à la donne %(number)s "
     "et ne peut pas enchérir sur cette donne."

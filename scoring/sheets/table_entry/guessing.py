@@ -4,8 +4,9 @@ A wrong code locks the *phone* that typed it (its device cookie), never the play
 for. Guessing is still bounded when the guesser changes its cookie at each try, by a budget per
 network address that only phones *vouched for* a player skip (README, "Phone entry"):
 
-- per player and phone: CLIENT_ALLOWANCE wrong codes (a passed-around phone's slips), then locks of CLIENT_LOCK seconds
-  doubling at each further try (throttle.gate). A right code clears that phone's count.
+- per player and phone: CLIENT_ALLOWANCE wrong codes (a passed-around phone's slips), then
+  locks of CLIENT_LOCK seconds doubling at each further try (throttle.gate). A right code
+  clears that phone's count.
 - per player and address: PLAYER_BUDGET wrong codes an hour from phones not vouched for that
   player; per address: ROOM_BUDGET wrong codes an hour, all players together. Each attempt is
   reserved before the code is compared (throttle.hit) and given back when it was right or

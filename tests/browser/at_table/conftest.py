@@ -103,9 +103,9 @@ def long_names(arbiter):
     # Deal 1 confirmed: the players' cards and statistics have a deal to show.
     first = link4.table.sheet.deals.get(number=1)
     confirmer = first.sheet.players.get(registration=four_players[1])
+    version = ScoreSheet.objects.get(pk=first.sheet_id).version
     table_entry.deals_confirm(link=link4, seat=confirmer.seat, pin=four_players[1].pin,
-                              client=CLIENT, version=ScoreSheet.objects.get(pk=first.sheet_id).version,
-                              deals=[first.pk])  # fmt: skip
+                              client=CLIENT, version=version, deals=[first.pk])  # fmt: skip
     _deal(link5, five_players[0], 1, players=5, taker=0, partner=2, contract="garde_sans",
           oudlers=2, points=60, dealer=0)  # fmt: skip
     _deal(link5, five_players[0], 2, players=5, passed=True, dealer=4)

@@ -137,8 +137,8 @@ def table_deal_correct(
 @table_write(bodies.PHONE_CONFIRM)
 def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player of the other side confirms, with their personal code or from the phone bound
-    to them, the waiting deals their phone listed (`deals`, at the sheet's `version`); the answer says who may confirm the
-    listed deals left waiting."""
+    to them, the waiting deals their phone listed (`deals`, at the sheet's `version`); the
+    answer says who may confirm the listed deals left waiting."""
     outcome = table_entry.deals_confirm(
         link=link,
         version=payload.get("version"),
@@ -156,7 +156,8 @@ def table_confirm(request: HttpRequest, link: TableLink, payload: dict[str, Any]
 @table_write(bodies.PHONE_CONTEST)
 def table_contest(request: HttpRequest, link: TableLink, payload: dict[str, Any]) -> JsonResponse:
     """A player of the table other than the enterer contests a deal, with their code (or from
-    their bound phone) and a word: a waiting deal goes back to its enterer, a confirmed one to the arbiter."""
+    their bound phone) and a word: a waiting deal goes back to its enterer, a confirmed one to
+    the arbiter."""
     deal = table_entry.deal_contest(
         link=link,
         number=payload.get("number"),
