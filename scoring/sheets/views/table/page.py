@@ -131,7 +131,7 @@ def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
     """The sheet's version names its deals (every deal write, confirmation, contest, closing
     and validation bumps it: scoring.sheets.services.sheets.bump_version); with the sheet's
     other fields, who sits where under which name, the tournament's settings (the deals a
-    table plays), the phone's own player and the language, it names the whole partial. A
+    table plays), the phone's own player, the table's call to the arbiter and the language, it names the whole partial. A
     phone's 5-second refresh of an unchanged table is then a bodiless 304: no deal is read,
     no score computed, nothing rendered."""
     sheet, seats, player, call = _state(request, link)
@@ -148,16 +148,11 @@ def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
     return hashlib.sha256(repr(key).encode()).hexdigest()[:20]
 
 
-def _sheet_context(link: TableLink, bound=None, state: SheetState | None = None) -> dict:
+def _sheet_context(link: TableLink, state: SheetState) -> dict:
     """The running sheet as the phone shows it (rows, totals, who deals, who waits, who entered
     each waiting deal, which ones this phone's player may correct, how many deals it holds)."""
     table = link.table
-    if state is not None:
-        sheet, seats, bound, call = state
-    else:
-        sheet = table_entry.table_sheet(link)
-        seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
-        call = table_entry.table_call_shown(link.table_id)
+    sheet, seats, bound, call = state
     # By seat index, as the engine and the page's script count seats.
     names = [seat.registration.player.full_name for seat in seats]
     # What the page lists: (seat index, name) in the paper sheet's order (N, S, E, O, 5e).
@@ -251,7 +246,7 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
 @require_safe
 @table_link(page=True)
 def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
-    context = _sheet_context(link, state=_state(request, link))
+    context = _sheet_context(link, _state(request, link))
     # The sheet drawn in the page is the partial's: its first refresh is already a 304.
     context["sheet_etag"] = quote_etag(_sheet_etag(request, link))
     # The short way back to this page, printed under the bookmark hint: the table's code there.
@@ -267,7 +262,7 @@ def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
 def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
     """The running sheet, refreshed by the phone after each save and every few seconds, with
     the ETag it was sent with (static/js/table_entry.js): unchanged, a 304."""
-    context = _sheet_context(link, state=_state(request, link))
+    context = _sheet_context(link, _state(request, link))
     return render(request, "scoring/_table_sheet.html", context)
 
 
