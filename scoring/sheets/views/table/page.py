@@ -131,9 +131,9 @@ def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
     """The sheet's version names its deals (every deal write, confirmation, contest, closing
     and validation bumps it: scoring.sheets.services.sheets.bump_version); with the sheet's
     other fields, who sits where under which name, the tournament's settings (the deals a
-    table plays), the phone's own player, the table's call to the arbiter and the language, it names the whole partial. A
-    phone's 5-second refresh of an unchanged table is then a bodiless 304: no deal is read,
-    no score computed, nothing rendered."""
+    table plays), the phone's own player, the table's call to the arbiter and the language,
+    it names the whole partial. A phone's 5-second refresh of an unchanged table is then a
+    bodiless 304: no deal is read, no score computed, nothing rendered."""
     sheet, seats, player, call = _state(request, link)
     key = (
         link.pk,
