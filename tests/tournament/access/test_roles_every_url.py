@@ -33,7 +33,7 @@ from tournament.models import (
 pytestmark = pytest.mark.django_db
 
 # Pages anybody may open (they show only what is published and change nothing).
-PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog"}
+PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog", "favicon"}
 # Online pre-registration: open to anyone while the arbiter keeps it open (404 otherwise), and
 # a player's confirmation, whose code in the URL is the credential (tested in test_signup_*).
 PUBLIC |= {"signup", "signup-confirmation"}
