@@ -88,7 +88,7 @@ URL_NAMES = [
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
     "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
     "event-venue-hall-link", "event-venue-live", "export-deals-csv",
-    "export-deals-xlsx", "favicon", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
+    "export-deals-xlsx", "export-ranking-xlsx", "favicon", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "late-deal-decide", "licence-conflict", "licence-conflicts", "login",
     "logout", "penalty-settings", "phone-queue-acknowledge", "player-import",
