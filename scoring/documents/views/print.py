@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.documents.printing.blank_sheets import blank_sheets_pdf
@@ -59,6 +60,17 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     return response
 
 
+def _loopback_question(request: HttpRequest, tournament: Tournament, title: str) -> HttpResponse:
+    """The page asking before printing QR codes that lead phones to this computer only."""
+    context = {
+        "tournament": tournament,
+        "tab": "print",
+        "document_title": title,
+        "address": site_root(request),
+    }
+    return render(request, "print/loopback_confirm.html", context)
+
+
 @permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
@@ -69,13 +81,8 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         and request.GET.get("adresse") != "locale"
     ):
         # Their QR codes would lead every phone to 127.0.0.1: ask before paper is wasted.
-        context = {
-            "tournament": tournament,
-            "tab": "print",
-            "position": position,
-            "address": site_root(request),
-        }
-        return render(request, "print/loopback_confirm.html", context)
+        title = _("Feuilles vierges de la position %(number)s") % {"number": position.number}
+        return _loopback_question(request, tournament, title)
     pdf = blank_sheets_pdf(position, base_url=site_root(request))
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
@@ -116,6 +123,13 @@ def _suffix(number: int | None) -> str:
 @permission_required(Permission.VIEW)
 def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = request.tournament
+    if (
+        phones_enabled(tournament)
+        and unreachable_from_phones(request)
+        and request.GET.get("adresse") != "locale"
+    ):
+        # Its tables' QR codes would lead every phone to 127.0.0.1, as the blank sheets' would.
+        return _loopback_question(request, tournament, _("Plan des tables"))
     pdf = table_plan_pdf(
         tournament,
         _positions(tournament, number),
