@@ -3,8 +3,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponsePermanentRedirect
-from django.urls import include, path
 from django.templatetags.static import static
+from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from tournament.tournaments.views.home import home

@@ -160,8 +160,8 @@ def _check_points_for_oudlers(points: int | float, oudlers: int) -> None:
         raise DealError(
             "points",
             _(
-                "Points : %(value)s est impossible avec %(oudlers)s bout(s) "
-                "(entre %(low)s et %(high)s)."
+                "Points : %(value)s est impossible avec ce nombre de bouts (%(oudlers)s) : "
+                "entre %(low)s et %(high)s."
             ),
             {"value": points, "oudlers": oudlers, "low": low, "high": high},
         )
@@ -231,7 +231,7 @@ def _check_chelem_points(deal: Deal, rules: RuleSet) -> None:
             _(
                 "Chelem : l'attaque qui fait tous les plis a 91 points et 3 bouts, ou 87 points "
                 "et 2 bouts si la défense garde l'Excuse (saisi : %(points)s points, "
-                "%(oudlers)s bout(s))."
+                "bouts : %(oudlers)s)."
             ),
             {"points": deal.points, "oudlers": deal.oudlers},
         )

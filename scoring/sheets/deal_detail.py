@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.core.notation.keys import SeatInfo
@@ -34,7 +34,7 @@ class DealDetail:
 
     @property
     def text(self) -> str:
-        """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
+        """One line for the screen: "E · 2 bouts · 49 points · poignée simple E · …"."""
         lead = f"{self.taker} + {self.partner}" if self.partner else self.taker
         if self.alone:
             lead += " " + self.alone_text
@@ -42,13 +42,20 @@ class DealDetail:
 
     def text_led_by(self, lead: str) -> str:
         """The line with `lead` in place of the taker's key (the phone names the contract and
-        the taker: "Garde · DURAND Paul · 2 bout(s) · 45 pts")."""
+        the taker: "Garde · DURAND Paul · 2 bouts · 45 points")."""
         parts = [lead]
         if self.figure_only:
             parts.append(gettext("saisie au chiffre (feuille FFT)"))
         else:
-            parts.append(gettext("%(oudlers)s bout(s)") % {"oudlers": self.oudlers})
-            parts.append(gettext("%(points)s pts") % {"points": self.points})
+            parts.append(
+                ngettext(
+                    "%(oudlers)s bout",
+                    "%(oudlers)s bouts",
+                    int(self.oudlers) if self.oudlers.isdigit() else 0,
+                )
+                % {"oudlers": self.oudlers}
+            )
+            parts.append(gettext("%(points)s points") % {"points": self.points})
         parts += [gettext("poignée %(which)s") % {"which": p} for p in self.poignees]
         if self.petit_au_bout:
             parts.append(gettext("petit au bout : %(side)s") % {"side": self.petit_au_bout})

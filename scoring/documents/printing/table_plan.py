@@ -56,4 +56,6 @@ def table_plan_pdf(
 def _links(tables: Sequence[object]) -> dict[int, TableLink]:
     """Table id → its usable link, in one query."""
     ids = [table.pk for table in tables]  # type: ignore[attr-defined]
-    return {link.table_id: link for link in TableLink.objects.filter(table_id__in=ids, revoked=False)}
+    return {
+        link.table_id: link for link in TableLink.objects.filter(table_id__in=ids, revoked=False)
+    }

@@ -16,12 +16,10 @@ from scoring.core.deal import DealError, is_int
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
 from tournament.core.i18n import gettext_noop as _
 
-BARRED_FAUSSE_DONNE = _(
-    "%(name)s a fait une fausse donne : il ne peut pas enchérir sur cette donne."
-)
+BARRED_FAUSSE_DONNE = _("%(name)s a fait une fausse donne et ne peut pas enchérir sur cette donne.")
 BARRED_RENONCE = _(
-    "%(name)s a fait une renonce en défense à la donne %(number)s : "
-    "il ne peut pas enchérir sur cette donne."
+    "%(name)s a fait une renonce en défense à la donne %(number)s et ne peut pas enchérir "
+    "sur cette donne."
 )
 
 # Which deal an incident bars its culprit from bidding on, counted from the deal it names: a

@@ -37,7 +37,8 @@ def evening() -> Tournament:
     for number, size in enumerate(SIZES, start=1):
         game = Table.Game.FIVE if size == 5 else Table.Game.FOUR
         table = Table.objects.create(position=position, number=number, game=game)
-        for direction, registration in zip("NESWX", registrations[start : start + size]):
+        seated = registrations[start : start + size]
+        for direction, registration in zip("NESWX", seated, strict=False):
             Seat.objects.create(table=table, registration=registration, direction=direction)
         start += size
     position_publish(position=position)

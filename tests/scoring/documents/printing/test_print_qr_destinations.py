@@ -8,8 +8,8 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from scoring.sheets.table_entry import links_for_position
-from tests.scoring.documents.printing.qr_reading import qr_codes
 from tests.scoring.documents.printing.print_tournament import build_print_tournament
+from tests.scoring.documents.printing.qr_reading import qr_codes
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -93,7 +93,7 @@ def test_preview_of_an_impossible_deal_shows_the_engine_message(arbiter_client, 
     data = {"version": 0, "dealer": 0, "taker": "N", "contract": "G", "oudlers": "3",
             "points": "10"}  # fmt: skip
     html = arbiter_client.post(url, data).content.decode()
-    assert "impossible avec 3 bout(s)" in html
+    assert "impossible avec ce nombre de bouts (3)" in html
 
 
 def test_five_player_table_asks_for_the_called_king(arbiter_client):

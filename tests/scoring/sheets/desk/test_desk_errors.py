@@ -32,7 +32,7 @@ def test_points_impossible_with_the_oudlers_is_refused_with_the_engine_s_message
     response = deal_post(arbiter_client, sheet, fields)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "impossible avec 3 bout(s)" in field_errors(html, "points")
+    assert "impossible avec ce nombre de bouts (3)" in field_errors(html, "points")
     assert typed(html, "points") == "10"
     assert typed(html, "poignees") == "N1"
     assert typed(html, "contract") == "G"

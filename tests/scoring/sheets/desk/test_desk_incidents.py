@@ -88,7 +88,7 @@ def test_after_a_fausse_donne_the_culprit_may_not_bid_on_that_deal(arbiter_clien
     tournament, sheet = desk_sheet_004
     incident(arbiter_client, tournament, sheet, EST, kind="fausse_donne", deal_number=1)
     html = sheet_html(arbiter_client, sheet)
-    assert "fausse donne : il ne peut pas enchérir" in html
+    assert "fausse donne et ne peut pas enchérir" in html
     html = deal_post(arbiter_client, sheet, DEALS_004[0]).content.decode()  # Est takes
     assert sheet.deals.count() == 0
     assert "ne peut pas enchérir" in html
