@@ -186,10 +186,12 @@ def cut_apply(
         seating_method=seating_method,
         user=user,
     )
+    # The seating chosen on the cut page seats the consolante too, as the page says.
     unseated = {
         str(bracket.pk): message
-        for bracket, method in ((cut.qualified, seating_method), (cut.consolante, GENERATOR))
-        if bracket is not None and (message := bracket_seat(bracket, method, seed=seed, user=user))
+        for bracket in (cut.qualified, cut.consolante)
+        if bracket is not None
+        and (message := bracket_seat(bracket, seating_method, seed=seed, user=user))
     }
     if unseated:
         with transaction.atomic():

@@ -24,6 +24,7 @@ from tournament.access.permissions import (
 )
 from tournament.access.scopes import visible_events
 from tournament.pages import error_messages, form_errors, waiting_url
+from tournament.models import Tournament
 from tournament.tournaments.forms import TournamentForm
 
 
@@ -102,7 +103,11 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
     event = _event_of(request)
     form = CutForm(request.POST or None)
     preview = None
-    if request.method == "POST" and form.is_valid():
+    # The cut reads the session's final standings: neither previewed nor applied before then.
+    unfinished = source.status != Tournament.Status.FINISHED
+    if request.method == "POST" and unfinished:
+        form.add_error(None, _("La séance n'est pas terminée : l'aperçu et la coupe attendent sa fin."))
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             if "apply" in request.POST:
@@ -134,6 +139,7 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
         "tournament": source,
         "form": form,
         "preview": preview,
+        "unfinished": unfinished,
     }
     return render(request, "scoring/events/cut_form.html", context)
 
