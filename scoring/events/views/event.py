@@ -23,8 +23,8 @@ from tournament.access.permissions import (
     refuse,
 )
 from tournament.access.scopes import visible_events
-from tournament.pages import error_messages, form_errors, waiting_url
 from tournament.models import Tournament
+from tournament.pages import error_messages, form_errors, waiting_url
 from tournament.tournaments.forms import TournamentForm
 
 
@@ -106,7 +106,8 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
     # The cut reads the session's final standings: neither previewed nor applied before then.
     unfinished = source.status != Tournament.Status.FINISHED
     if request.method == "POST" and unfinished:
-        form.add_error(None, _("La séance n'est pas terminée : l'aperçu et la coupe attendent sa fin."))
+        refused = _("La séance n'est pas terminée : l'aperçu et la coupe attendent sa fin.")
+        form.add_error(None, refused)
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
