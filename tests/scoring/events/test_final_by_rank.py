@@ -43,9 +43,7 @@ def test_the_seating_chosen_at_the_cut_seats_the_consolante_too(arbiter_client, 
         assert first.seating == "snake", bracket_seated
 
 
-def test_the_cut_is_neither_previewed_nor_applied_before_the_session_ends(
-    arbiter_client, arbiter
-):
+def test_the_cut_is_neither_previewed_nor_applied_before_the_session_ends(arbiter_client, arbiter):
     """Issue 38: the preview ran on a session in play and only *Appliquer* was refused."""
     from tournament.models import Tournament
 
