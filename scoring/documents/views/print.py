@@ -27,6 +27,7 @@ from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     capabilities,
+    event_documents_allowed,
     permission_required,
 )
 from tournament.evening.selectors import position_or_404
@@ -49,6 +50,7 @@ def print_index(request: TournamentRequest, pk: int) -> HttpResponse:
         "tab": "print",
         "positions": positions,
         "has_teams": tournament.teams.exists(),
+        "event_documents": event_documents_allowed(request.user, tournament),
     }
     return render(request, "print/index.html", context)
 

@@ -16,7 +16,12 @@ from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, player_deals, standings_for
 from scoring.live.waiting import waiting_deals_of
 from scoring.sheets.views.sheet_page import int_or_none
-from tournament.access.permissions import Permission, TournamentRequest, permission_required
+from tournament.access.permissions import (
+    Permission,
+    TournamentRequest,
+    event_documents_allowed,
+    permission_required,
+)
 from tournament.core.collation import matches
 from tournament.players.selectors import registration_or_404
 
@@ -94,6 +99,7 @@ def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
     context = ranking_context(request, tournament, public=False)
     # What waits is listed beside the totals, never counted in them.
     context.update(tab="ranking", waiting=waiting_deals_of(tournament.pk))
+    context["event_documents"] = event_documents_allowed(request.user, tournament)
     return render(request, "scoring/ranking.html", context)
 
 
