@@ -242,9 +242,14 @@ def _cut_record(
     return cut
 
 
+def session_over(source: Tournament) -> bool:
+    """The bracket's session is finished: its final standings may be cut (and previewed)."""
+    return source.status == Tournament.Status.FINISHED
+
+
 def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
     ensure_cuttable(source)
-    if source.status != Tournament.Status.FINISHED:
+    if not session_over(source):
         raise ValidationError(_("Terminez la séance avant de la couper."))
     if Cut.objects.filter(source=source).exists():
         raise ValidationError(_("Ce tableau a déjà été coupé."))

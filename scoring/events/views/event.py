@@ -23,7 +23,6 @@ from tournament.access.permissions import (
     refuse,
 )
 from tournament.access.scopes import visible_events
-from tournament.models import Tournament
 from tournament.pages import error_messages, form_errors, waiting_url
 from tournament.tournaments.forms import TournamentForm
 
@@ -104,7 +103,7 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
     form = CutForm(request.POST or None)
     preview = None
     # The cut reads the session's final standings: neither previewed nor applied before then.
-    unfinished = source.status != Tournament.Status.FINISHED
+    unfinished = not cuts.session_over(source)
     if request.method == "POST" and unfinished:
         refused = _("La séance n'est pas terminée : l'aperçu et la coupe attendent sa fin.")
         form.add_error(None, refused)
