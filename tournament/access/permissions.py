@@ -184,13 +184,6 @@ rules.add_perm(Permission.EVENT_DESK, runs_the_venue)
 rules.add_perm(Permission.EVENT_PUBLIC, has_public_event | runs_the_venue)
 
 
-def event_documents_allowed(user, tournament: Tournament) -> bool:
-    """A bracket's ranking and printing tabs link to its event's documents (cumulative
-    rankings of the session and of the bracket) for whoever runs the event's venue."""
-    event = tournament.event if tournament.event_id else None
-    return event is not None and may(user, Permission.EVENT_DESK, event)
-
-
 def may(user, permission: Permission, obj: object | None = None) -> bool:
     """May this user do this on this tournament (or on the season championship scoring registers
     rules for)? None for the global permissions."""

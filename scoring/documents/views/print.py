@@ -21,13 +21,13 @@ from scoring.documents.printing.render import pdf_filename, public_standings_url
 from scoring.documents.printing.table_plan import table_plan_pdf
 from scoring.documents.printing.who_sits_where import who_sits_where_pdf
 from scoring.live.reprints import cards_printed
+from scoring.live.views.reports import event_documents_allowed
 from scoring.models import ScoreSheet
 from scoring.sheets.table_entry.links import phones_enabled
 from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     capabilities,
-    event_documents_allowed,
     permission_required,
 )
 from tournament.evening.selectors import position_or_404
