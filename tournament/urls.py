@@ -2,7 +2,8 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
@@ -15,10 +16,16 @@ def _superusers_only(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_superuser)
 
 
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico on pages naming no icon: a 404 there is a console error."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 admin.site.has_permission = _superusers_only  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -186,10 +186,12 @@ def cut_apply(
         seating_method=seating_method,
         user=user,
     )
+    # The seating chosen on the cut page seats the consolante too, as the page says.
     unseated = {
         str(bracket.pk): message
-        for bracket, method in ((cut.qualified, seating_method), (cut.consolante, GENERATOR))
-        if bracket is not None and (message := bracket_seat(bracket, method, seed=seed, user=user))
+        for bracket in (cut.qualified, cut.consolante)
+        if bracket is not None
+        and (message := bracket_seat(bracket, seating_method, seed=seed, user=user))
     }
     if unseated:
         with transaction.atomic():
@@ -240,9 +242,14 @@ def _cut_record(
     return cut
 
 
+def session_over(source: Tournament) -> bool:
+    """The bracket's session is finished: its final standings may be cut (and previewed)."""
+    return source.status == Tournament.Status.FINISHED
+
+
 def _ensure_applicable(source: Tournament, carry_over_percent: int) -> None:
     ensure_cuttable(source)
-    if source.status != Tournament.Status.FINISHED:
+    if not session_over(source):
         raise ValidationError(_("Terminez la séance avant de la couper."))
     if Cut.objects.filter(source=source).exists():
         raise ValidationError(_("Ce tableau a déjà été coupé."))

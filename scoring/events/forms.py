@@ -32,6 +32,7 @@ class CutForm(forms.Form):
         label=_("placement de la première position"),
         choices=Position.Seating.choices,
         initial=Position.Seating.GENERATOR,
+        help_text=_("Pour le tableau principal et pour la consolante."),
     )
 
     def clean(self) -> dict:

@@ -4,7 +4,7 @@ and its cut named (scoring.documents: XLSX, CSV and PDF)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +26,9 @@ class BracketPart:
     cut: str
     # By bracket id: the deals left out (to confirm, contested) of it and of its chain.
     waiting: dict[int, WaitingDeals] = field(default_factory=dict)
+    # The cumulative ranks before this bracket's in the session: the consolante ranks after the
+    # main bracket (13 to 24 after 12 qualified), as the event's final standings read.
+    offset: int = 0
 
     @property
     def tournament(self) -> Tournament:
@@ -36,7 +39,11 @@ class BracketPart:
         return str(self.tournament.get_bracket_display())
 
     def lines(self, kind: str) -> list[StandingLine]:
-        return self.standings.session_lines if kind == SESSION else self.standings.lines
+        if kind == SESSION:
+            return self.standings.session_lines
+        if not self.offset:
+            return self.standings.lines
+        return [replace(line, rank=line.rank + self.offset) for line in self.standings.lines]
 
 
 @dataclass
@@ -93,8 +100,11 @@ def event_document(event: Event, session: int, brackets: list[Tournament], kind:
             )
         )
     waiting = waiting_deals({t.pk for part in parts for t in part.standings.cumulative.chain})
+    before = 0
     for part in parts:
         part.waiting = waiting
+        part.offset = before
+        before += len(part.standings.lines)
     return EventDocument(event=event, session=session, kind=kind, parts=parts)
 
 

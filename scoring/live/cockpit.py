@@ -13,13 +13,12 @@ from itertools import islice
 
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from scoring.core.ranking import Ranked
 from scoring.live.reprints import Reprint, cards_to_reprint
 from scoring.live.standings import Standings, standings_fingerprint, standings_for
 from scoring.live.waiting import WaitingDeals, waiting_deals_of
-from scoring.models import Incident, ScoreSheet, TableCall
+from scoring.models import Incident, TableCall
 from scoring.sheets.position_overview import TableRow, position_overview
 from scoring.sheets.summary import State
 from scoring.sheets.table_entry import CodeAlert, code_alerts, open_calls
@@ -31,18 +30,9 @@ from tournament.models import ChangeLog, Counter, Position, Registration, Tourna
 TOP = 10
 WAITING = 10
 
-VALIDATED = "validated"
-STATE_LABELS = {**State.LABELS, VALIDATED: _("Validée")}
-# Badge colour per state: done, under way, needs the arbiter.
-STATE_TONES = {
-    State.MISSING: "err",
-    State.IN_PROGRESS: "warn",
-    State.COMPLETE: "ok",
-    State.CHECKED: "ok",
-    VALIDATED: "ok",
-    State.WAITING: "warn",
-    State.DISAGREEMENT: "err",
-}
+VALIDATED = State.VALIDATED
+STATE_LABELS = State.LABELS
+STATE_TONES = State.TONES
 # The order of the state counts shown above the tables.
 STATE_ORDER = (
     State.MISSING,
@@ -186,20 +176,7 @@ def _played(ranked: Sequence[Ranked]) -> list[Ranked]:
 
 
 def _tables(position: Position) -> list[CockpitTable]:
-    rows = position_overview(position)
-    validated = set(
-        ScoreSheet.objects.filter(
-            table__position=position, status=ScoreSheet.Status.VALIDATED
-        ).values_list("table_id", flat=True)
-    )
-    tables = []
-    for row in rows:
-        state = row.state
-        # What still needs the arbiter (a deal to confirm, a mismatch) shows before "validated".
-        if row.table.pk in validated and state not in (State.WAITING, State.DISAGREEMENT):
-            state = VALIDATED
-        tables.append(CockpitTable(row=row, state=state))
-    return tables
+    return [CockpitTable(row=row, state=row.shown_state) for row in position_overview(position)]
 
 
 def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[Waiting], int]:

@@ -99,7 +99,7 @@ class _TotalsTable(FastBodyMixin, tables.Table):
 class RankingTable(_TotalsTable):
     """Individual ranking: rank, player (opens the player's page), positions, penalties, total."""
 
-    rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
+    rank = tables.Column(verbose_name=_("Rang"), attrs=NUM)
     number = tables.Column(verbose_name=_("N°"), attrs=NUM)
     name = tables.Column(
         verbose_name=_("Joueur"),
@@ -127,7 +127,7 @@ class RankingTable(_TotalsTable):
 class GroupRankingTable(_TotalsTable):
     """Team or club ranking: the sum of the members."""
 
-    rank = tables.Column(verbose_name=_("Rg"), attrs=NUM)
+    rank = tables.Column(verbose_name=_("Rang"), attrs=NUM)
     name = tables.Column(
         verbose_name=_("Nom"), attrs={"th": {"class": "name"}, "td": {"class": "name"}}
     )

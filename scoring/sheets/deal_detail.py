@@ -34,7 +34,7 @@ class DealDetail:
 
     @property
     def text(self) -> str:
-        """One line for the screen: "E · 2 bouts · 49 pts · poignée simple E · petit au bout …"."""
+        """One line for the screen: "E · 2 bouts · 49 points · poignée simple E · …"."""
         lead = f"{self.taker} + {self.partner}" if self.partner else self.taker
         if self.alone:
             lead += " " + self.alone_text
@@ -42,16 +42,20 @@ class DealDetail:
 
     def text_led_by(self, lead: str) -> str:
         """The line with `lead` in place of the taker's key (the phone names the contract and
-        the taker: "Garde · DURAND Paul · 2 bouts · 45 pts")."""
+        the taker: "Garde · DURAND Paul · 2 bouts · 45 points")."""
         parts = [lead]
         if self.figure_only:
             parts.append(gettext("saisie au chiffre (feuille FFT)"))
         else:
             parts.append(
-                ngettext("%(oudlers)s bout", "%(oudlers)s bouts", int(self.oudlers or 0))
+                ngettext(
+                    "%(oudlers)s bout",
+                    "%(oudlers)s bouts",
+                    int(self.oudlers) if self.oudlers.isdigit() else 0,
+                )
                 % {"oudlers": self.oudlers}
             )
-            parts.append(gettext("%(points)s pts") % {"points": self.points})
+            parts.append(gettext("%(points)s points") % {"points": self.points})
         parts += [gettext("poignée %(which)s") % {"which": p} for p in self.poignees]
         if self.petit_au_bout:
             parts.append(gettext("petit au bout : %(side)s") % {"side": self.petit_au_bout})

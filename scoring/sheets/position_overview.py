@@ -30,8 +30,21 @@ class TableRow:
     link: TableLink | None = None  # the table's phone link, when players enter deals
 
     @property
+    def shown_state(self) -> str:
+        """Its state, "validated" once an arbiter validated the sheet; what still needs the
+        arbiter (a deal to confirm, a disagreement) shows before it."""
+        validated = self.sheet is not None and self.sheet.status == ScoreSheet.Status.VALIDATED
+        if validated and self.state not in (State.WAITING, State.DISAGREEMENT):
+            return State.VALIDATED
+        return self.state
+
+    @property
     def state_label(self) -> str:
-        return str(State.LABELS[self.state])
+        return str(State.LABELS[self.shown_state])
+
+    @property
+    def tone(self) -> str:
+        return State.TONES[self.shown_state]
 
 
 def position_overview(position: Position) -> list[TableRow]:
@@ -83,10 +96,11 @@ def position_overview(position: Position) -> list[TableRow]:
 def _sheet_facts(sheet_ids: list[int]) -> dict[int, tuple[list[DealFacts], int, int]]:
     """By sheet: its deals' facts, its incidents and its refused inputs (three queries)."""
     deals: dict[int, list[DealFacts]] = defaultdict(list)
-    for sheet_id, scores, cancelled, pending, adjusted in Deal.objects.filter(
-        sheet_id__in=sheet_ids
-    ).values_list("sheet_id", "scores", "cancelled", "pending", "adjusted"):
-        deals[sheet_id].append(DealFacts(scores, cancelled, pending, adjusted))
+    rows = Deal.objects.filter(sheet_id__in=sheet_ids).values_list(
+        "sheet_id", "scores", "cancelled", "pending", "adjusted", "entered_by_player_id"
+    )
+    for sheet_id, scores, cancelled, pending, adjusted, player in rows:
+        deals[sheet_id].append(DealFacts(scores, cancelled, pending, adjusted, player is not None))
     incidents = dict(
         Incident.objects.filter(sheet_id__in=sheet_ids)
         .values_list("sheet_id")

@@ -225,7 +225,13 @@ def _summary(
         players=players,
         expected=expected_deals(sheet, players),
         deals=(
-            DealFacts(d.scores, cancelled=d.cancelled, pending=d.pending, adjusted=d.adjusted)
+            DealFacts(
+                d.scores,
+                cancelled=d.cancelled,
+                pending=d.pending,
+                adjusted=d.adjusted,
+                phone=d.entered_by_player_id is not None,
+            )
             for d in deals
         ),
         paper_bilans=sheet.paper_bilans,

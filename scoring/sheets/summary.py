@@ -23,6 +23,8 @@ class State:
     CHECKED = "checked"
     WAITING = "waiting"
     DISAGREEMENT = "disagreement"
+    # Shown on top of a finished sheet's state once an arbiter validated it (TableRow.shown_state).
+    VALIDATED = "validated"
 
     LABELS = {
         MISSING: _("Manquante"),
@@ -31,6 +33,17 @@ class State:
         CHECKED: _("Vérifiée"),
         WAITING: _("À confirmer"),
         DISAGREEMENT: _("Désaccord papier / téléphones"),
+        VALIDATED: _("Validée"),
+    }
+    # Badge colour per state: done, under way, needs the arbiter.
+    TONES = {
+        MISSING: "err",
+        IN_PROGRESS: "warn",
+        COMPLETE: "ok",
+        CHECKED: "ok",
+        VALIDATED: "ok",
+        WAITING: "warn",
+        DISAGREEMENT: "err",
     }
 
 
@@ -68,6 +81,7 @@ class DealFacts:
     cancelled: bool = False
     pending: bool = False
     adjusted: bool = False
+    phone: bool = False  # entered on a table's phone, not at the desk
 
 
 @dataclass(frozen=True)
@@ -99,7 +113,9 @@ def sheet_summary(
 ) -> SheetSummary:
     """Summarise a sheet of `players` seats from its deals, its paper bilans (as stored) and its
     counts of incidents and refused inputs (conflicts); `both_entries`: the tournament takes
-    deals on paper and on phones, so paper bilans that differ are a disagreement to settle."""
+    deals on paper and on phones, so paper bilans that differ from deals phones entered are a
+    disagreement to settle. A sheet typed at the desk whose paper bilans differ is no such
+    disagreement: it keeps its state and the flag "Bilans papier différents" says what it is."""
     deals = list(deals)
     bilans = [0] * players
     for deal in deals:
@@ -121,7 +137,7 @@ def sheet_summary(
         expected,
         paper_ok,
         pending=pending,
-        disagree=any(paper_diffs) and both_entries,
+        disagree=any(paper_diffs) and both_entries and any(deal.phone for deal in deals),
     )
     return SheetSummary(
         played=played,

@@ -20,6 +20,11 @@
     element.style.fontSize = "";
     element.classList.remove("wrapped");
     if (element.scrollWidth <= element.clientWidth) return;
+    if (element.matches(NAMES)) {
+      // Names keep one size on every page (the screen chooses its columns for them instead).
+      element.classList.add("wrapped");
+      return;
+    }
     var size = parseFloat(window.getComputedStyle(element).fontSize);
     var smallest = size * 0.75;
     while (element.scrollWidth > element.clientWidth && size > smallest) {
@@ -29,15 +34,61 @@
     if (element.scrollWidth > element.clientWidth) element.classList.add("wrapped");
   }
 
+  var NAMES = ".who-name, .plan-name, .rank-name";
+
+  // Many at once: every size reset first, then one layout tells which overflow (a fit per
+  // element would lay the whole page out again for each of hundreds of names).
+  function fitMany(elements) {
+    Array.prototype.forEach.call(elements, function (element) {
+      element.style.fontSize = "";
+      element.classList.remove("wrapped");
+    });
+    Array.prototype.filter
+      .call(elements, function (element) {
+        return element.scrollWidth > element.clientWidth;
+      })
+      .forEach(fit);
+  }
+
   function fitAll(root) {
-    Array.prototype.forEach.call(root.querySelectorAll(".fit"), fit);
+    Array.prototype.forEach.call(root.querySelectorAll(".fit, " + NAMES), fit);
+  }
+
+  // --- columns ----------------------------------------------------------------------------------
+
+  // The column counts tried for each kind of page, most first: the screen uses its width, and
+  // a name never wraps while fewer columns would let it fit (a name too long even for the
+  // fewest columns wraps, and takes no column from the others).
+  var COLUMNS = { who: [3, 2, 1], standings: [3, 2, 1], plan: [4, 3, 2, 1] };
+
+  function chooseColumns(kind, items) {
+    var counts = COLUMNS[kind];
+    if (!counts) return 0;
+    var probe = newPage(kind);
+    var list = probe.firstChild;
+    items.forEach(function (item) {
+      list.appendChild(item.cloneNode(true));
+    });
+    var names = list.querySelectorAll(NAMES);
+    var tried = counts.map(function (count) {
+      probe.className = "hall-page page-" + kind + " off cols-" + count;
+      fitMany(names);
+      return { count: count, wrapped: list.querySelectorAll(".wrapped").length };
+    });
+    // The most columns where no name wraps (shrinking one to 75 % is fine); a name too long even
+    // for the fewest columns does not take the others' columns away.
+    var fewest = tried[tried.length - 1];
+    stage.removeChild(probe);
+    return tried.find(function (t) {
+      return t.wrapped === fewest.wrapped;
+    }).count;
   }
 
   // --- pages ------------------------------------------------------------------------------------
 
-  function newPage(kind) {
+  function newPage(kind, columns) {
     var page = document.createElement("div");
-    page.className = "hall-page page-" + kind + " off";
+    page.className = "hall-page page-" + kind + " off" + (columns ? " cols-" + columns : "");
     page.dataset.kind = kind;
     page.appendChild(document.createElement("ol"));
     stage.appendChild(page);
@@ -51,9 +102,10 @@
   function paginate(kind, items, maxPages) {
     var made = [];
     var page = null;
+    var columns = chooseColumns(kind, items);
     for (var i = 0; i < items.length; i++) {
       if (!page) {
-        page = newPage(kind);
+        page = newPage(kind, columns);
         made.push(page);
       }
       var list = page.firstChild;
@@ -63,7 +115,7 @@
       if (overflows(list) && list.children.length > 1) {
         list.removeChild(item);
         if (maxPages && made.length >= maxPages) break;
-        page = newPage(kind);
+        page = newPage(kind, columns);
         made.push(page);
         page.firstChild.appendChild(item);
         fitAll(item);
@@ -72,6 +124,7 @@
     made.forEach(function (p) {
       p.hidden = true;
       p.classList.remove("off");
+      p.classList.add("balanced"); // a page's items spread over its columns once it is filled
     });
     return made;
   }

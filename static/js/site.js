@@ -12,3 +12,19 @@ document.addEventListener("click", (event) => {
   const input = event.target.closest("input[data-select-on-click]");
   if (input) input.select();
 });
+
+// A link to a closed box of the page ("Terminer le tournoi (dans les réglages)" → #settings)
+// opens the box it points to, as the link promises; on load too, for an address with it.
+function openTargetedBox() {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  const box = target && target.closest("details");
+  if (box) box.open = true;
+}
+window.addEventListener("hashchange", openTargetedBox);
+document.addEventListener("click", (event) => {
+  // The same link clicked again, the box closed meanwhile: no hashchange, open it all the same.
+  const link = event.target.closest('a[href^="#"]');
+  if (link && link.getAttribute("href") === window.location.hash) openTargetedBox();
+});
+document.addEventListener("DOMContentLoaded", openTargetedBox);

@@ -39,7 +39,7 @@ def evening():
     }
 
 
-def test_the_watch_catches_an_inline_handler_and_style(browser, live_server):
+def test_the_watch_catches_an_inline_handler_and_style(browser, live_server, console_errors):
     context = browser.new_context(locale="fr-FR", viewport=DESK)
     violations = csp_violations(context)
     try:
@@ -60,6 +60,8 @@ def test_the_watch_catches_an_inline_handler_and_style(browser, live_server):
         assert page.title() != "ran"  # the inline handler was refused
         assert any("script-src" in v for v in violations), violations
         assert any("style-src" in v for v in violations), violations
+        assert any("style-src" in error for error in console_errors.found)
+        console_errors.found.clear()  # made on purpose
     finally:
         context.close()
 

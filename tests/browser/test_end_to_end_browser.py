@@ -90,13 +90,13 @@ def ranking_rows(page) -> list[dict]:
     """The rows of the ranking table on screen: rank, number, name, total."""
     table = page.locator("table.ranking")
     headers = [h.strip() for h in table.locator("thead th").all_inner_texts()]
-    column = {name: headers.index(name) for name in ("Rg", "N°", "Joueur", "Total")}
+    column = {name: headers.index(name) for name in ("Rang", "N°", "Joueur", "Total")}
     rows = []
     for row in table.locator("tbody tr").all():
         cells = row.locator("td").all_inner_texts()
         rows.append(
             {
-                "rank": int(cells[column["Rg"]]),
+                "rank": int(cells[column["Rang"]]),
                 "number": int(cells[column["N°"]]),
                 "name": cells[column["Joueur"]].strip(),
                 "total": signed_int(cells[column["Total"]]),

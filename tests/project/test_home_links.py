@@ -27,3 +27,10 @@ def test_a_visitor_reaches_the_public_standings(client):
 def test_a_visitor_reaches_the_clubs_public_pages(client):
     Tournament.objects.create(name="Open", date="2026-11-21", is_public=True)
     assert f'href="{reverse("public-clubs")}"' in client.get("/").text
+
+
+def test_an_arbiter_reaches_the_events_from_the_home_page(arbiter_client):
+    """Issue 38: big events were reachable only by typing their address."""
+    html = arbiter_client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("event-list")}"' in html
+    assert arbiter_client.get(reverse("event-list")).status_code == 200

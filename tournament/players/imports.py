@@ -12,6 +12,7 @@ from tournament.access.history import history_guard
 from tournament.access.lifecycle import ensure_tournament_open
 from tournament.access.scopes import club_players
 from tournament.models import Player, Registration, Team, Tournament
+from tournament.models.choices import Format
 from tournament.players import identity
 from tournament.players.importing import (
     DUPLICATE,
@@ -82,10 +83,7 @@ def _check_import_teams(
         return
     size = tournament.team_size
     if size is None:
-        preview.error(
-            teamed[0].line,
-            _("Colonne « équipe » remplie alors que le tournoi est individuel."),
-        )
+        _refuse_teams_of_an_individual_tournament(preview, teamed)
         return
     existing = {normalise(team.name): team.members.count() for team in tournament.teams.all()}
     counts: dict[str, list[ImportRow]] = {}
@@ -99,6 +97,24 @@ def _check_import_teams(
                 _("L'équipe %(team)s aurait %(count)s joueurs : la formule en prévoit %(size)s.")
                 % {"team": rows[0].team, "count": total, "size": size},
             )
+
+
+def _refuse_teams_of_an_individual_tournament(
+    preview: ImportPreview, teamed: list[ImportRow]
+) -> None:
+    """Every line naming a team is refused, and the message says which formula the file fits:
+    duos when no team has more than two players, teams of 4 otherwise."""
+    members: dict[str, int] = {}
+    for row in teamed:
+        members[normalise(row.team)] = members.get(normalise(row.team), 0) + 1
+    formula = Format.DUO if max(members.values()) <= 2 else Format.TEAM4
+    message = _(
+        "Colonne « équipe » remplie (%(team)s) alors que le tournoi est individuel. Si le "
+        "fichier est juste, choisissez la formule « %(formula)s » dans les réglages du tournoi, "
+        "puis importez-le de nouveau ; sinon videz cette colonne."
+    )
+    for row in teamed:
+        preview.error(row.line, message % {"team": row.team, "formula": formula.label})
 
 
 def _refuse(preview: ImportPreview) -> None:

@@ -4,15 +4,19 @@ Every card gives the player's personal code, with which they confirm on a phone 
 entered by the other side of their table: phone entry may be switched on after the cards are
 printed, and a card without its code would then be useless. A draft position's stop says it may
 still change ("brouillon — peut changer"), or is left blank when the arbiter prints without drafts.
+When the standings are public, a card carries the QR code and address of the player's own page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.documents.printing.render import render_pdf
+from scoring.qr import qr_svg
 from scoring.sheets.table_entry.links import phones_enabled
 from tournament.models import Position, Registration, Seat, Tournament
 from tournament.players.importing import normalise
@@ -92,6 +96,16 @@ def itinerary_cards(
     return cards
 
 
+def own_page(tournament: Tournament, card: Card, base_url: str | None) -> dict[str, str]:
+    """The player's own page (rank, total, next table and seat, deals), as the card prints it:
+    its absolute address and QR code; nothing while the standings are not public (the page is a
+    404 then) or without a base URL (a relative link can't be scanned)."""
+    if not tournament.is_public or not base_url or not card.registration_id:
+        return {"url": "", "qr": ""}
+    url = urljoin(base_url, reverse("public-player", args=[tournament.pk, card.registration_id]))
+    return {"url": url, "qr": qr_svg(url)}
+
+
 def itinerary_cards_pdf(
     tournament: Tournament,
     *,
@@ -99,11 +113,12 @@ def itinerary_cards_pdf(
     base_url: str | None = None,
     cards: list[Card] | None = None,
 ) -> bytes:
+    cards = itinerary_cards(tournament, drafts=drafts) if cards is None else cards
     return render_pdf(
         TEMPLATE,
         {
             "tournament": tournament,
-            "cards": itinerary_cards(tournament, drafts=drafts) if cards is None else cards,
+            "cards": [{"card": card, **own_page(tournament, card, base_url)} for card in cards],
             "phones": phones_enabled(tournament),
             "document_title": _("Cartes d'itinéraire"),
         },

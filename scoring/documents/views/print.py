@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.documents.printing.blank_sheets import blank_sheets_pdf
@@ -20,6 +21,7 @@ from scoring.documents.printing.render import pdf_filename, public_standings_url
 from scoring.documents.printing.table_plan import table_plan_pdf
 from scoring.documents.printing.who_sits_where import who_sits_where_pdf
 from scoring.live.reprints import cards_printed
+from scoring.live.views.reports import event_documents_allowed
 from scoring.models import ScoreSheet
 from scoring.sheets.table_entry.links import phones_enabled
 from tournament.access.permissions import (
@@ -48,6 +50,7 @@ def print_index(request: TournamentRequest, pk: int) -> HttpResponse:
         "tab": "print",
         "positions": positions,
         "has_teams": tournament.teams.exists(),
+        "event_documents": event_documents_allowed(request.user, tournament),
     }
     return render(request, "print/index.html", context)
 
@@ -57,6 +60,17 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     # Inline: the browser's viewer opens it and prints it; saving keeps the file name.
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def _loopback_question(request: HttpRequest, tournament: Tournament, title: str) -> HttpResponse:
+    """The page asking before printing QR codes that lead phones to this computer only."""
+    context = {
+        "tournament": tournament,
+        "tab": "print",
+        "document_title": title,
+        "address": site_root(request),
+    }
+    return render(request, "print/loopback_confirm.html", context)
 
 
 @permission_required(Permission.VIEW)
@@ -69,13 +83,8 @@ def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         and request.GET.get("adresse") != "locale"
     ):
         # Their QR codes would lead every phone to 127.0.0.1: ask before paper is wasted.
-        context = {
-            "tournament": tournament,
-            "tab": "print",
-            "position": position,
-            "address": site_root(request),
-        }
-        return render(request, "print/loopback_confirm.html", context)
+        title = _("Feuilles vierges de la position %(number)s") % {"number": position.number}
+        return _loopback_question(request, tournament, title)
     pdf = blank_sheets_pdf(position, base_url=site_root(request))
     return pdf_response(
         pdf, pdf_filename("feuilles-vierges", position.tournament.name, f"p{number}")
@@ -116,6 +125,13 @@ def _suffix(number: int | None) -> str:
 @permission_required(Permission.VIEW)
 def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = request.tournament
+    if (
+        phones_enabled(tournament)
+        and unreachable_from_phones(request)
+        and request.GET.get("adresse") != "locale"
+    ):
+        # Its tables' QR codes would lead every phone to 127.0.0.1, as the blank sheets' would.
+        return _loopback_question(request, tournament, _("Plan des tables"))
     pdf = table_plan_pdf(
         tournament,
         _positions(tournament, number),

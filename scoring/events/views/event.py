@@ -102,7 +102,12 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
     event = _event_of(request)
     form = CutForm(request.POST or None)
     preview = None
-    if request.method == "POST" and form.is_valid():
+    # The cut reads the session's final standings: neither previewed nor applied before then.
+    unfinished = not cuts.session_over(source)
+    if request.method == "POST" and unfinished:
+        refused = _("La séance n'est pas terminée : l'aperçu et la coupe attendent sa fin.")
+        form.add_error(None, refused)
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             if "apply" in request.POST:
@@ -134,6 +139,7 @@ def cut_form(request: TournamentRequest, pk: int) -> HttpResponse:
         "tournament": source,
         "form": form,
         "preview": preview,
+        "unfinished": unfinished,
     }
     return render(request, "scoring/events/cut_form.html", context)
 

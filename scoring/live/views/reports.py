@@ -16,7 +16,7 @@ from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, player_deals, standings_for
 from scoring.live.waiting import waiting_deals_of
 from scoring.sheets.views.sheet_page import int_or_none
-from tournament.access.permissions import Permission, TournamentRequest, permission_required
+from tournament.access.permissions import Permission, TournamentRequest, may, permission_required
 from tournament.core.collation import matches
 from tournament.players.selectors import registration_or_404
 
@@ -87,6 +87,13 @@ def ranking_context(
     }
 
 
+def event_documents_allowed(user, tournament: Tournament) -> bool:
+    """A bracket's ranking and printing tabs link to its event's documents (cumulative
+    rankings of the session and of the bracket) for whoever runs the event's venue."""
+    event = tournament.event if tournament.event_id else None
+    return event is not None and may(user, Permission.EVENT_DESK, event)
+
+
 @permission_required(Permission.VIEW)
 @require_safe
 def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
@@ -94,6 +101,7 @@ def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
     context = ranking_context(request, tournament, public=False)
     # What waits is listed beside the totals, never counted in them.
     context.update(tab="ranking", waiting=waiting_deals_of(tournament.pk))
+    context["event_documents"] = event_documents_allowed(request.user, tournament)
     return render(request, "scoring/ranking.html", context)
 
 

@@ -97,7 +97,8 @@ CLIPPED = """() => {
   });
   pages.forEach((p, m) => { p.hidden = shown[m]; });
   return {problems: problems, pages: pages.length,
-          items: pages.map((p) => p.querySelectorAll(':scope > ol > li').length)};
+          items: pages.map((p) => p.querySelectorAll(':scope > ol > li').length),
+          kinds: pages.map((p) => p.dataset.kind)};
 }"""
 
 
@@ -112,15 +113,17 @@ def test_the_hall_screen_cycles_counts_down_and_shows_a_new_position_within_10_s
     page = screen
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/?duree=3")
     page.wait_for_function("() => document.body.dataset.kind === 'who'")
-    assert page.inner_text("#hall-slide-title") == "Position 1 : qui est où"
+    assert page.inner_text("#hall-slide-title").startswith("Position 1 : qui est où")
     assert page.inner_text("#hall-announcement") == "Buvette ouverte"
     # Nothing of the drafted position 2 shows.
     assert "Position 2" not in page.content()
 
-    # Everything fits: 26 players on one page of who sits where, six tables, the standings.
+    # Everything fits: 26 players on the pages of who sits where (at the hall's sizes, issue
+    # 38: three pages of two columns), six tables, the standings.
     report = page.evaluate(CLIPPED)
     assert report["problems"] == [], "\n".join(report["problems"])
-    assert report["items"][0] == 26
+    assert sum(report["items"][: report["kinds"].count("who")]) == 26
+    assert report["kinds"].count("who") <= 3
 
     # The pages cycle: the table plan, then the standings, then who sits where again (3 s a
     # page, the standings' pages included: about 12 s; 30 s of margin for a loaded machine,
@@ -159,14 +162,14 @@ def test_the_hall_screen_cycles_counts_down_and_shows_a_new_position_within_10_s
         timeout=10_000,
     )
     assert time.monotonic() - published_at < 10
-    assert page.inner_text("#hall-slide-title") == "Position 2 : qui est où"
+    assert page.inner_text("#hall-slide-title").startswith("Position 2 : qui est où")
     assert page.evaluate("window.__not_reloaded") is True
     # Position 2 has no clock yet: none is shown.
     assert page.locator("#hall-clock-box").is_hidden()
     assert page.evaluate(CLIPPED)["problems"] == []
 
 
-def test_a_revoked_link_stops_the_screen(screen, live_server):
+def test_a_revoked_link_stops_the_screen(screen, live_server, console_errors):
     tournament, _draft = evening()
     page = screen
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/")
@@ -174,6 +177,9 @@ def test_a_revoked_link_stops_the_screen(screen, live_server):
     hall.hall_link_revoke(tournament=tournament)
     page.wait_for_selector("#hall-gone", state="visible", timeout=10_000)
     assert page.locator(".hall-page").count() == 0
+    # The refused refresh is the browser's one console error, as expected: nothing else.
+    assert all("404" in error for error in console_errors.found), console_errors.found
+    console_errors.found.clear()
 
 
 def test_many_players_spread_over_several_pages_without_clipping(screen, live_server):

@@ -23,3 +23,38 @@ def test_a_final_carrying_nothing_still_seats_the_cuts_leaders_together(
     assert response.status_code == 302
     final = Cut.objects.get(source=bracket).qualified
     assert numbers_by_table(final) == [["P11", "P13", "P2", "P7"], ["P1", "P10", "P15", "P5"]]
+
+
+def test_the_seating_chosen_at_the_cut_seats_the_consolante_too(arbiter_client, arbiter):
+    """Issue 38: "en serpentin" seated the final that way and the consolante by the generator,
+    without saying so."""
+    event, bracket = new_event(16, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]])
+    play(bracket, [[5, 9, 2], [7, 1, 12], [3, 4, 8], [10, 0, 6]])
+    form = {"rule": "top_n", "value": 8, "carry_over_percent": 100, "seating": "snake"}
+    form["consolante"] = "on"
+    page = arbiter_client.get(reverse("event-cut", args=[bracket.pk])).content.decode()
+    assert "Pour le tableau principal et pour la consolante." in page
+    response = arbiter_client.post(reverse("event-cut", args=[bracket.pk]), form | {"apply": "1"})
+    assert response.status_code == 302
+    cut = Cut.objects.get(source=bracket)
+    for bracket_seated in (cut.qualified, cut.consolante):
+        first = bracket_seated.positions.get(number=1)
+        assert first.seating == "snake", bracket_seated
+
+
+def test_the_cut_is_neither_previewed_nor_applied_before_the_session_ends(arbiter_client, arbiter):
+    """Issue 38: the preview ran on a session in play and only *Appliquer* was refused."""
+    from tournament.models import Tournament
+
+    event, bracket = new_event(8, owner=arbiter)
+    seat(bracket, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    Tournament.objects.filter(pk=bracket.pk).update(status=Tournament.Status.RUNNING)
+    url = reverse("event-cut", args=[bracket.pk])
+    page = arbiter_client.get(url).content.decode()
+    assert 'id="cut-unfinished"' in page and "La séance n'est pas terminée" in page
+    form = {"rule": "top_n", "value": 4, "carry_over_percent": 100, "seating": "generator"}
+    page = arbiter_client.post(url, form | {"preview": "1"}).content.decode()
+    assert "l&#x27;aperçu et la coupe attendent sa fin" in page
+    assert 'name="apply"' not in page  # no preview, so nothing to apply
+    assert not Cut.objects.exists()

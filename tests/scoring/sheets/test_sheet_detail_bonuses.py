@@ -22,7 +22,7 @@ def test_a_poignee_and_a_petit_au_bout_show_in_the_detail_on_screen(arbiter_clie
     html = arbiter_client.get(reverse("sheet-detail", args=[sheet_004.pk])).content.decode()
     # Deal 1: Est takes a garde, shows a simple poignée and takes the petit au bout.
     first = detail_cell(html, 1)
-    assert "E" in first and "2 bouts" in first and "49 pts" in first
+    assert "E" in first and "2 bouts" in first and "49 points" in first
     assert "poignée simple E" in first and "petit au bout : attaque" in first
     # Deal 2: the defence took the petit au bout; deal 4: the defence's (Est's) poignée.
     assert "petit au bout : défense" in detail_cell(html, 2)

@@ -24,7 +24,7 @@ def test_the_phone_row_names_the_contract_and_the_taker():
     html = Client().get(reverse("table-entry", args=[link.token])).content.decode()
     east = table.seats.get(direction="E").registration.player.full_name
     words = html[html.index('class="deal-words"') :].split("</small>")[0]
-    assert f"Garde · {east} · 2 bouts · 45 pts" in words
+    assert f"Garde · {east} · 2 bouts · 45 points" in words
 
 
 @pytest.mark.django_db

@@ -33,7 +33,7 @@ from tournament.models import (
 pytestmark = pytest.mark.django_db
 
 # Pages anybody may open (they show only what is published and change nothing).
-PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog"}
+PUBLIC = {"home", "login", "logout", "set_language", "javascript-catalog", "favicon"}
 # Online pre-registration: open to anyone while the arbiter keeps it open (404 otherwise), and
 # a player's confirmation, whose code in the URL is the credential (tested in test_signup_*).
 PUBLIC |= {"signup", "signup-confirmation"}
@@ -88,7 +88,7 @@ URL_NAMES = [
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
     "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
     "event-venue-hall-link", "event-venue-live", "export-deals-csv",
-    "export-deals-xlsx", "export-ranking-xlsx", "hall-announcement", "hall-link-create",
+    "export-deals-xlsx", "export-ranking-xlsx", "favicon", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "late-deal-decide", "licence-conflict", "licence-conflicts", "login",
     "logout", "penalty-settings", "phone-queue-acknowledge", "player-import",

@@ -110,3 +110,17 @@ def test_the_positions_page_keeps_a_constant_number_of_queries(arbiter_client):
             assert arbiter_client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_the_positions_page_explains_repeats_above_their_bound(arbiter_client):
+    """Issue 38: "Rencontres répétées 22 / au mieux 12" was left unexplained; the page says
+    what the bound counts and that sharing the tables of 5 fairly costs repeats."""
+    tournament = make_tournament(players=13, positions=4)
+    list_url = reverse("position-list", args=[tournament.pk])
+    assert 'id="repeats-gap"' not in arbiter_client.get(list_url).text  # nothing generated
+    arbiter_client.post(reverse("position-generate", args=[tournament.pk]), {"seed": 1})
+    page = arbiter_client.get(list_url).text
+    note = page[page.index('id="repeats-gap"') :]
+    note = note[: note.index("</p>")]
+    assert "rencontres répétées et non" in note
+    assert "partager ces tables équitablement" in note

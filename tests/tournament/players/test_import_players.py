@@ -148,3 +148,22 @@ def test_team_larger_than_its_format_in_the_file_is_refused(arbiter_client):
     )
     confirm(arbiter_client, tournament)
     assert not Team.objects.exists() and not Player.objects.exists()
+
+
+def test_a_team_column_in_an_individual_tournament_names_every_line_and_the_formula(
+    arbiter_client, tournament
+):
+    """Issue 38: every line naming a team is refused (not only the first) and the message
+    suggests the formula the file fits: duos here, teams of 4 when a team has more than two."""
+    content = b"nom;equipe\nA;Les As\nB;Les As\nC;Rois\nD;Rois\n"
+    response = upload(arbiter_client, tournament, "j.csv", content)
+    assert response.status_code == 400
+    text = response.text
+    for line, team in ((2, "Les As"), (3, "Les As"), (4, "Rois"), (5, "Rois")):
+        assert f"Ligne {line} : Colonne « équipe » remplie ({team})" in text
+    assert "choisissez la formule « Libre duo (équipes de 2) »" in text
+    content = b"nom;equipe\nA;Quatre\nB;Quatre\nC;Quatre\n"
+    text = upload(arbiter_client, tournament, "j.csv", content).text
+    assert "choisissez la formule « Équipes de 4 »" in text
+    confirm(arbiter_client, tournament)
+    assert not Player.objects.exists()

@@ -181,7 +181,9 @@ def cards_text(client, data) -> str:
 
 def test_itinerary_cards_give_each_player_their_personal_code_on_phones(arbiter_client, phones):
     text = cards_text(arbiter_client, phones)
-    assert text.count("Code personnel de confirmation") == len(phones.registrations)
+    assert text.count("Code personnel (pour confirmer les donnes sur téléphone)") == len(
+        phones.registrations
+    )
     for registration in Registration.objects.filter(tournament=phones.tournament):
         name = re.escape(registration.player.full_name)
         pin = registration.pin

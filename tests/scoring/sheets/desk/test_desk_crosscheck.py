@@ -56,3 +56,42 @@ def test_the_overview_shows_what_is_missing(arbiter_client):
     assert "1 / 5" in html and "0 / 5" in html and "En cours" in html
     # The tab link without a position number opens the latest published position.
     assert arbiter_client.get(reverse("entry-overview", args=[tournament.pk])).status_code == 200
+
+
+def test_a_desk_typed_sheet_with_a_paper_typo_is_no_disagreement_with_phones(
+    arbiter_client, entered
+):
+    """Paper and phones (issue 38): a table whose every deal was typed at the desk has no
+    phone to disagree with; its paper typo is named as such, the sheet stays complete."""
+    tournament, sheet = entered
+    tournament.entry_mode = "both"
+    tournament.save(update_fields=["entry_mode"])
+    crosscheck(arbiter_client, sheet, {**PAPER, "bilan_3": -501})
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1]))
+    html = overview.content.decode()
+    assert "Désaccord papier / téléphones" not in html
+    assert "Bilans papier différents" in html and "Complète" in html
+    cockpit = arbiter_client.get(
+        reverse("tournament-detail", args=[tournament.pk])
+    ).content.decode()
+    assert "Désaccord papier / téléphones" not in cockpit
+    assert "Bilans papier différents" in cockpit
+
+
+def test_the_overview_shows_a_validated_sheet_as_the_cockpit_does(arbiter_client, entered):
+    tournament, sheet = entered
+    crosscheck(arbiter_client, sheet, PAPER)
+    sheet.refresh_from_db()
+    response = arbiter_client.post(
+        reverse("sheet-validate", args=[sheet.pk]), {"version": sheet.version, "validated": "1"}
+    )
+    assert response.status_code in (200, 302)
+    sheet.refresh_from_db()
+    assert sheet.status == "validated"
+    overview = arbiter_client.get(reverse("entry-overview", args=[tournament.pk, 1]))
+    row = overview.content.decode().split('id="table-1"')[1].split("</tr>")[0]
+    assert "Validée" in row and "Vérifiée" not in row
+    cockpit = arbiter_client.get(
+        reverse("tournament-detail", args=[tournament.pk])
+    ).content.decode()
+    assert "Validée" in cockpit

@@ -1,0 +1,39 @@
+"""The console watch of tests/browser/conftest.py sees what a desk page logs: a console error, an
+uncaught exception, a CSP refusal, a missing resource; a phone page is left to its own tests."""
+
+import pytest
+
+from tests.browser_helpers import DESK
+from tests.conftest import browser_login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_watch_catches_errors_of_a_desk_page(browser, live_server, arbiter, console_errors):
+    # A bare context: open_page's own CSP check would fail on the refusal made on purpose.
+    context = browser.new_context(locale="fr-FR", viewport=DESK)
+    desk_page = context.new_page()
+    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    assert console_errors.found == []  # the home page logs nothing, its icon included
+    desk_page.evaluate("() => console.error('logged by the page')")
+    desk_page.evaluate("() => { setTimeout(() => { throw new Error('thrown by the page'); }); }")
+    desk_page.evaluate(
+        """() => { const p = document.createElement('p');
+        p.setAttribute('style', 'color: red'); document.body.append(p); }"""
+    )
+    desk_page.evaluate("() => fetch('/nulle-part/')")
+    desk_page.wait_for_function("() => true")
+    desk_page.goto(f"{live_server.url}/tournois/")  # the thrown error has surely landed
+    found = "\n".join(console_errors.found)
+    assert "logged by the page" in found
+    assert "thrown by the page" in found
+    assert "Content Security Policy" in found or "CSP violation" in found
+    assert "404" in found
+    context.close()
+    console_errors.found.clear()
+
+
+def test_the_watch_leaves_the_phone_pages_to_their_tests(phone_page, live_server, console_errors):
+    phone_page.goto(f"{live_server.url}/table/")
+    phone_page.evaluate("() => console.error('a phone page')")
+    assert console_errors.found == []
