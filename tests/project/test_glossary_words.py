@@ -20,9 +20,6 @@ BANNED = {
     r"(?i)feuilles? de score|fiches? de marque": "feuille de marque",
     r": il ne peut pas|: elle ne peut pas": "a sentence without a gendered pronoun",
 }
-# The players' phone pages are rewritten on the branch `phone` (issue 38, "At the table"): its
-# templates come under this test when that branch is merged (then drop this set).
-PHONE_BRANCH = {"templates/scoring/table_entry.html"}
 
 
 def interface_files() -> list[Path]:
@@ -32,7 +29,7 @@ def interface_files() -> list[Path]:
             path for path in sorted((ROOT / app).rglob("*.py")) if "migrations" not in path.parts
         ]
     files += sorted((ROOT / "static" / "js").glob("*.js"))
-    return [path for path in files if path.relative_to(ROOT).as_posix() not in PHONE_BRANCH]
+    return files
 
 
 def test_the_interface_uses_the_glossarys_words():
