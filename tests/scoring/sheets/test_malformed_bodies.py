@@ -190,7 +190,7 @@ def test_an_integer_of_twenty_digits_in_the_api_names_the_version(arbiter_client
     sheet = sheet_for_table(table=position.tables.get())
     response = arbiter_client.post(
         f"/api/feuilles/{sheet.pk}/donnes/",
-        '{"version": %s, "deal": {"taker": 0}}' % HUGE,
+        '{"version": HUGE, "deal": {"taker": 0}}'.replace("HUGE", HUGE),
         content_type="application/json",
     )
     assert response.status_code == 400
