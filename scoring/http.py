@@ -21,7 +21,9 @@ def json_object(body: bytes, *, field: str, unreadable: str) -> dict[str, Any]:
     if len(body) > MAX_BODY_BYTES:
         raise DealError(field, gettext("Corps trop long."))
     try:
-        payload = loads_bounded(body, max_depth=8)
+        # Every value then goes through the endpoint's schema: a too long integer is refused
+        # there, naming its field.
+        payload = loads_bounded(body, max_depth=8, mark_long_integers=True)
     except JSONTooDeep:
         raise DealError(field, gettext("Corps JSON trop imbriqué.")) from None
     except ValueError:

@@ -58,6 +58,9 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "scoring/late.py": ("tests/scoring/sheets/test_late_deals.py",),
     "scoring/sheets/table_entry/late.py": ("tests/scoring/sheets/test_late_deals.py",),
     "scoring/sheets/waiting.py": ("tests/scoring/sheets/test_close_with_waiting_deals.py",),
+    "scoring/sheets/table_entry/confirmations.py": (
+        "tests/scoring/sheets/table_entry/test_confirm_list.py",
+    ),
     "scoring/sheets/table_entry/disputes.py": (
         "tests/scoring/sheets/table_entry/test_disputes.py",
     ),

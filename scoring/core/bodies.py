@@ -80,13 +80,15 @@ _CODE = {"seat": SEAT, "pin": PIN}
 _ENTERER = {"entered_by": SEAT, "pin": PIN}
 # A deal number is stored in a PostgreSQL smallint (Deal.number, Incident.deal_number).
 _DEAL_NUMBER_OR_NONE = Int(low=1, high=2**15 - 1, nullable=True)
+# The number a phone typed its deal under: a sheet never holds more deals.
+NUMBER_MAX = 99
 PHONE_PREVIEW = Obj(fields={"deal": AnyObject(schema=DEAL, nullable=True)})
 PHONE_DEAL = Obj(
     fields={
         "client_id": CLIENT_ID,
         "deal": AnyObject(schema=DEAL, nullable=True),
         "version": PHONE_VERSION,
-        "number": _DEAL_NUMBER_OR_NONE,
+        "number": Int(low=1, high=NUMBER_MAX, nullable=True),
         # How many deals the phone holds unsent, this one included (the desk shows it).
         "queued": Int(low=0, high=999, nullable=True),
         **_ENTERER,

@@ -73,6 +73,11 @@ urlpatterns = [
         name="export-ranking-xlsx",
     ),
     path(
+        "tournois/<id:pk>/export/classement.csv",
+        views_exports.export_ranking_csv,
+        name="export-ranking-csv",
+    ),
+    path(
         "tournois/<id:pk>/export/donnes.xlsx",
         views_exports.export_deals_xlsx,
         name="export-deals-xlsx",

@@ -29,8 +29,9 @@ from django.utils.translation import gettext as _
 from scoring.late import LateDeal, PhoneQueue
 from scoring.models import Deal, ScoreSheet
 from scoring.sheets.services import deal_record, sheet_for_table
+from scoring.sheets.services.sheets import bump_version, sheet_field_write
 from tournament.access.audit import change_record
-from tournament.access.lifecycle import ensure_tournament_open
+from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Position, Table, Tournament
 
 
@@ -130,12 +131,26 @@ def _locked_late(late: LateDeal) -> LateDeal:
 @transaction.atomic
 def late_deal_accept(*, late: LateDeal, user: Any) -> Deal:
     """The arbiter accepts a late deal: it becomes the sheet's next deal, confirmed by them (its
-    position may be closed: this is the arbiter's own act; a finished tournament is reopened
-    first). A deal the sheet can't take (a full sheet, a wrong input) is refused as at the desk."""
+    position may be closed: this is the arbiter's own act). A validated sheet is reopened to
+    take it and validated again (both logged, with the reason); a finished tournament is
+    refused, saying to reopen it first (its results are published: reopening them is a decision
+    of its own). A deal the sheet can't take (a full sheet, a wrong input) is refused as at the
+    desk."""
     late = _locked_late(late)
-    ensure_tournament_open(late.table.position.tournament)
+    tournament = late.table.position.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Locked(
+            _(
+                "Le tournoi est terminé : rouvrez-le d'abord (page du tournoi, « Rouvrir le "
+                "tournoi », avec un motif), puis acceptez la donne tardive."
+            ),
+            code="finished",
+        )
     sheet = sheet_for_table(table=late.table)
-    sheet.tournament = late.table.position.tournament
+    sheet.tournament = tournament
+    was_validated = sheet.status == ScoreSheet.Status.VALIDATED
+    if was_validated:
+        _sheet_status_for(late, sheet, user, validated=False)
     if late.number is not None and sheet.deals.filter(number=late.number).exists():
         raise ValidationError(
             _(
@@ -167,7 +182,33 @@ def late_deal_accept(*, late: LateDeal, user: Any) -> Deal:
         after={"status": late.status, "deal": deal.number, "scores": deal.scores},
         user=user,
     )
+    if was_validated:  # the arbiter's acceptance is their check of the deal: validated again
+        _sheet_status_for(late, sheet, user, validated=True)
     return deal
+
+
+def _sheet_status_for(late: LateDeal, sheet: ScoreSheet, user: Any, *, validated: bool) -> None:
+    """Un-validate the sheet a late deal is accepted on, or validate it again once the deal is
+    in, as the arbiter would (logged, with the reason), in the acceptance's transaction; its
+    position may be closed."""
+    bump_version(sheet, None, validating=True, after_close=True)
+    reason = _("Donne tardive acceptée (reçue après la clôture)")
+    if late.number is not None:
+        reason = _("Donne tardive %(number)s acceptée (reçue après la clôture)") % {
+            "number": late.number
+        }
+    states = (ScoreSheet.Status.VALIDATED.value, ScoreSheet.Status.IN_PROGRESS.value)
+    before, after = reversed(states) if validated else states
+    sheet_field_write(
+        sheet,
+        field="status",
+        before=before,
+        after=after,
+        kind=ChangeLog.ObjectType.SHEET_STATUS,
+        action=ChangeLog.Action.UPDATE if validated else ChangeLog.Action.REOPEN,
+        note={"reason": reason},
+        user=user,
+    )
 
 
 @transaction.atomic

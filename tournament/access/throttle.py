@@ -131,6 +131,12 @@ def refund(*keys: str) -> None:
             )
 
 
+def tried(key: str) -> bool:
+    """Whether an attempt is counted under `key`, windowed or gated (until a right answer or
+    the arbiter clears it, or the purge forgets it)."""
+    return Counter.objects.filter(key=key, hits__gt=0).exists()
+
+
 def locked(key: str, *, now: float | None = None) -> bool:
     """Whether `key` is locked now (a read: the gate itself stays the atomic check)."""
     return Counter.objects.filter(key=key, locked_until__gt=_now(now)).exists()

@@ -14,6 +14,20 @@ class JSONTooDeep(ValueError):
     """The document nests deeper than allowed (json.loads would recurse without bound)."""
 
 
+class TooLongInteger:
+    """An integer literal of more digits than any field holds, read as this marker (never
+    converted) when the caller checks every value against a schema: the schema then refuses it
+    naming its field (tournament.core.schema), not the whole body."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __str__(self) -> str:
+        return f"<{self.digits} chiffres>"
+
+
 # A JSON string, escapes included; what is left once strings are removed is structure and scalars.
 # An unterminated string runs to the end of the text: the pattern never fails once it has seen a
 # quote, so no quote is scanned from twice (failing there would make the scan quadratic).
@@ -49,10 +63,13 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _int_parser(max_digits: int | None) -> Callable[[str], int]:
-    def parse(text: str) -> int:
+def _int_parser(max_digits: int | None, mark: bool) -> Callable[[str], int | TooLongInteger]:
+    def parse(text: str) -> int | TooLongInteger:
         # Python's own limit (4300 digits, a ValueError) bounds the rest.
-        if max_digits is not None and len(text.lstrip("-")) > max_digits:
+        digits = len(text.lstrip("-"))
+        if max_digits is not None and digits > max_digits:
+            if mark:
+                return TooLongInteger(digits)
             raise ValueError("number out of range")
         return int(text)
 
@@ -65,12 +82,17 @@ def _no_constant(name: str) -> Any:
 
 
 def loads_bounded(
-    data: bytes | str, *, max_depth: int = 64, max_int_digits: int | None = MAX_INT_DIGITS
+    data: bytes | str,
+    *,
+    max_depth: int = 64,
+    max_int_digits: int | None = MAX_INT_DIGITS,
+    mark_long_integers: bool = False,
 ) -> Any:
     """json.loads, refusing documents nested deeper than `max_depth` (JSONTooDeep), text that
     is not UTF-8, infinite or NaN numbers and integers of more than `max_int_digits` digits
-    (ValueError); None leaves integers to Python's own limit (a backup's history keeps what the
-    site once stored, and the restore checks each column's range itself)."""
+    (ValueError, or a TooLongInteger in their place with `mark_long_integers`, for a body
+    whose every value a schema checks); None leaves integers to Python's own limit (a backup's
+    history keeps what the site once stored, and the restore checks each column's range)."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -82,7 +104,7 @@ def loads_bounded(
         return json.loads(
             data,
             parse_float=_parse_float,
-            parse_int=_int_parser(max_int_digits),
+            parse_int=_int_parser(max_int_digits, mark_long_integers),
             parse_constant=_no_constant,
         )
     except RecursionError as err:  # belt and braces: the scan above prevents it

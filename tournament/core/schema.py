@@ -17,6 +17,7 @@ from typing import Any
 
 from tournament.core.i18n import TranslatableError
 from tournament.core.i18n import gettext_noop as _
+from tournament.core.safe_json import TooLongInteger
 
 # A PostgreSQL `integer` column holds no more; no id, version, number or seat of the site does.
 INT32_MAX = 2**31 - 1
@@ -72,16 +73,19 @@ class Int(Shape):
     high: int = INT32_MAX
 
     def _check(self, value: Any, path: str) -> int:
+        if isinstance(value, TooLongInteger):
+            raise _out_of_range(path, self.low, self.high)
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(path, _("%(field)s : un nombre entier est attendu."))
         if not self.low <= value <= self.high:
-            raise _fail(
-                path,
-                _("%(field)s : un entier entre %(low)s et %(high)s est attendu."),
-                low=self.low,
-                high=self.high,
-            )
+            raise _out_of_range(path, self.low, self.high)
         return value
+
+
+def _out_of_range(path: str, low: int, high: int) -> FieldError:
+    return _fail(
+        path, _("%(field)s : un entier entre %(low)s et %(high)s est attendu."), low=low, high=high
+    )
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Number(Shape):
     high: float = 1e9
 
     def _check(self, value: Any, path: str) -> Any:
+        if isinstance(value, TooLongInteger):
+            value = math.inf  # refused below as out of range, naming the field
         if isinstance(value, bool) or not isinstance(value, int | float | Decimal | Fraction):
             raise _fail(path, _("%(field)s : un nombre est attendu."))
         if not math.isfinite(value) or not self.low <= value <= self.high:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
@@ -108,6 +109,15 @@ def safe_csv_value(value: Any) -> Any:
         return ""
     if isinstance(value, str) and value.startswith(CSV_FORMULA_TRIGGERS):
         return "'" + value
+    return value
+
+
+def csv_decimal(value: Any) -> Any:
+    """A fractional score in the language's decimal mark (14,5 in French, as a French spreadsheet
+    reads it with semicolon-separated fields), after the formula guard (text only): -283,5 is a
+    number, never the text '-283,5. Whole numbers and text as they are."""
+    if isinstance(value, float):
+        return number_format(value, use_l10n=True)
     return value
 
 

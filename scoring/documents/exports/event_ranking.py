@@ -7,13 +7,13 @@ import csv
 import io
 from collections.abc import Iterator
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
 from scoring.documents.exports.common import (
     BOLD,
     append_row,
+    csv_decimal,
     fit_widths,
     safe_csv_value,
     set_widths,
@@ -59,14 +59,6 @@ def stream_csv(document: EventDocument) -> Iterator[str]:
             values = (part.label, *row(line, document.kind))
             # The formula guard reads the data (text only); a number is formatted after it, so
             # a negative fraction is written -283,5, a number, never the text '-283,5.
-            writer.writerow([_decimal(safe_csv_value(v)) for v in values])
+            writer.writerow([csv_decimal(safe_csv_value(v)) for v in values])
     yield "\ufeff"
     yield buffer.getvalue()
-
-
-def _decimal(value: object) -> object:
-    """A fractional score in the language's decimal mark (14,5 in French, as a French spreadsheet
-    reads it with semicolon-separated fields); whole numbers and text as they are."""
-    if isinstance(value, float):
-        return number_format(value, use_l10n=True)
-    return value

@@ -27,22 +27,27 @@ class _Sheet(NamedTuple):
     position: int | None = None
 
 
+def subject_of(sheet: _Sheet, standings: Standings, waiting: WaitingDeals) -> str:
+    """What a ranking's title says of it: its subject, partial results, the deals it leaves
+    out (waiting: kept, not counted), as every printed or exported ranking states them."""
+    left_out = waiting.at(sheet.position) if sheet.position is not None else waiting
+    notes = [text for text in (standings.provisional, left_out.summary) if text]
+    return " — ".join([sheet.subject, *notes])
+
+
 def build(standings: Standings, waiting: WaitingDeals | None = None) -> bytes:
     """The workbook as bytes; numbers are stored as numbers, header rows frozen. Each title
     states the deals `waiting` (kept, not counted) that its ranking leaves out."""
     workbook = Workbook(write_only=True)
-    provisional = standings.provisional
     waiting = waiting or WaitingDeals()
     sheets = chain(
-        [_individual(standings)],
+        [individual(standings)],
         (_position(standings, number) for number in standings.positions),
         _groups(standings),
     )
     for sheet in sheets:
         # Partial results never look final, nor do totals leaving deals out: the title says so.
-        left_out = waiting.at(sheet.position) if sheet.position is not None else waiting
-        notes = [text for text in (provisional, left_out.summary) if text]
-        subject = " — ".join([sheet.subject, *notes])
+        subject = subject_of(sheet, standings, waiting)
         title = title_line(standings.tournament, subject, normalised=standings.normalised)
         titled_sheet(workbook, sheet.label, title, sheet.header, sheet.rows)
     buffer = io.BytesIO()
@@ -58,7 +63,7 @@ def _position_column(standings: Standings, number: int) -> str:
     return _("P%(number)s") % {"number": number}
 
 
-def _individual(standings: Standings) -> _Sheet:
+def individual(standings: Standings) -> _Sheet:
     """The individual ranking: each player's points by position, deals, penalties, total."""
     has_teams = standings.has_teams
     # The tournament number and the licence beside each name: homonyms are never ambiguous.

@@ -1,4 +1,4 @@
-"""A tournament's spreadsheets: the ranking (XLSX), the deals (XLSX and CSV)."""
+"""A tournament's spreadsheets: the ranking (XLSX and CSV), the deals (XLSX and CSV)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
-from scoring.documents.exports import deals_csv, deals_xlsx, ranking_xlsx
+from scoring.documents.exports import deals_csv, deals_xlsx, ranking_csv, ranking_xlsx
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import standings_for
 from scoring.live.waiting import waiting_deals_of
@@ -27,6 +27,17 @@ def export_ranking_xlsx(request: TournamentRequest, pk: int) -> HttpResponse:
     standings = mark_provisional(standings_for(tournament))
     content = ranking_xlsx.build(standings, waiting_deals_of(tournament.pk))
     return _download(content, XLSX, f"{_slug(tournament)}-classement.xlsx")
+
+
+@permission_required(Permission.EXPORT)
+@require_safe
+def export_ranking_csv(request: TournamentRequest, pk: int) -> HttpResponse:
+    tournament = request.tournament
+    standings = mark_provisional(standings_for(tournament))
+    content = "".join(ranking_csv.stream(standings, waiting_deals_of(tournament.pk)))
+    return _download(
+        content.encode(), "text/csv; charset=utf-8", f"{_slug(tournament)}-classement.csv"
+    )
 
 
 @permission_required(Permission.EXPORT)

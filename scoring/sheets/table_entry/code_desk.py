@@ -134,7 +134,9 @@ def code_unlock(
     of their own phones (vouched for them) are cleared; the locks of the phones that typed wrong
     codes for them stay, so that those phones' next tries undo nothing. With `device` (the
     number a refused phone shows), that phone is vouched for the player: no other phone's tries
-    refuse it any more. With `new_code`, a new personal code (old card and bindings die)."""
+    refuse it any more; without, a phone that never typed a wrong code for them gets past their
+    budget for a while (guessing.GRANT_WINDOW): their new phone works while a script keeps
+    spending the budget. With `new_code`, a new personal code (old card and bindings die)."""
     pk = registration.pk
     with transaction.atomic():
         found = _tried_device(registration, device) if device.strip() else ""
@@ -155,10 +157,15 @@ def code_unlock(
             registration.refresh_from_db(fields=["pin"])
             rows.filter(key__startswith=f"pin-ok:{pk}:").delete()
             after["new_code"] = True
+        links = {"registration_id": pk}
         if found:
-            links = {"registration_id": pk}
             throttle.hit(guessing.vouch_key(pk, found), guessing.VOUCH_WINDOW, links=links)
             after["device"] = guessing.device_tag(found)
+        else:
+            # Which phone the player will use is unknown: a new one gets past their budget
+            # (guessing.granted) while a script keeps spending it.
+            throttle.clear(guessing.grant_key(pk))
+            throttle.hit(guessing.grant_key(pk), guessing.GRANT_WINDOW, links=links)
         change_record(
             tournament=registration.tournament_id,
             obj=registration,

@@ -5,6 +5,11 @@ The phone lists each waiting deal with what it gives each player and who may con
 (`who_confirms`); its post carries the ids of the deals shown and the sheet's version, so a deal
 added or corrected after the player read the list is never confirmed blind. A listed deal the
 player may not confirm is left waiting, and the answer names who can.
+
+A player's confirmation is checked against the sheet's version but moves none (it touches the
+sheet's `updated_at`, which the phones' ETag and the live fingerprint read, as a contest does):
+the desk's actions, checked against the version, go through whatever the phones confirm. The
+arbiter's confirmation is a desk action and moves it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
-from scoring.sheets.services import bump_version
+from scoring.sheets.services import StaleSheetError, bump_version, ensure_sheet_writable
 from scoring.sheets.table_entry.codes import Client, CodeRefused, proven
 from scoring.sheets.table_entry.links import table_sheet
 from tournament.access.audit import change_record
@@ -173,7 +178,10 @@ def _confirm(
     now = timezone.now()
     done = []
     with transaction.atomic():
-        bump_version(sheet, expected_version)
+        if registration is None:
+            bump_version(sheet, expected_version)
+        else:
+            _same_version(sheet, expected_version)
         for deal in deals:
             # The conditions are the row's own: a deal corrected or contested meanwhile (or
             # confirmed by another phone) is left as it is.
@@ -204,7 +212,18 @@ def _confirm(
                 user=user,
                 username=registration.player.full_name if registration else "",
             )
+        if registration is not None and done:
+            ScoreSheet.objects.filter(pk=sheet.pk).update(updated_at=now)
     return done
+
+
+def _same_version(sheet: ScoreSheet, expected: int | None) -> None:
+    """Under the sheet's row lock: the sheet is writable and still at the version the phone
+    showed (StaleSheetError otherwise); the version is not moved."""
+    locked = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+    ensure_sheet_writable(locked)
+    if expected is not None and locked.version != expected:
+        raise StaleSheetError(locked, expected)
 
 
 def deal_change_record(

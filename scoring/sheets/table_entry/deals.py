@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from scoring.core.bodies import PHONE_DEAL, body_check
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
 from scoring.sheets.services import (
@@ -26,7 +27,7 @@ from scoring.sheets.services import (
 )
 from scoring.sheets.table_entry.codes import CodeRefused
 from scoring.sheets.table_entry.links import table_sheet
-from scoring.sheets.table_entry.numbers import checked_number, checked_version, number_check
+from scoring.sheets.table_entry.numbers import number_check
 from tournament.access.lifecycle import Locked
 from tournament.models import Registration, Table
 
@@ -58,12 +59,12 @@ def replayed_deal(link: TableLink, client_id: str) -> Deal | None:
 
 
 def _checked_position(number: Any, version: Any) -> tuple[int | None, int]:
-    """The deal's number and the sheet version it was typed against, as integers in range."""
+    """The deal's number and the sheet version it was typed against, as integers in range (the
+    phone's body schema, which the view already checked: the service doesn't rely on it)."""
     if isinstance(version, bool) or not isinstance(version, int):
         raise DealError("version", _("La version de la feuille (entier) est obligatoire."))
-    if number is None:
-        return None, version
-    return checked_number(number), checked_version(version)
+    checked = body_check(PHONE_DEAL, {"number": number, "version": version})
+    return checked["number"], checked["version"]
 
 
 def phone_deal_record(

@@ -15,6 +15,12 @@ network address that only phones *vouched for* a player skip (README, "Phone ent
   (vouched) never does.
 - a phone is vouched for a player once it typed their right code (VOUCH_WINDOW), or when the
   arbiter unlocks that phone for them from the cockpit (by the number the refused phone shows).
+- the arbiter's plain unlock (without a phone's number) opens a grant for the player
+  (GRANT_WINDOW): a phone that never typed a wrong code for them gets its try past the player's
+  spent budget (counted in it all the same; the room's budget still refuses), so the player's
+  new phone works while a script keeps making new cookies; each of the script's phones gets one
+  try, and its phones that typed a wrong code stay refused. The player's right code closes the
+  grant.
 
 Every count is one atomic statement on a `Counter` row (tournament.access.throttle), shared by
 every server process.
@@ -47,6 +53,7 @@ ROOM_BUDGET = 300  # wrong codes an hour from one address, all players, unvouche
 BUDGET_WINDOW = 3600.0  # seconds
 VOUCH_WINDOW = 16 * 3600.0  # seconds: a tournament day
 FAILURE_WINDOW = 24 * 3600.0  # seconds the cockpit's failure count covers
+GRANT_WINDOW = 1800.0  # seconds a plain unlock lets a new phone past the player's budget
 TAG_SALT = "tarot-device-tag"
 
 
@@ -81,6 +88,10 @@ def held_key(registration_id: int, device: str) -> str:
     return f"pin-held:{registration_id}:{device}"
 
 
+def grant_key(registration_id: int) -> str:
+    return f"pin-grant:{registration_id}"
+
+
 def failure_key(registration_id: int, table_id: int, device: str) -> str:
     return f"pin-fail:{registration_id}:{table_id}:{device}"
 
@@ -111,6 +122,16 @@ def vouched(registration: Registration, client: Client) -> bool:
     return bool(client.device) and throttle.attempts(vouch_key(registration.pk, client.device)) > 0
 
 
+def granted(registration: Registration, client: Client, device: str) -> bool:
+    """The arbiter unlocked the player without a phone's number, and this phone (with its own
+    cookie) never typed a wrong code for them: its try skips the player's budget."""
+    return (
+        bool(client.device)
+        and throttle.attempts(grant_key(registration.pk)) > 0
+        and not throttle.tried(lock_key(registration.pk, device))
+    )
+
+
 def admit(registration: Registration, client: Client, links: dict[str, Any]) -> list[str]:
     """Reserve one check of a code for `registration` from `client`, or raise Throttled.
     Returns the budget keys reserved (none for a vouched phone; given back by `right`)."""
@@ -122,8 +143,11 @@ def admit(registration: Registration, client: Client, links: dict[str, Any]) -> 
     reserved: list[str] = []
     if not vouched(registration, client):
         player_links = {k: links[k] for k in ("tournament_id", "registration_id")}
-        budgets: tuple[tuple[str, int, dict[str, Any]], ...] = (
-            (budget_key(registration.pk, client.address), PLAYER_BUDGET, player_links),
+        # Under the arbiter's grant a new phone's try is counted in the player's budget (so
+        # that the script's used phones stay refused) but never refused by it.
+        player_allowance = math.inf if granted(registration, client, device) else PLAYER_BUDGET
+        budgets: tuple[tuple[str, float, dict[str, Any]], ...] = (
+            (budget_key(registration.pk, client.address), player_allowance, player_links),
             (room_key(client.address), ROOM_BUDGET, {}),
         )
         for budget, allowance, budget_links in budgets:
@@ -151,6 +175,8 @@ def right(registration: Registration, client: Client, reserved: list[str]) -> No
     device = device_of(client)
     throttle.clear(lock_key(registration.pk, device))
     throttle.refund(*reserved)
+    if reserved:  # an unvouched phone proved the player: an arbiter's grant has served
+        throttle.clear(grant_key(registration.pk))
     # Budgets are reserved only by a phone not vouched yet for the player: it is, from now on.
     if reserved and client.device:
         links = {"registration_id": registration.pk}

@@ -20,11 +20,6 @@ from scoring.sheets.services import compute_scores, deal_input_check
 from scoring.sheets.services.sheets import sheet_players_count
 from tournament.models import Registration
 
-# Bounds of what a phone may send: a sheet never holds more deals, a version never grows past a
-# database integer.
-NUMBER_MAX = 99
-VERSION_MAX = 2**31 - 1
-
 
 class DealNumberTaken(Exception):
     """A phone's deal typed under a number that is not the sheet's next one: taken by another
@@ -38,33 +33,6 @@ class DealNumberTaken(Exception):
         self.stored = stored
         self.mine = mine
         self.sheet = sheet
-
-
-def checked_integer(value: Any, *, field: str, low: int, high: int, message: str) -> int:
-    """An integer of the JSON body within [low, high]; else a 400 naming `field`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DealError(field, message, {"low": low, "high": high})
-    return value
-
-
-def checked_number(number: Any) -> int:
-    return checked_integer(
-        number,
-        field="number",
-        low=1,
-        high=NUMBER_MAX,
-        message=gettext_noop("Le numéro de la donne doit être un entier de %(low)s à %(high)s."),
-    )
-
-
-def checked_version(version: Any) -> int:
-    return checked_integer(
-        version,
-        field="version",
-        low=0,
-        high=VERSION_MAX,
-        message=gettext_noop("La version de la feuille doit être un entier de %(low)s à %(high)s."),
-    )
 
 
 def deals_allowed(sheet: ScoreSheet) -> int:

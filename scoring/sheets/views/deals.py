@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -25,6 +25,7 @@ from scoring.sheets.views.sheet_page import (
     int_or_none,
     kept,
     load,
+    next_page,
     seat_fields,
     sheet_write,
     stale,
@@ -120,6 +121,8 @@ def _adjust_write(
     except Locked as err:
         messages.error(request, " ".join(err.messages))
         response = None
+    if response is None and (target := next_page(request)) is not None:
+        return HttpResponseRedirect(target)  # back to the page of what waits it came from
     return response or redirect("sheet-detail", sheet.pk)
 
 

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDi
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet
@@ -179,8 +180,9 @@ def _signers(view: SheetView) -> list[table_entry.Signer]:
 
 
 def next_page(request: HttpRequest) -> str | None:
-    """The page of this site a form says to go back to after its write (`next`), if any."""
-    target = request.POST.get("next", "")
+    """The page of this site a form says to go back to after its write (`next`, posted or in
+    the address the form was opened with: the page of what waits), if any."""
+    target = request.POST.get("next") or request.GET.get("next", "")
     if not target.startswith("/") or "\x00" in target:
         return None
     allowed = url_has_allowed_host_and_scheme(
@@ -194,7 +196,8 @@ def done(request: TournamentRequest, sheet: ScoreSheet) -> HttpResponse:
     (to the page it came from when it says so: the page of what waits before a close)."""
     target = next_page(request)
     if target is not None:
-        return HttpResponseRedirect(target)
+        # htmx would swap the whole page it was sent back to into the sheet: the browser goes.
+        return HttpResponseClientRedirect(target) if request.htmx else HttpResponseRedirect(target)
     if request.htmx:
         sheet.refresh_from_db(fields=["version", "paper_bilans", "status", "signatures"])
         view = load(request, sheet)

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.core.deal import DealError
 from scoring.late import LateDeal, PhoneQueue
+from scoring.models import ScoreSheet
 from scoring.sheets import waiting
 from scoring.sheets.services import StaleSheetError, compute_scores
 from scoring.sheets.views.sheet_page import next_page
@@ -109,10 +110,17 @@ def late_deal_decide(request: TournamentRequest, pk: int, decision: str) -> Http
         raise Http404
     late = get_object_or_404(LateDeal.objects.select_related("table__position"), pk=pk)
     if decision == "accept":
+        done = _("Donne tardive acceptée : elle compte.")
+        validated = ScoreSheet.objects.filter(
+            table=late.table, status=ScoreSheet.Status.VALIDATED
+        ).exists()
+        if validated:  # the service reopens the sheet to take it, then validates it again
+            done += " " + _(
+                "La feuille de la table %(table)s était validée : dévalidée pour la recevoir, "
+                "puis validée de nouveau (noté dans l'historique)."
+            ) % {"table": late.table.number}
         return _decide(
-            request,
-            lambda: waiting.late_deal_accept(late=late, user=request.user),
-            _("Donne tardive acceptée : elle compte."),
+            request, lambda: waiting.late_deal_accept(late=late, user=request.user), done
         )
     return _decide(
         request,

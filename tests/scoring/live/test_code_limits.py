@@ -160,6 +160,39 @@ def test_after_the_arbiters_unlock_her_new_phone_works_while_the_attacker_goes_o
     assert "Aucun téléphone n° ZZZZZZ" in html.unescape(unknown.content.decode())
 
 
+def test_a_plain_unlock_frees_her_next_new_phone_while_the_attacker_goes_on(arbiter_client):
+    """Before: the arbiter's plain Débloquer (without the phone's number) cleared her budget,
+    which the attacker's fresh cookies spent again in 10 tries: her new phone was refused."""
+    world = build()
+    link, players = world["link"], world["players"]
+    victim, pin = players[VICTIM], players[VICTIM].pin
+    a_waiting_deal(world)
+    attacker = phone("attacker")
+    for guess in wrong_pins(pin, CLIENT_ALLOWANCE):
+        send(attacker, "table-identify", link, {"seat": VICTIM, "pin": guess})
+    fresh_cookie_attack(link, VICTIM, pin, 2 * PLAYER_BUDGET)
+    page = _unlock(arbiter_client, world, victim)
+    assert "Code de SUD débloqué" in page.content.decode()
+    # The attacker's loop goes on between the unlock and her try: its old phone, the cookies
+    # it already used, and new cookies (one try each).
+    assert send(attacker, "table-identify", link, {"seat": VICTIM, "pin": "000000"}).status_code
+    fresh_cookie_attack(link, VICTIM, pin, 2 * PLAYER_BUDGET, start=100)
+    again = fresh_cookie_attack(link, VICTIM, pin, 3, start=100)
+    assert again == [429] * 3  # a phone that typed a wrong code for her stays refused
+    right = {"seat": VICTIM, "pin": pin}
+    assert send(attacker, "table-identify", link, right).status_code == 429  # still locked
+    # Her new phone, never used: her own code goes through and she confirms.
+    new_phone = phone("sudnewphone")
+    assert send(new_phone, "table-identify", link, right).status_code == 200
+    confirmed = send(new_phone, "table-confirm", link, {**right, **listed()})
+    assert confirmed.status_code == 200 and confirmed.json()["confirmed"] == [1]
+    # Her right code closed the arbiter's grant, and the script's tries during it were counted
+    # in her budget: its next new cookies are refused; her bound phone never is.
+    answers = fresh_cookie_attack(link, VICTIM, pin, 3, start=200)
+    assert answers == [429] * 3
+    assert send(new_phone, "table-identify", link, right).status_code == 200
+
+
 def test_the_unlock_keeps_the_attacking_phones_lock(arbiter_client):
     world = build()
     link, players = world["link"], world["players"]

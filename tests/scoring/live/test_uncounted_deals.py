@@ -92,6 +92,24 @@ def test_the_xlsx_ranking_counts_only_confirmed_deals_and_says_what_waits(world,
     assert bilans["NORD"] == -40 and bilans["EST"] == -40
 
 
+def test_the_csv_ranking_counts_only_confirmed_deals_and_says_what_waits(world, arbiter_client):
+    """The ranking's CSV (there was none): linked beside the XLSX, the same counted totals,
+    French headings, numbers as numbers (a negative total is not quoted as text), and its title
+    line states the waiting deals as the XLSX does."""
+    url = reverse("export-ranking-csv", args=[world.tournament.pk])
+    page = arbiter_client.get(reverse("ranking", args=[world.tournament.pk])).content.decode()
+    assert f'href="{url}"' in page
+    response = arbiter_client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert SUMMARY in lines[0][0]
+    header = lines[1]
+    assert header[:3] == ["Rang", "N°", "Joueur"] and header[-1] == "Total"
+    totals = {row[2]: row[header.index("Total")] for row in lines[2:]}
+    assert totals == {name: str(total) for name, total in COUNTED.items()}
+    assert not any(cell.startswith("'") for row in lines[2:] for cell in row)
+
+
 def test_the_cockpit_leaders_count_only_confirmed_deals_with_what_waits_beside(
     world, arbiter_client
 ):

@@ -155,3 +155,54 @@ def test_a_desk_post_with_a_huge_version_is_refused_and_kept_nowhere(arbiter_cli
     response = deal_post(arbiter_client, sheet, {"taker": "T"}, version=str(2**31 - 1))
     assert "Conflit" in response.text
     assert ChangeLog.objects.filter(action=ChangeLog.Action.CONFLICT).count() == 1
+
+
+HUGE = "1" + "0" * 24  # 25 digits: past any column, and past the JSON reader's 19 digits
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "field"),
+    [
+        ("table-preview", '{"deal": {"taker": 0, "contract": "garde", "points": %s}}', "points"),
+        ("table-preview", '{"deal": {"taker": -%s, "contract": "garde"}}', "taker"),
+        ("table-deal-create", '{"client_id": "p-000001", "version": %s, "deal": {}}', "version"),
+        ("table-deal-create", '{"client_id": "p-000001", "number": %s, "deal": {}}', "number"),
+        ("table-confirm", '{"seat": 0, "pin": "1", "version": 0, "deals": [%s]}', "deals"),
+        ("table-contest", '{"seat": %s, "pin": "1234", "number": 1}', "seat"),
+    ],
+)  # fmt: skip
+def test_an_integer_of_twenty_digits_or_more_is_refused_naming_its_field(name, body, field):
+    """Such an integer answered 400 naming `body` (the JSON reader refused the whole text)."""
+    _tournament, link = phone_table()
+    response = Client().post(
+        reverse(name, args=[link.token]), body % HUGE, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    answer = response.json()
+    assert answer["field"] == field
+    # The French message names the field (a list's item by its index).
+    assert answer["error"].startswith(field) and " : un " in answer["error"]
+    assert Deal.objects.count() == 0
+
+
+def test_an_integer_of_twenty_digits_in_the_api_names_the_version(arbiter_client):
+    _tournament, position = make_tournament()
+    sheet = sheet_for_table(table=position.tables.get())
+    response = arbiter_client.post(
+        f"/api/feuilles/{sheet.pk}/donnes/",
+        '{"version": HUGE, "deal": {"taker": 0}}'.replace("HUGE", HUGE),
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == "version"
+    assert "entier entre 0 et 2147483647" in response.json()["error"]
+
+
+def test_a_phone_deal_number_past_a_sheet_is_refused_by_the_body_schema():
+    """The number's bound lives in the phone's body schema (no second copy in the service)."""
+    _tournament, link = phone_table()
+    body = {"client_id": "p-000001", "number": 100, "version": 0, "deal": GARDE}
+    response = post_json(Client(), reverse("table-deal-create", args=[link.token]), body)
+    assert response.status_code == 400
+    assert response.json()["field"] == "number"
+    assert response.json()["error"] == "number : un entier entre 1 et 99 est attendu."

@@ -87,8 +87,8 @@ URL_NAMES = [
     "deal-preview", "deal-score-recorded", "deals-waiting", "entry-overview", "entry-overview",
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
     "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
-    "event-venue-hall-link", "event-venue-live", "export-deals-csv",
-    "export-deals-xlsx", "export-ranking-xlsx", "favicon", "hall-announcement", "hall-link-create",
+    "event-venue-hall-link", "event-venue-live", "export-deals-csv", "export-deals-xlsx",
+    "export-ranking-csv", "export-ranking-xlsx", "favicon", "hall-announcement", "hall-link-create",
     "hall-link-revoke", "hall-screen", "hall-slides", "home", "incident-create", "incident-list",
     "javascript-catalog", "late-deal-decide", "licence-conflict", "licence-conflicts", "login",
     "logout", "penalty-settings", "phone-queue-acknowledge", "player-import",
@@ -426,7 +426,12 @@ def test_scorers_cannot_change_what_only_arbiters_may(client, world, people):
         response = client.post(url)
         # Refused, or a page the scorer may read that ignores the POST.
         assert response.status_code in (403, 405) or snapshot() == before, (name, url)
-    for name in ("export-ranking-xlsx", "export-deals-xlsx", "export-deals-csv"):
+    for name in (
+        "export-ranking-xlsx",
+        "export-ranking-csv",
+        "export-deals-xlsx",
+        "export-deals-csv",
+    ):
         url = reverse(name, args=[world["tournament"]])
         assert client.get(url).status_code == 403, name
     assert client.get(reverse("tournament-backup", args=[world["tournament"]])).status_code == 403

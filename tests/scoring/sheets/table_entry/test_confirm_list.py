@@ -86,3 +86,42 @@ def test_a_listed_deal_the_player_may_not_confirm_names_who_can(table4: Table4):
     wrong.refresh_from_db(), own.refresh_from_db()
     assert wrong.pending and not own.pending
     assert own.confirmed_by_player == table4.players[DURAND]
+
+
+def test_the_desks_actions_go_through_after_a_player_confirms_from_the_phone(
+    arbiter_client, table4: Table4
+):
+    """Before: a player's confirmation moved the sheet's version, so the desk's next action,
+    posted with the version its page showed, failed with "Conflit" (the arbiter's decision
+    must always go through)."""
+    moreau = table4.phone("moreau", MOREAU)
+    first = table4.enter(moreau, WRONG_TAKER, "desk-after-01")
+    second = table4.enter(moreau, {**WRONG_TAKER, "points": 60}, "desk-after-02")
+    page = arbiter_client.get(reverse("sheet-detail", args=[first.sheet_id]))
+    shown = page.context["sheet"].version
+    # CÔTÉ confirms the first deal from his phone while the desk has the sheet open.
+    assert table4.confirm(table4.phone("cote"), COTE, [first]).status_code == 200
+    first.refresh_from_db()
+    assert not first.pending and first.confirmed_by_player_id == table4.players[COTE].pk
+    # The phones still see the sheet changed (their ETag reads the sheet's updated_at).
+    assert table4.sheet().version == shown
+    # A player's confirmation still refuses a sheet changed since the phone read it (here,
+    # read before the second deal was entered).
+    stale = table4.confirm(table4.phone("cote-2"), COTE, [second], version=shown - 1)
+    assert stale.status_code == 409 and stale.json()["field"] == "version"
+    # The desk's save on the page it read goes through: the arbiter confirms the second deal.
+    confirmed = arbiter_client.post(reverse("deal-confirm", args=[second.pk]), {"version": shown})
+    assert confirmed.status_code == 302, confirmed.content
+    second.refresh_from_db()
+    assert not second.pending and second.confirmed_by is not None
+
+
+def test_a_player_cannot_confirm_on_a_validated_sheet(arbiter_client, table4: Table4):
+    deal = table4.enter(table4.phone("moreau", MOREAU), WRONG_TAKER, "desk-after-04")
+    from scoring.sheets.services import sheet_validate
+
+    sheet_validate(sheet=table4.sheet(), validated=True, reason="", user=None)
+    answer = table4.confirm(table4.phone("cote"), COTE, [deal])
+    assert answer.status_code in (403, 409, 423), answer.content
+    deal.refresh_from_db()
+    assert deal.pending
