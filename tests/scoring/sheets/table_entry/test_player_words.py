@@ -42,7 +42,7 @@ def test_the_phone_page_and_the_card_say_bouts_and_nothing_banned(client, table4
     deal = {"taker": MOREAU, "contract": "garde", "oudlers": 2, "points": 45}
     table4.enter(moreau, deal, "h" * 32)
     entry = page_text(moreau.get(reverse("table-entry", args=[table4.link.token])))
-    assert "Garde · MOREAU · 2 bouts · 45 pts" in entry
+    assert "Garde · MOREAU · 2 bouts · 45 points" in entry
     cote = table4.players[COTE]
     card = page_text(client.get(reverse("public-player", args=[table4.tournament.pk, cote.pk])))
     for text in (entry, card):
