@@ -22,7 +22,8 @@ class Command(BaseCommand):
                 done = results_send(tournament=sending.tournament)
             except ValidationError as refusal:
                 raise CommandError(" ".join(refusal.messages)) from refusal
-            self.stdout.write(f"{sending.tournament.name} : {done.get_status_display()}. {done.message}")
+            status = done.get_status_display()
+            self.stdout.write(f"{sending.tournament.name} : {status}. {done.message}")
             still += done.status == done.Status.WAITING
         if still:
             raise CommandError(f"{still} envoi(s) toujours en attente : réessayez plus tard.")

@@ -18,9 +18,10 @@ pytestmark = pytest.mark.django_db
 
 def test_the_key_is_shown_once_then_listed_and_revoked(arbiter_client, club):
     page = reverse("club-upload-keys", args=[club.pk])
-    assert reverse("club-upload-keys", args=[club.pk]) in arbiter_client.get(
-        reverse("club-members", args=[club.pk])
-    ).content.decode()
+    assert (
+        reverse("club-upload-keys", args=[club.pk])
+        in arbiter_client.get(reverse("club-members", args=[club.pk])).content.decode()
+    )
     issued = arbiter_client.post(page, {"label": "Portable du club"}).content.decode()
     key = re.search(r"<code>(tdk_[A-Za-z0-9_-]+)</code>", issued).group(1)
     row = UploadKey.objects.get()
