@@ -31,6 +31,7 @@ from scoring.documents.backup import (
     tournament_write,
 )
 from scoring.documents.backup.document import Sections, check_document, parse_backup
+from scoring.documents.backup.plan import Plan
 from scoring.models import Championship, Deal
 from scoring.upload.keys import enterable_championships
 from scoring.uploads import ReceivedVersion, UploadKey
@@ -88,34 +89,9 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
         plan = tournament_check(raw, user=owner, club=club)
     except BackupError as exc:
         raise Refused(str(exc)) from exc
-    deal_scores_check(sections, {key: deal for key, deal in plan.rows(Deal)})
+    deal_scores_check(sections, {file_key: deal for file_key, deal in plan.rows(Deal)})
     try:
-        with transaction.atomic():
-            # One sending of a club at a time: versions are numbered one after the other.
-            Club.objects.select_for_update().filter(pk=club.pk).first()
-            already = _already(club, source, digest)
-            if already is not None:
-                return Received(already, created=False)
-            previous = (
-                ReceivedVersion.objects.filter(club=club, source=source).order_by("number").last()
-            )
-            tournament = tournament_write(plan, user=owner)
-            report = arbiter_report(tournament)
-            totals_check(data.get("report"), {line.number: line.total for line in report.ranking})
-            _enter_championships(tournament, key, previous, owner)
-            version = ReceivedVersion.objects.create(
-                club=club,
-                source=source,
-                number=previous.number + 1 if previous else 1,
-                digest=digest,
-                document=raw.decode("utf-8-sig"),
-                report=data.get("report") or {},
-                tournament=tournament,
-                key=key,
-            )
-            if previous is not None and previous.tournament is not None:
-                previous.tournament.delete()  # replaced: its document stays in the history
-            UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+        return _store(key, plan, data, source=source, digest=digest, raw=raw)
     except BackupError as exc:
         raise Refused(str(exc)) from exc
     except IntegrityError:
@@ -124,6 +100,36 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
         if already is None:
             raise
         return Received(already, created=False)
+
+
+@transaction.atomic
+def _store(key: UploadKey, plan: Plan, data: dict, *, source: str, digest: str, raw: bytes):
+    """Write the checked tournament as the next version, in one transaction: a refusal here
+    (its report's totals) rolls everything back."""
+    club, owner = key.club, key.created_by
+    # One sending of a club at a time: versions are numbered one after the other.
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    already = _already(club, source, digest)
+    if already is not None:
+        return Received(already, created=False)
+    previous = ReceivedVersion.objects.filter(club=club, source=source).order_by("number").last()
+    tournament = tournament_write(plan, user=owner)
+    report = arbiter_report(tournament)
+    totals_check(data.get("report"), {line.number: line.total for line in report.ranking})
+    _enter_championships(tournament, key, previous, owner)
+    version = ReceivedVersion.objects.create(
+        club=club,
+        source=source,
+        number=previous.number + 1 if previous else 1,
+        digest=digest,
+        document=raw.decode("utf-8-sig"),
+        report=data.get("report") or {},
+        tournament=tournament,
+        key=key,
+    )
+    if previous is not None and previous.tournament is not None:
+        previous.tournament.delete()  # replaced: its document stays in the history
+    UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
     return Received(version, created=True)
 
 
