@@ -169,9 +169,9 @@ def deal_scores_check(sections: Sections, deals: dict[Any, Deal]) -> None:
     for row in sections["scoring.dealscore"]:
         deal = deals.get(row.get("deal"))
         seat, points = row.get("seat"), row.get("points")
-        expected = deal.scores if deal is not None else None
-        if expected is None or not is_int(seat) or not 0 <= seat < len(expected):
+        if deal is None or not is_int(seat) or not 0 <= seat < len(deal.scores):
             raise Refused(_("Score enregistré d'une donne qui n'existe pas dans le document."))
+        expected = deal.scores
         if points != expected[seat]:
             raise Refused(
                 _(
