@@ -90,8 +90,9 @@ def results_upload(request: HttpRequest) -> JsonResponse:
         key = keys.key_authenticate(request.headers.get("Authorization", ""))
     except keys.KeyRefused as refusal:
         return _answer(str(refusal), 401)
-    # Bounded before the body is read, as a restore's upload (request.body would stop at
-    # DATA_UPLOAD_MAX_MEMORY_SIZE instead, far below a big tournament).
+    # Bounded before the body is read, as a restore's upload (Django's own reading of the body
+    # would stop at DATA_UPLOAD_MAX_MEMORY_SIZE instead, far below a big tournament). The
+    # document is checked as a backup file is (scoring.documents.backup), not by a schema.
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
