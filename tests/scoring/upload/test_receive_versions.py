@@ -18,6 +18,7 @@ from scoring.uploads import ReceivedVersion
 from tests.scoring.upload.conftest import SOURCE, edited
 from tournament.access.lifecycle import tournament_finish, tournament_reopen
 from tournament.models import Club, LicenceConflict, Player, Tournament
+from tournament.players.checks import licence_checks_process
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +89,8 @@ def test_a_licence_another_club_holds_is_flagged_as_an_import_flags_it(key, club
         data["sections"]["tournament.player"][0]["licence"] = "0799999"
 
     send(key, edited(document, change))
+    # Compared with other clubs' rosters after the response, as for an import (its queue).
+    assert licence_checks_process() == 1
     conflict = LicenceConflict.objects.get(licence="0799999")
     assert conflict.existing == theirs and conflict.newcomer_club == club
     theirs.refresh_from_db()
