@@ -815,7 +815,7 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
     assert sorted(set(URL_NAMES) - {name for name, _url in urls}) == [
         "championship-create", "championship-list", "circuit-list", "club-invitations",
         "comite-settings", "event-create", "event-hall",
-        "event-hall-slides", "event-list", "hall-screen", "hall-slides", "home",
+        "event-hall-slides", "event-list", "favicon", "hall-screen", "hall-slides", "home",
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
         "public-championship", "public-championship-player", "public-club", "public-clubs",
         "public-event", "public-me", "public-person", "public-player",
