@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring import choices, counting, late  # noqa: F401 - late: its models, registered
+from scoring import choices, counting, late, uploads  # noqa: F401 - their models, registered
 from scoring.core.engine_fields import ENGINE_FIELDS
 from tournament.models import Club, Direction, Registration, Table, Tournament
 from tournament.models.fields import Stamped, account_link, optional_link, tournament_part

@@ -43,4 +43,5 @@ urlpatterns = [
     path("", include("scoring.sheets.urls")),
     path("", include("scoring.season.urls")),
     path("", include("scoring.events.urls")),
+    path("", include("scoring.upload.urls")),
 ]

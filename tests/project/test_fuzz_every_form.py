@@ -41,6 +41,7 @@ from scoring.core.deal import DealError
 from scoring.late import LateDeal, PhoneQueue
 from scoring.models import Championship, Deal, Incident, ScoreSheet, StandingsSnapshot
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
+from scoring.uploads import ComiteServer, UploadKey
 from tests.club_helpers import join_club
 from tests.tournament.access.test_roles_every_url import (
     URL_NAMES,
@@ -187,6 +188,10 @@ def rows_of(tournament: int) -> str:
             rows = ClubInvitation.objects.filter(club__tournaments=tournament)
         elif model is LicenceCheck:  # the licence checks queued for this tournament's players
             rows = LicenceCheck.objects.filter(newcomer__registrations__tournament=tournament)
+        elif model is UploadKey:  # the upload keys of the club hosting it (issue 40)
+            rows = UploadKey.objects.filter(club__tournaments=tournament)
+        elif model is ComiteServer:  # the laptop's comité settings: no tournament's
+            rows = ComiteServer.objects.none()
         elif model is LicenceConflict:  # the conflicts of this tournament's players
             rows = LicenceConflict.objects.filter(
                 Q(existing__registrations__tournament=tournament)
@@ -809,13 +814,14 @@ def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_
     # Only the pages about no tournament, public or reached by a table's link are left out.
     assert sorted(set(URL_NAMES) - {name for name, _url in urls}) == [
         "championship-create", "championship-list", "circuit-list", "club-invitations",
-        "event-create", "event-hall",
-        "event-hall-slides", "event-list", "hall-screen", "hall-slides", "home",
+        "comite-settings", "event-create", "event-hall",
+        "event-hall-slides", "event-list", "favicon", "hall-screen", "hall-slides", "home",
         "javascript-catalog", "login", "logout", "player-merge", "player-search",
         "public-championship", "public-championship-player", "public-club", "public-clubs",
         "public-event", "public-me", "public-person", "public-player",
         "public-player-statistics", "public-players", "public-standings-partial",
-        "public-tournament", "set_language", "table-call", "table-code", "table-confirm",
+        "public-tournament", "results-upload", "set_language", "table-call", "table-code",
+        "table-confirm",
         "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
         "table-finish", "table-forget", "table-identify", "table-preview", "table-sheet",
         "table-sw", "tournament-create", "tournament-list", "tournament-restore",

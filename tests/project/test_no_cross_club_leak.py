@@ -29,6 +29,8 @@ from django.utils import timezone
 
 from scoring.late import LateDeal, PhoneQueue
 from scoring.models import Championship, TableCall
+from scoring.upload.keys import upload_key_issue
+from scoring.uploads import UploadKey
 from tests.club_helpers import join_club
 from tests.desk_helpers import deal_post, make_tournament, table_sheet
 from tests.examples_004 import TYPED
@@ -180,6 +182,7 @@ def club_world(django_user_model, label: str, club_name: str, private: dict, pub
         "conflict": conflict.pk,
         "club": club.pk,
         "member": ClubMember.objects.get(user=owner).pk,
+        "key": upload_key_issue(club=club, user=owner, label=f"Portable {label}")[0].pk,
         "event": event.pk,
         "championship": championship.pk,
         "role": 1,
@@ -315,6 +318,7 @@ def dump_a(club, conflicts: set[int]) -> str:
         Registration.objects.filter(tournament__host_club=club).order_by("pk"),
         ClubMember.objects.filter(club=club).order_by("pk"),
         ClubInvitation.objects.filter(club=club).order_by("pk"),
+        UploadKey.objects.filter(club=club).order_by("pk"),  # its upload keys (issue 40)
         LicenceConflict.objects.filter(pk__in=conflicts).order_by("pk"),
         LicenceConflict.objects.filter(Q(newcomer_club=club)).order_by("pk"),
     ]
@@ -396,6 +400,7 @@ def b_tries_everything(client: Client, who, *, club_a, club_b, a_tournament, b_t
         "token": "x", "bracket": a_tournament.pk, "session": 1, "kind": "cumul", "fmt": "pdf",
         "conflict": ids["conflict"], "club": club_a.pk, "member": ids["member"], "event": 0,
         "championship": 0, "role": 1, "late": 0, "queue": 0, "decision": "accept",
+        "key": ids["key"],
     }  # fmt: skip
     fields = {
         "last_name": "Voleur", "first_name": "Bob", "licence": A_LICENCES[0], "keep": b_entry.pk,
@@ -424,6 +429,7 @@ def test_club_b_staff_change_nothing_of_club_a(django_user_model, who):
         name="Soirée Beta", date="2026-11-28", host_club=club_b, owner=actor
     )
     Player.objects.create(last_name="Betaperson", licence="0600001", origin_club=club_b)
+    a_key, _key = upload_key_issue(club=club_a, user=None)  # B may not revoke it
     before_conflicts = set(LicenceConflict.objects.values_list("pk", flat=True))
     before = dump_a(club_a, before_conflicts)
     ids = {
@@ -434,6 +440,7 @@ def test_club_b_staff_change_nothing_of_club_a(django_user_model, who):
         },
         "member": ClubMember.objects.filter(club=club_a).order_by("pk").first().pk,
         "conflict": 0,
+        "key": a_key.pk,
     }
     for tournament in (finished, running):
         b_tries_everything(

@@ -32,12 +32,14 @@ Modules: `document` (the format, its limits, reading the file), `export` (writin
 
 from scoring.documents.backup.document import MAX_BACKUP_BYTES, BackupError
 from scoring.documents.backup.export import tournament_export, tournament_export_json
-from scoring.documents.backup.restore import tournament_import
+from scoring.documents.backup.restore import tournament_check, tournament_import, tournament_write
 
 __all__ = [
     "MAX_BACKUP_BYTES",
     "BackupError",
     "tournament_export",
     "tournament_export_json",
+    "tournament_check",
     "tournament_import",
+    "tournament_write",
 ]

@@ -55,6 +55,10 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as a JSON-ready document."""
     usernames: dict[int, str | None] = {}
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": tournament.name}
+    club = tournament.host_club
+    # Named for a comité's server, which takes a club's tournament only with that club's key
+    # (scoring.upload.receive); a restore ignores it (the restorer's club is taken).
+    data["club"] = {"name": club.name, "code": club.code} if club is not None else None
     data["sections"] = {
         label: [_row(obj, usernames) for obj in _rows_of(label, lookup, tournament).iterator()]
         for label, lookup in SECTIONS

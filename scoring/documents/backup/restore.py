@@ -182,7 +182,14 @@ def tournament_import(
 
     Raises BackupError, writing nothing, when the file is not a sound backup.
     """
-    plan = tournament_check(raw, user=user, club=club)
+    return tournament_write(tournament_check(raw, user=user, club=club), user=user)
+
+
+def tournament_write(
+    plan: Plan, *, user: AbstractBaseUser | AnonymousUser | None = None
+) -> Tournament:
+    """Insert a checked plan (tournament_check's) as a new tournament, through the guard of a
+    person's history; BackupError, writing nothing, when the guard or the database refuses."""
     _guard(plan, user)
     try:
         plan.restorer = user  # who queued the licence checks the restore raises

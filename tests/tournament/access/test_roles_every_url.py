@@ -15,6 +15,7 @@ from django.utils import timezone
 from scoring.late import LateDeal, PhoneQueue
 from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
+from scoring.upload.keys import upload_key_issue
 from tests.club_helpers import join_club
 from tournament.access.permissions import Permission
 from tournament.access.roles import ARBITER
@@ -47,6 +48,10 @@ TABLE_LINK_PREFIXES = ("table-",)
 HALL_SCREEN = {"hall-screen", "hall-slides"}
 # An event's hall screen: one of its brackets' hall links opens the whole session's.
 HALL_SCREEN |= {"event-hall", "event-hall-slides"}
+# A club's laptop sending a finished tournament to the comité's server (issue 40): the club's
+# upload key in the Authorization header is the credential (scoring.upload.keys; tested in
+# tests/scoring/upload/), no session, no CSRF token; a wrong or revoked key stores nothing.
+UPLOAD_KEY = {"results-upload"}
 # An account's own invitations into clubs (login only; another account's invitation is a 404:
 # tests/tournament/clubs/test_membership_by_consent.py).
 OWN_ACCOUNT = {"club-invitations", "club-invitation-answer"}
@@ -62,6 +67,8 @@ GLOBAL |= {"championship-list", "championship-create"}
 GLOBAL |= {"circuit-list"}
 # Big events: the list and the form show and create only the user's own.
 GLOBAL |= {"event-list", "event-create"}
+# The laptop's comité server settings: an arbiter's, about no tournament (issue 40).
+GLOBAL |= {"comite-settings"}
 # What a scorer of the tournament may do besides reading: enter and correct sheets.
 SCORER_WRITES = {
     "sheet-free-create",
@@ -82,8 +89,9 @@ URL_NAMES = [
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "circuit-detail",
     "circuit-list", "circuit-tournament-add", "circuit-tournament-remove",
     "club-invitation-answer", "club-invitations", "club-member-remove", "club-members",
-    "cockpit-live",
-    "code-unlock", "deal-adjust", "deal-adjust-clear", "deal-confirm", "deal-delete", "deal-edit",
+    "club-upload-key-revoke", "club-upload-keys", "cockpit-live",
+    "code-unlock", "comite-settings", "deal-adjust", "deal-adjust-clear", "deal-confirm",
+    "deal-delete", "deal-edit",
     "deal-preview", "deal-score-recorded", "deals-waiting", "entry-overview", "entry-overview",
     "event-bracket-document", "event-create", "event-cut", "event-detail", "event-hall",
     "event-hall-slides", "event-list", "event-replace", "event-session-document", "event-venue",
@@ -103,7 +111,8 @@ URL_NAMES = [
     "public-clubs", "public-event", "public-me", "public-person",
     "public-player", "public-player-statistics", "public-players", "public-standings-partial",
     "public-tournament", "ranking", "ranking-player", "registration-reinstate",
-    "registration-withdraw", "seat-swap", "set_language", "sheet-crosscheck", "sheet-detail",
+    "registration-withdraw", "results-upload", "seat-swap", "set_language", "sheet-crosscheck",
+    "sheet-detail",
     "sheet-extra-deal", "sheet-for-table", "sheet-free-create", "sheet-history", "sheet-validate",
     "signup", "signup-confirmation", "signup-settings", "table-call", "table-code",
     "table-confirm", "table-contest", "table-deal-correct", "table-deal-create", "table-entry",
@@ -111,7 +120,7 @@ URL_NAMES = [
     "table-preview", "table-sheet", "table-sw", "team-assign", "team-list", "team-member-remove",
     "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
     "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
-    "tournament-staff", "tournament-staff-remove", "tournament-statistics",
+    "tournament-send", "tournament-staff", "tournament-staff-remove", "tournament-statistics",
 ]  # fmt: skip
 
 
@@ -129,6 +138,7 @@ def is_public(name: str) -> bool:
     return (
         name in PUBLIC
         or name in HALL_SCREEN
+        or name in UPLOAD_KEY
         or name.startswith(PUBLIC_PREFIXES + TABLE_LINK_PREFIXES)
     )
 
@@ -172,7 +182,9 @@ def tournament_with_a_sheet(name: str, owner) -> dict:
     late = LateDeal.objects.create(table=table, client_id=f"late-{name}", data={"passed": True})
     queue = PhoneQueue.objects.create(table=table, device=name, count=1, reported_at=timezone.now())
     event = Event.objects.create(name=f"Festival {name}", date="2026-11-21", owner=owner)
+    upload_key, _key = upload_key_issue(club=club, user=owner)
     return {
+        "key": upload_key.pk,
         "club": club.pk,
         "member": owner.club_memberships.get().pk,
         "event": event.pk,
@@ -347,6 +359,15 @@ def test_the_hall_screen_pages_resolve_their_link_through_the_access_module():
     assert sorted(halls) == sorted(HALL_SCREEN)
     # The hall screen's pages resolve their token through the access module, nothing else.
     assert {getattr(view, "credential", None) for view in halls.values()} == {"hall_token"}
+
+
+def test_the_results_upload_asks_for_the_clubs_key():
+    (view,) = [
+        pattern.callback
+        for _route, pattern in walk(get_resolver().url_patterns)
+        if pattern.name in UPLOAD_KEY
+    ]
+    assert view.credential == "upload_key"
 
 
 def test_the_sign_up_pages_ask_the_access_module():

@@ -1,0 +1,83 @@
+"""A club's upload keys on the comité's server: issued by its administrator, shown once, stored as
+a digest, revocable, each listed with its last use."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.models import Championship
+from scoring.uploads import UploadKey
+from tournament.models import Club
+
+KEY_PREFIX = "tdk_"
+
+
+class KeyRefused(Exception):
+    """The request's key sends nothing: the message says why (in French)."""
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def enterable_championships(club: Club) -> QuerySet[Championship]:
+    """The championships a club's sent tournaments may enter: its own, and the circuits that
+    invite it."""
+    return (
+        Championship.objects.filter(Q(host_club=club) | Q(participating_clubs=club))
+        .distinct()
+        .order_by("-season", "name")
+    )
+
+
+def upload_key_issue(
+    *, club: Club, user, label: str = "", championships: Iterable[Championship] = ()
+) -> tuple[UploadKey, str]:
+    """A new key for the club: (its row, the key itself, which is never shown again)."""
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    row = UploadKey.objects.create(
+        club=club,
+        label=label.strip()[:100],
+        prefix=key[: len(KEY_PREFIX) + 6],
+        digest=key_digest(key),
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    allowed = set(enterable_championships(club).values_list("pk", flat=True))
+    row.championships.set([c for c in championships if c.pk in allowed])
+    return row, key
+
+
+def upload_key_revoke(*, club: Club, key_id: int) -> bool:
+    """Revoke one of the club's keys; False when it was not the club's or already revoked."""
+    return bool(
+        UploadKey.objects.filter(club=club, pk=key_id, revoked_at=None).update(
+            revoked_at=timezone.now()
+        )
+    )
+
+
+def keys_of(club: Club) -> list[UploadKey]:
+    return list(UploadKey.objects.filter(club=club).prefetch_related("championships"))
+
+
+def key_authenticate(authorization: str) -> UploadKey:
+    """The key an `Authorization: Bearer …` header holds; KeyRefused otherwise."""
+    scheme, _sep, key = authorization.strip().partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key:
+        raise KeyRefused(_("Clé d'envoi manquante : indiquez la clé de votre club."))
+    row = UploadKey.objects.filter(digest=key_digest(key)).select_related("club").first()
+    if row is None:
+        raise KeyRefused(_("Clé d'envoi inconnue : vérifiez la clé saisie dans les réglages."))
+    if row.revoked_at is not None:
+        raise KeyRefused(
+            _("Clé d'envoi révoquée le %(date)s : demandez une nouvelle clé à votre club.")
+            % {"date": timezone.localtime(row.revoked_at).strftime("%d/%m/%Y")}
+        )
+    return row

@@ -1,0 +1,140 @@
+"""On the laptop: a finished tournament sent to the comité's server, and the server's answer kept.
+
+The document is the tournament's backup with the club it names, the tournament's `source` (an
+identifier drawn once, sent with every version) and the arbiter's report (its staff and its
+ranking's totals, which the server recomputes). With no network the sending waits: the page
+and `manage.py send_results` try again. The server stores one document once, whatever the
+number of tries (the document's digest is its idempotency key).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.documents.arbiter_report import arbiter_report
+from scoring.documents.backup import tournament_export
+from scoring.uploads import ComiteServer, ResultsSend
+from tournament.models import Tournament
+
+ENDPOINT = "/api/comite/resultats/"
+TIMEOUT = 120  # seconds: a big tournament's document takes a while over a weak connection
+
+Opener = Callable[..., Any]
+
+
+def comite_server() -> ComiteServer | None:
+    return ComiteServer.objects.order_by("pk").first()
+
+
+def comite_server_save(*, url: str, key: str = "") -> ComiteServer:
+    """Keep the server's address, and the key when one is given (a blank key keeps the old)."""
+    server = comite_server() or ComiteServer()
+    server.url = url.strip().rstrip("/")
+    if key.strip():
+        server.key = key.strip()
+    if not server.key:
+        raise ValidationError({"key": _("Indiquez la clé d'envoi que votre club vous a remise.")})
+    server.save()
+    return server
+
+
+def upload_document(tournament: Tournament, *, source: str) -> bytes:
+    """The document sent: the backup, its source and the arbiter's report's figures."""
+    report = arbiter_report(tournament)
+    data = tournament_export(tournament)
+    data["source"] = source
+    data["report"] = {
+        "staff": [{"name": line.name, "role": line.role} for line in report.staff],
+        "ranking": [
+            {"rank": line.rank, "number": line.number, "licence": line.licence, "total": line.total}
+            for line in report.ranking
+        ],
+        "penalty_total": report.penalty_total,
+    }
+    return json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
+def results_send(*, tournament: Tournament, opener: Opener | None = None) -> ResultsSend:
+    """Send the finished tournament to the comité's server once; returns the sending with the
+    server's answer, or waiting (the network failed: try again later)."""
+    server = comite_server()
+    if server is None:
+        raise ValidationError(
+            _("Renseignez d'abord l'adresse du serveur du comité et la clé de votre club.")
+        )
+    if tournament.status != Tournament.Status.FINISHED:
+        raise ValidationError(_("Seul un tournoi terminé s'envoie au serveur du comité."))
+    sending, _created = ResultsSend.objects.get_or_create(
+        tournament=tournament, defaults={"source": secrets.token_urlsafe(18)}
+    )
+    body = upload_document(tournament, source=sending.source)
+    sending.digest = hashlib.sha256(body).hexdigest()
+    sending.attempts += 1
+    sending.tried_at = timezone.now()
+    request = urllib.request.Request(
+        server.url + ENDPOINT,
+        data=body,
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {server.key}",
+            "Content-Type": "application/json; charset=utf-8",
+            "Idempotency-Key": sending.digest,
+            "Accept": "application/json",
+        },
+    )
+    try:
+        with (opener or urllib.request.urlopen)(request, timeout=TIMEOUT) as response:
+            _answer(sending, response.status, response.read())
+    except urllib.error.HTTPError as error:
+        _answer(sending, error.code, error.read())
+    except (OSError, ValueError) as error:  # no network, a cut, a timeout, a bad address
+        sending.status = ResultsSend.Status.WAITING
+        sending.message = _(
+            "Serveur du comité injoignable (%(error)s) : l'envoi attend, réessayez plus tard."
+        ) % {"error": str(getattr(error, "reason", error))[:200]}
+    sending.save()
+    return sending
+
+
+def _answer(sending: ResultsSend, status: int, body: bytes) -> None:
+    try:
+        answer = json.loads(body.decode("utf-8"))
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict) or not isinstance(answer.get("message"), str):
+        sending.status = ResultsSend.Status.WAITING
+        sending.message = _(
+            "Réponse illisible du serveur du comité (code %(status)s) : l'envoi attend."
+        ) % {"status": status}
+        return
+    sending.message = answer["message"][:2000]
+    if status in (200, 201) and answer.get("status") == "received":
+        sending.status = ResultsSend.Status.RECEIVED
+        version = answer.get("version")
+        sending.version = version if isinstance(version, int) else None
+        link = answer.get("link")
+        sending.link = link[:500] if isinstance(link, str) and link.startswith("http") else ""
+    elif status >= 500:
+        sending.status = ResultsSend.Status.WAITING
+    else:
+        sending.status = ResultsSend.Status.REFUSED
+
+
+def waiting_sends() -> list[ResultsSend]:
+    return list(
+        ResultsSend.objects.filter(status=ResultsSend.Status.WAITING).select_related("tournament")
+    )
+
+
+def sending_of(tournament: Tournament) -> ResultsSend | None:
+    return ResultsSend.objects.filter(tournament=tournament).first()
