@@ -82,6 +82,7 @@ bench: deps
 	$(PY) bench/pdf.py
 	$(PY) bench/reports.py
 	$(PY) bench/imports.py
+	$(PY) bench/restore.py
 	$(PY) bench/championship.py
 
 # 50 score-entry clients for 60 s on SQLite and PostgreSQL, then the same with a server crash;

@@ -104,6 +104,18 @@ def fresh_public_standings(settings):
     settings.LIVE_STANDINGS_COALESCE = 0
 
 
+# The seating solver's budget through the site (settings.SEATING_EXACT_BUDGET, 2 deterministic
+# seconds): a tenth in the tests, enough for the exact solver to run and prove the small fields'
+# plans they check. What it finds at the real budget is tested on the pure generator
+# (tests/tournament/core/seating/, `generate`'s own default or an explicit exact_budget).
+TEST_SEATING_BUDGET = 0.2
+
+
+@pytest.fixture(autouse=True)
+def small_seating_budget(settings):
+    settings.SEATING_EXACT_BUDGET = TEST_SEATING_BUDGET
+
+
 @pytest.fixture
 def arbiter(db, django_user_model):
     """An arbiter who owns every tournament the test creates without an owner."""

@@ -250,6 +250,11 @@ DATABASES = {
 # The public standings keep their version for this many times what computing them took (at most
 # 5 s, a poll period) while new deals come: see scoring.live.shared. 0: a ranking every change.
 LIVE_STANDINGS_COALESCE = env_int("LIVE_STANDINGS_COALESCE", 10)
+# The seating generator's exact solver (tournament.core.seating.exact) works on a small field's
+# plan for at most this many deterministic seconds (OR-Tools' unit, about a CPU second); the
+# positions page announces a wait that follows it. The tests set it small (tests/conftest.py)
+# and give the real budget back to the few that measure a plan's quality.
+SEATING_EXACT_BUDGET = 2.0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while a sheet is saved; the timeout makes concurrent saves wait
     # instead of failing with "database is locked".

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.apps import apps
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -104,6 +105,7 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
             options.positions,
             policy=options.remainder,
             seed=options.seed,
+            exact_budget=settings.SEATING_EXACT_BUDGET,
         )
         by_number = {r.number: r for r in registrations}
         _seat_and_play(tournament, plan, by_number, options, played, rng)

@@ -1,6 +1,7 @@
 """In Chromium: the cockpit's clock ticks, a deal typed elsewhere shows on its table's tile without
 a reload, the clock is paused with a click, and typing a table's number opens its sheet."""
 
+import datetime
 import re
 
 import pytest
@@ -23,13 +24,17 @@ def test_the_cockpit_lives_and_jumps_to_a_table(page, live_server, one_request_a
     tournament, position = make_tournament(tables=3)
     clock.clock_start(position=position)
     browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    # The page's timers run on Playwright's clock, paused: the test moves it by the seconds it
+    # checks (the clock's ticks, a poll of 5 s) instead of waiting for them in real time.
+    page.clock.install(time=datetime.datetime(2026, 11, 21, 20, 0))
+    page.clock.pause_at(datetime.datetime(2026, 11, 21, 20, 1))
     page.goto(f"{live_server.url}/tournois/{tournament.pk}/")
     page.evaluate("window.__not_reloaded = true")
 
     first = seconds(page.inner_text("#position-clock"))
     assert 2990 <= first <= 3000
-    page.wait_for_timeout(2200)
-    assert 1 <= first - seconds(page.inner_text("#position-clock")) <= 4
+    page.clock.run_for(2000)  # no poll in between to re-sync it: exactly two seconds less
+    assert first - seconds(page.inner_text("#position-clock")) == 2
 
     # A deal typed at the desk for table 3: its tile turns "in progress" by itself.
     assert "state-missing" in page.get_attribute("#tile-3", "class")
@@ -38,19 +43,22 @@ def test_the_cockpit_lives_and_jumps_to_a_table(page, live_server, one_request_a
         sheet=sheet,
         data={"players": 4, "taker": 0, "contract": "garde", "oudlers": 2, "points": 50},
     )
-    page.wait_for_function(
-        "() => document.getElementById('tile-3').classList.contains('state-in_progress')",
-        timeout=12_000,
-    )
+    page.evaluate("document.addEventListener('htmx:afterSwap', () => { window.__swapped = true; })")
+    page.clock.run_for(5000)  # a poll
+    page.wait_for_function("() => window.__swapped === true")
+    page.clock.run_for(100)  # htmx settles the swapped tiles' classes 20 ms later
+    assert "state-in_progress" in page.get_attribute("#tile-3", "class")
     assert page.evaluate("window.__not_reloaded") is True
-    # The clock kept ticking through the refresh.
+    # The clock kept ticking through the refresh (re-synced from the server's count, which
+    # real time only lowers, then a second of the page's clock).
+    page.clock.run_for(1000)
     assert seconds(page.inner_text("#position-clock")) < first
 
     # Pause: the clock stops where it was.
     page.click("#clock-controls button[value=pause]")
     page.wait_for_selector("#position-clock.paused")
     paused = page.inner_text("#position-clock")
-    page.wait_for_timeout(1500)
+    page.clock.run_for(3000)
     assert page.inner_text("#position-clock") == paused
 
     # Typing "2" then Enter anywhere on the page opens table 2's sheet.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings as site_settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -144,18 +145,25 @@ def plan_solve(inputs: PlanInputs, seed: int, keep_close: bool) -> seating.Plan:
     last, policy = inputs.settings
     fixed = list(inputs.fixed)
     players = inputs.players()
+    budget = site_settings.SEATING_EXACT_BUDGET
     try:
         if inputs.method == GENERATOR:
             previous = inputs.previous(keep_close)
             return seating.generate(
-                players, last, policy, fixed=fixed, seed=seed, previous=previous
+                players,
+                last,
+                policy,
+                fixed=fixed,
+                seed=seed,
+                previous=previous,
+                exact_budget=budget,
             )
         ranked = [seating.SeatingPlayer(pk, dict(inputs.roster)[pk]) for pk in inputs.standings]
         position = seating.seat_by_standings(ranked, inputs.method, policy, fixed, seed)
         played = [*fixed, tuple(tuple(table) for table in position)]
         if len(played) == last:
             return seating.Plan(tuple(played))
-        return seating.generate(players, last, policy, fixed=played, seed=seed)
+        return seating.generate(players, last, policy, fixed=played, seed=seed, exact_budget=budget)
     except seating.SeatingError as error:
         # Translated here, in the arbiter's language: the pure module only marks its templates.
         raise ValidationError(_(error.template) % error.params) from error

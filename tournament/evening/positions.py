@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -104,7 +105,8 @@ def generation_seconds(tournament: Tournament, played: int) -> int:
     """How long generating the positions after `played` may take, in seconds (announced on the
     positions page, whose progress bar follows it while the request runs)."""
     players = len(active_registrations(tournament, played + 1))
-    return seating.expected_seconds(players, tournament.positions_count - played)
+    new_positions = tournament.positions_count - played
+    return seating.expected_seconds(players, new_positions, settings.SEATING_EXACT_BUDGET)
 
 
 def position_generate(
