@@ -23,7 +23,7 @@ from scoring.documents.backup.document import (
 )
 from scoring.documents.backup.plan import Plan, related_label
 from tournament.access.history import history_guard
-from tournament.clubs.selectors import home_club
+from tournament.clubs.selectors import home_club, restorable_clubs
 from tournament.evening.positions import published_on_commit
 from tournament.models import Club, Player, Position, Tournament
 from tournament.players.checks import licence_check_queue
@@ -158,6 +158,18 @@ def tournament_check(
     and its new roster entries go to `club` (the restorer's first club when not given)."""
     sections = check_document(parse_backup(raw))
     club = club if club is not None else home_club(user)
+    if (
+        club is not None
+        and getattr(user, "is_authenticated", False)
+        and not restorable_clubs(user).filter(pk=club.pk).exists()
+    ):  # the service's own check, whatever club a page or a caller offered (issue 36)
+        raise BackupError(
+            _(
+                "Vous ne pouvez pas restaurer un tournoi dans le club « %(club)s » : "
+                "vous n'en êtes pas membre."
+            )
+            % {"club": club.name}
+        )
     checker = Checker(
         sections, owner_id=user.pk if user is not None else None, club_id=club.pk if club else None
     )

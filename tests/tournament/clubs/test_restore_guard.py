@@ -61,10 +61,25 @@ def crafted(clubs) -> str:
 
 def test_a_restore_into_another_club_reaching_its_people_is_refused(clubs):
     document, before = crafted(clubs), dump_a(clubs["Club Alpha"])
-    with pytest.raises(BackupError, match="fichier des joueurs de votre club"):
+    with pytest.raises(BackupError, match="Club Alpha.*pas membre"):
         tournament_import(document, user=clubs["admin-b"], club=clubs["Club Alpha"])
     assert dump_a(clubs["Club Alpha"]) == before
     assert not Tournament.objects.filter(name="Copie").exists()
+
+
+def test_a_restore_into_a_club_one_is_not_in_is_refused_even_reaching_nobody(clubs):
+    """The service decides, not the page that offers the clubs: a backup naming none of A's
+    people, restored by B's administrator into club A, creates nothing hosted by A."""
+    source = Tournament.objects.create(
+        name="Neutre", date="2026-11-22", owner=clubs["admin-b"], host_club=clubs["Club Beta"]
+    )
+    document = tournament_export_json(source)
+    source.delete()
+    before = dump_a(clubs["Club Alpha"])
+    with pytest.raises(BackupError, match="pas membre"):
+        tournament_import(document, user=clubs["admin-b"], club=clubs["Club Alpha"])
+    assert dump_a(clubs["Club Alpha"]) == before
+    assert not Tournament.objects.filter(host_club=clubs["Club Alpha"], name="Neutre").exists()
 
 
 def test_a_restore_into_ones_own_club_keeps_the_other_clubs_people_apart(clubs):
