@@ -69,14 +69,17 @@ def club_championships(club: Club) -> list[Championship]:
 
 
 def same_person(player: Player) -> QuerySet[Player]:
-    """The roster entries of one person: those sharing the player's licence, or the entry
-    alone when it has none (a name proves nothing) or while two clubs dispute that licence (an
-    open conflict: the other entry may be a false name, until an arbiter merges or corrects)."""
+    """The roster entries of one person: those of the player's own club sharing its licence,
+    or the entry alone when it has none (a name proves nothing) or while that licence is
+    disputed. Entries of two clubs are never joined by a licence: anyone can type one, and a
+    club could then read or add to another club's person's public history (issue 36); two
+    clubs' entries become one person only when the conflict is settled by consent, which
+    merges them into one entry."""
     disputed = LicenceConflict.objects.filter(
         licence=player.licence, status=LicenceConflict.Status.OPEN
     )
     if player.licence and not disputed.exists():
-        return Player.objects.filter(licence=player.licence)
+        return Player.objects.filter(licence=player.licence, origin_club_id=player.origin_club_id)
     return Player.objects.filter(pk=player.pk)
 
 

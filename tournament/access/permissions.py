@@ -304,8 +304,10 @@ def club_required(permission: Permission = Permission.CLUB_ADMINISTER, kwarg: st
 
 
 def conflict_required(permission: Permission = Permission.LICENCE_CONFLICTS, kwarg: str = "pk"):
-    """Check `permission` on the licence conflict the URL points at (`request.conflict`)."""
-    return _object_required(LicenceConflict, "conflict", permission, kwarg)
+    """Check `permission` on the licence conflict the URL points at (`request.conflict`); a
+    404 to whoever may not see it, as for a missing one (ids are sequential: a 403 would tell
+    another club that a registration of theirs opened a conflict, issue 36)."""
+    return _object_required(LicenceConflict, "conflict", permission, kwarg, hidden=True)
 
 
 def _object_required(
@@ -319,6 +321,8 @@ def _object_required(
     def decorator(view: Callable):
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
+            if hidden and not request.user.is_authenticated:
+                return refuse(request)  # to the login page, whether or not the object exists
             obj = model.objects.filter(pk=kwargs[kwarg]).first()
             if obj is None:
                 raise Http404

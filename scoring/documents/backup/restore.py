@@ -153,13 +153,16 @@ def tournament_check(
     *,
     user: AbstractBaseUser | AnonymousUser | None = None,
     club: Club | None = None,
+    operator: bool = False,
 ) -> Plan:
     """Parse and check a backup without writing anything; raises BackupError. The tournament
-    and its new roster entries go to `club` (the restorer's first club when not given)."""
+    and its new roster entries go to `club` (the restorer's first club when not given), which
+    must be one of the user's clubs unless `operator` (the server's own command: any club)."""
     sections = check_document(parse_backup(raw))
     club = club if club is not None else home_club(user)
     if (
         club is not None
+        and not operator
         and getattr(user, "is_authenticated", False)
         and not restorable_clubs(user).filter(pk=club.pk).exists()
     ):  # the service's own check, whatever club a page or a caller offered (issue 36)
@@ -187,6 +190,7 @@ def tournament_import(
     *,
     user: AbstractBaseUser | AnonymousUser | None = None,
     club: Club | None = None,
+    operator: bool = False,
 ) -> Tournament:
     """Restore a backup as a new tournament owned by `user`, in `club` (one of
     `restorable_clubs(user)`, chosen by the caller; the user's first club when not given);
@@ -194,7 +198,8 @@ def tournament_import(
 
     Raises BackupError, writing nothing, when the file is not a sound backup.
     """
-    return tournament_write(tournament_check(raw, user=user, club=club), user=user)
+    plan = tournament_check(raw, user=user, club=club, operator=operator)
+    return tournament_write(plan, user=user)
 
 
 def tournament_write(

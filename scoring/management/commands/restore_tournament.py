@@ -52,7 +52,7 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from exc
         try:
-            tournament = tournament_import(raw, user=user, club=into)
+            tournament = tournament_import(raw, user=user, club=into, operator=True)
         except BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Restored '{tournament.name}' as id {tournament.pk}"))
