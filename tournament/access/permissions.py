@@ -304,10 +304,9 @@ def club_required(permission: Permission = Permission.CLUB_ADMINISTER, kwarg: st
 
 
 def conflict_required(permission: Permission = Permission.LICENCE_CONFLICTS, kwarg: str = "pk"):
-    """Check `permission` on the licence conflict the URL points at (`request.conflict`); a
-    404 to whoever may not see it, as for a missing one (ids are sequential: a 403 would tell
-    another club that a registration of theirs opened a conflict, issue 36)."""
-    return _object_required(LicenceConflict, "conflict", permission, kwarg, hidden=True)
+    """Check `permission` on the conflict of the URL (`request.conflict`); 404 as if missing to
+    staff who may not see it, the login page to visitors (sequential ids: no oracle, issue 36)."""
+    return _object_required(LicenceConflict, "conflict", permission, kwarg, hidden="login")
 
 
 def _object_required(
@@ -316,12 +315,12 @@ def _object_required(
     permission: Permission,
     kwarg,
     *,
-    hidden=False,
+    hidden: bool | str = False,
 ):
     def decorator(view: Callable):
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
-            if hidden and not request.user.is_authenticated:
+            if hidden == "login" and not request.user.is_authenticated:
                 return refuse(request)  # to the login page, whether or not the object exists
             obj = model.objects.filter(pk=kwargs[kwarg]).first()
             if obj is None:
@@ -386,11 +385,8 @@ def signup_code_page(view: Callable):
 
 def hall_screen(view: Callable):
     """The hall screen's pages: the tournament's secret hall link in the URL is the credential.
-
-    No account is asked (the page runs on the room's projector); a revoked or unknown link
-    answers 404, and the view only ever reads what that tournament has published. The
-    tournament is left on `request.tournament`.
-    """
+    No account is asked (the room's projector); a revoked or unknown link answers 404; the view
+    reads only what that tournament published. The tournament is left on `request.tournament`."""
 
     @wraps(view)
     def wrapper(request: TournamentRequest, token: str, *args, **kwargs):
