@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -69,7 +69,9 @@ def sheet_flags(crosscheck_failed: bool, adjusted: bool, incidents: int) -> list
     if adjusted:
         flags.append(gettext("Score arbitral"))
     if incidents:
-        flags.append(gettext("%(count)s incident(s)") % {"count": incidents})
+        flags.append(
+            ngettext("%(count)s incident", "%(count)s incidents", incidents) % {"count": incidents}
+        )
     return flags
 
 
@@ -131,7 +133,10 @@ def sheet_summary(
     pending = sum(1 for deal in deals if deal.pending)
     flags = sheet_flags(any(paper_diffs), any(deal.adjusted for deal in deals), incidents)
     if conflicts:
-        flags.append(gettext("%(count)s conflit(s) de saisie") % {"count": conflicts})
+        flags.append(
+            ngettext("%(count)s conflit de saisie", "%(count)s conflits de saisie", conflicts)
+            % {"count": conflicts}
+        )
     state = sheet_state(
         played,
         expected,

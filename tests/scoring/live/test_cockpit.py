@@ -77,7 +77,13 @@ def test_a_deal_entered_on_a_phone_waits_for_confirmation_on_the_cockpit(arbiter
     html = cockpit(arbiter_client, tournament)
     assert "state-waiting" in tile(html, 3)
     waiting = html.split('id="cockpit-waiting"')[1].split("</section>")[0]
-    assert "Table 3 : 1 donne(s) saisie(s) au téléphone à confirmer" in waiting
+    assert "Table 3 : 1 donne saisie au téléphone à confirmer" in waiting
+    Deal.objects.filter(sheet=sheets[2]).update(pending=True)
+    count = Deal.objects.filter(sheet=sheets[2]).count()
+    assert count > 1
+    html = cockpit(arbiter_client, tournament)
+    waiting = html.split('id="cockpit-waiting"')[1].split("</section>")[0]
+    assert f"Table 3 : {count} donnes saisies au téléphone à confirmer" in waiting
 
 
 def test_incidents_without_a_decision_wait_for_the_arbiter(arbiter_client, evening):
