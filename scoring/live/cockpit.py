@@ -197,6 +197,18 @@ def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[W
                     table=table,
                 )
             )
+        if row.disputed:
+            items.append(
+                Waiting(
+                    ngettext(
+                        "%(table)s : %(count)s donne contestée à trancher",
+                        "%(table)s : %(count)s donnes contestées à trancher",
+                        row.disputed,
+                    )
+                    % {"table": name, "count": row.disputed},
+                    table=table,
+                )
+            )
         if table.state == State.DISAGREEMENT:
             items.append(Waiting(f"{name} : {table.label}", table=table))
         elif paper_differs in row.flags:

@@ -53,6 +53,10 @@ def not_ready_reason(row: TableRow) -> str:
     """Why a table's sheet is not complete and verified, or "" when it may be validated."""
     if row.sheet is None or row.state == State.MISSING:
         return gettext("aucune donne")
+    if row.disputed:
+        return ngettext(
+            "%(count)s donne contestée", "%(count)s donnes contestées", row.disputed
+        ) % {"count": row.disputed}
     if row.pending:
         return ngettext(
             "%(count)s donne à confirmer", "%(count)s donnes à confirmer", row.pending
