@@ -100,7 +100,7 @@ def table_winners(
     """(sheet id, registration id) of the best bilans of each table that `played` a deal, ties
     shared: never at a table where every player holds the same bilan (four zeros after a
     "Tous passent" are nobody's best). The card shows it only once the table is finished."""
-    table_bilans = {
+    table_bilans: dict[Hashable, Mapping[Hashable, int]] = {
         sheet_id: {reg: bilans.get((sheet_id, reg), (0, 0))[0] for reg in players}
         for sheet_id, players in seats.items()
         if sheet_id in played
