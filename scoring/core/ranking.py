@@ -61,6 +61,7 @@ class PositionResult:
     won_table: bool = False  # best bilan at the table (shared when equal)
     penalty: int = 0  # signed penalty adjustment at this position
     penalty_charged: int = 0  # points charged to the player as the culprit at this position
+    in_play: bool = False  # the table still has deals to play (its sheet is not finished)
 
 
 @dataclass

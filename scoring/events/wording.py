@@ -99,5 +99,8 @@ def cut_text(cut: Cut | None, bracket: Tournament) -> str:
     replacements = report.get("replacements") or []
     if replacements and cut.qualified_id == bracket.pk:
         names = ", ".join(r.get("name", "") for r in replacements)
-        parts.append(_("repêché(s) : %(names)s") % {"names": names})
+        parts.append(
+            ngettext("repêché : %(names)s", "repêchés : %(names)s", len(replacements))
+            % {"names": names}
+        )
     return ", ".join(parts)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from django.db.models import Count, Max, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from scoring.core.ranking import Ranked
 from scoring.live.reprints import Reprint, cards_to_reprint
@@ -188,8 +188,24 @@ def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[W
         if row.pending:
             items.append(
                 Waiting(
-                    gettext("%(table)s : %(count)s donne(s) saisie(s) au téléphone à confirmer")
+                    ngettext(
+                        "%(table)s : %(count)s donne saisie au téléphone à confirmer",
+                        "%(table)s : %(count)s donnes saisies au téléphone à confirmer",
+                        row.pending,
+                    )
                     % {"table": name, "count": row.pending},
+                    table=table,
+                )
+            )
+        if row.disputed:
+            items.append(
+                Waiting(
+                    ngettext(
+                        "%(table)s : %(count)s donne contestée à trancher",
+                        "%(table)s : %(count)s donnes contestées à trancher",
+                        row.disputed,
+                    )
+                    % {"table": name, "count": row.disputed},
                     table=table,
                 )
             )

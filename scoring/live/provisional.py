@@ -7,13 +7,15 @@ One query whatever the number of tables, outside `standings_for` (whose five que
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext
 
+from scoring.core import ranking
 from scoring.models import Deal, ScoreSheet
 from tournament.models import Position, Table, Tournament
 
@@ -68,6 +70,44 @@ def partial_positions(tournament: Tournament, *, public: bool) -> list[PartialPo
         for number, (finished, tables, played) in sorted(tally.items())
         if played and finished < tables
     ]
+
+
+def played_deals() -> Coalesce:
+    """A sheet's counted deals, cancelled ones aside (as partial_positions counts a table's):
+    an annotation over sheets."""
+    deals = Deal.objects.counted().filter(sheet=OuterRef("pk"), cancelled=False)
+    counted = deals.order_by().values("sheet").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def finished_sheets(tournament: Tournament, sheets: Mapping[int, Mapping[str, Any]]) -> set[int]:
+    """The ids of the sheets whose table is over: validated, on a closed position, or holding
+    every deal its size asks (partial_positions' rule). `sheets` as the standings read them."""
+    return {
+        sheet_id
+        for sheet_id, info in sheets.items()
+        if info["status"] == ScoreSheet.Status.VALIDATED
+        or info["table__position__status"] == Position.Status.CLOSED
+        or info["played"] >= tournament.deals_for_table_size(info["size"])
+    }
+
+
+def table_winners(
+    seats: Mapping[int, list[int]],
+    bilans: Mapping[tuple[int, int], tuple[int, int]],
+    played: set[int],
+) -> set[tuple[Hashable, Hashable]]:
+    """(sheet id, registration id) of the best bilans of each table that `played` a deal, ties
+    shared: never at a table where every player holds the same bilan (four zeros after a
+    "Tous passent" are nobody's best). The card shows it only once the table is finished."""
+    table_bilans: dict[Hashable, Mapping[Hashable, int]] = {
+        sheet_id: {reg: bilans.get((sheet_id, reg), (0, 0))[0] for reg in players}
+        for sheet_id, players in seats.items()
+        if sheet_id in played
+    }
+    return ranking.mark_table_winners(
+        {sheet_id: b for sheet_id, b in table_bilans.items() if len(set(b.values())) > 1}
+    )
 
 
 def provisional_text(partial: list[PartialPosition]) -> str:

@@ -147,6 +147,7 @@ def _player(ranked: ranking.Ranked) -> list[Any]:
             r.won_table,
             r.penalty,
             r.penalty_charged,
+            r.in_play,
         ]
         for r in row.results.values()
     ]

@@ -25,6 +25,7 @@ from scoring.live.counted import (
     standings_fingerprint,
     visible_sheets_of,
 )
+from scoring.live.provisional import finished_sheets, played_deals, table_winners
 from scoring.models import DealScore, Incident, ScoreSheet, SheetPlayer
 from tournament.models import Registration, Tournament
 
@@ -38,8 +39,9 @@ __all__ = [
     "visible_sheets_of",
 ]
 
-# A sheet as read for the standings: id, tournament_id, table__number,
-# table__position__number and size (its number of players).
+# A sheet as read for the standings: id, tournament_id, status, table__number,
+# table__position__number, table__position__status, size (its number of players) and played
+# (its counted deals, cancelled ones aside).
 SheetInfo = Mapping[str, Any]
 # An incident as read: tournament_id, registration_id, sheet_id, penalty_points, shared.
 IncidentRow = Mapping[str, Any]
@@ -160,8 +162,13 @@ def _read_sheets(sheets: QuerySet[ScoreSheet]) -> dict[int, SheetInfo]:
     return {
         row["id"]: row
         for row in sheets.values(
-            "id", "tournament_id", "table__number", "table__position__number"
-        ).annotate(size=Count("players"))
+            "id",
+            "tournament_id",
+            "status",
+            "table__number",
+            "table__position__number",
+            "table__position__status",
+        ).annotate(size=Count("players"), played=played_deals())
     }
 
 
@@ -236,7 +243,9 @@ def _assemble(tournament: Tournament, *, public: bool, loaded: _Loaded) -> Stand
     factors = normalisation_factors(tournament)
     penalties = _penalty_points(loaded)
     rows = _player_rows(loaded.registrations)
-    positions = _add_position_results(rows, loaded, penalties, factors if normalised else {})
+    positions = _add_position_results(
+        tournament, rows, loaded, penalties, factors if normalised else {}
+    )
     _add_penalties(rows, penalties)
     criteria = ranking.criteria_for(tournament.tie_breaks or ())
     return Standings(
@@ -312,19 +321,8 @@ def _player_rows(registrations: list[Registration]) -> dict[int, ranking.PlayerR
     }
 
 
-def _table_winners(loaded: _Loaded) -> set[tuple[Hashable, Hashable]]:
-    """(sheet id, registration id) of the best bilans of each table that played a deal."""
-    # A table with no deal yet has no winner (everybody would tie at zero).
-    played = {sheet_id for sheet_id, _registration in loaded.bilans if sheet_id in loaded.seats}
-    table_bilans: dict[Hashable, dict[Hashable, int]] = {
-        sheet_id: {reg: loaded.bilans.get((sheet_id, reg), (0, 0))[0] for reg in players}
-        for sheet_id, players in loaded.seats.items()
-        if sheet_id in played
-    }
-    return ranking.mark_table_winners(table_bilans)
-
-
 def _add_position_results(
+    tournament: Tournament,
     rows: dict[int, ranking.PlayerRow],
     loaded: _Loaded,
     penalties: _PenaltyPoints,
@@ -332,7 +330,10 @@ def _add_position_results(
 ) -> set[int]:
     """Each player's bilan at each position they played (scaled by `factors` when the
     tournament normalises tables); returns the positions played."""
-    winners = _table_winners(loaded)
+    finished = finished_sheets(tournament, loaded.sheet_info)
+    # A table with no deal yet has no winner (everybody would tie at zero).
+    played = {sheet_id for sheet_id, _registration in loaded.bilans}
+    winners = table_winners(loaded.seats, loaded.bilans, played)
     positions: set[int] = set()
     for sheet_id, players in loaded.seats.items():
         info = loaded.sheet_info.get(sheet_id)
@@ -354,6 +355,7 @@ def _add_position_results(
                 raw_points=raw,
                 deals=deals,
                 won_table=(sheet_id, registration_id) in winners,
+                in_play=sheet_id not in finished,
                 penalty=penalties.adjustments.get(number, {}).get(registration_id, 0),
                 penalty_charged=penalties.charged.get((number, registration_id), 0),
             )
@@ -391,4 +393,5 @@ def _merge(a: ranking.PositionResult, b: ranking.PositionResult) -> ranking.Posi
         won_table=a.won_table or b.won_table,
         penalty=a.penalty,
         penalty_charged=a.penalty_charged,
+        in_play=a.in_play or b.in_play,
     )

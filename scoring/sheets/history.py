@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Deal, Incident, ScoreSheet, SheetPlayer
@@ -237,7 +237,10 @@ def _incident_entry(change: ChangeLog, words: _Words) -> HistoryEntry:
     if after.get("deal_number") is not None:
         details.append(gettext("donne %(number)s") % {"number": after["deal_number"]})
     points = after.get("penalty_points") or 0
-    details.append(gettext("%(points)s point(s) de pénalité") % {"points": points})
+    details.append(
+        ngettext("%(points)s point de pénalité", "%(points)s points de pénalité", points)
+        % {"points": points}
+    )
     if after.get("shared"):
         details.append(gettext("répartie entre les autres joueurs"))
     for key, label in (("decision", _("décision")), ("note", _("note"))):

@@ -25,7 +25,8 @@ class TableRow:
     expected: int
     zero_sum: bool
     flags: list[str]
-    pending: int = 0
+    pending: int = 0  # deals waiting for a confirmation
+    disputed: int = 0  # deals contested at the table, for the arbiter to rule on
     paper_failed: bool = False  # paper bilans typed that differ from the deals'
     link: TableLink | None = None  # the table's phone link, when players enter deals
 
@@ -87,6 +88,7 @@ def position_overview(position: Position) -> list[TableRow]:
                 zero_sum=summary.zero_sum,
                 flags=summary.flags,
                 pending=summary.pending,
+                disputed=summary.disputed,
                 paper_failed=summary.paper_failed,
             )
         )
@@ -97,10 +99,18 @@ def _sheet_facts(sheet_ids: list[int]) -> dict[int, tuple[list[DealFacts], int, 
     """By sheet: its deals' facts, its incidents and its refused inputs (three queries)."""
     deals: dict[int, list[DealFacts]] = defaultdict(list)
     rows = Deal.objects.filter(sheet_id__in=sheet_ids).values_list(
-        "sheet_id", "scores", "cancelled", "pending", "adjusted", "entered_by_player_id"
+        "sheet_id",
+        "scores",
+        "cancelled",
+        "pending",
+        "adjusted",
+        "entered_by_player_id",
+        "disputed",
     )
-    for sheet_id, scores, cancelled, pending, adjusted, player in rows:
-        deals[sheet_id].append(DealFacts(scores, cancelled, pending, adjusted, player is not None))
+    for sheet_id, scores, cancelled, pending, adjusted, player, disputed in rows:
+        deals[sheet_id].append(
+            DealFacts(scores, cancelled, pending, adjusted, player is not None, disputed)
+        )
     incidents = dict(
         Incident.objects.filter(sheet_id__in=sheet_ids)
         .values_list("sheet_id")

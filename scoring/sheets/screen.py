@@ -231,6 +231,7 @@ def _summary(
                 pending=d.pending,
                 adjusted=d.adjusted,
                 phone=d.entered_by_player_id is not None,
+                disputed=d.disputed,
             )
             for d in deals
         ),

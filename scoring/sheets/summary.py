@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -69,7 +69,9 @@ def sheet_flags(crosscheck_failed: bool, adjusted: bool, incidents: int) -> list
     if adjusted:
         flags.append(gettext("Score arbitral"))
     if incidents:
-        flags.append(gettext("%(count)s incident(s)") % {"count": incidents})
+        flags.append(
+            ngettext("%(count)s incident", "%(count)s incidents", incidents) % {"count": incidents}
+        )
     return flags
 
 
@@ -82,19 +84,21 @@ class DealFacts:
     pending: bool = False
     adjusted: bool = False
     phone: bool = False  # entered on a table's phone, not at the desk
+    disputed: bool = False  # contested at the table (pending too): the arbiter rules
 
 
 @dataclass(frozen=True)
 class SheetSummary:
     played: int  # deals not cancelled
     expected: int  # the tournament's count for the table's size
-    pending: int  # deals waiting for a confirmation
+    pending: int  # deals waiting for a confirmation (contested ones aside)
     bilans: list[int]  # by seat
     paper: list[int | None] | None  # the paper sheet's bilans by seat, when typed
     paper_diffs: list[bool]  # by seat: a paper bilan typed that differs from the deals'
     zero_sum: bool
     state: str
     flags: list[str]
+    disputed: int = 0  # deals contested at the table
 
     @property
     def paper_failed(self) -> bool:
@@ -128,21 +132,26 @@ def sheet_summary(
     ]
     paper_ok = paper is not None and None not in paper and not any(paper_diffs)
     played = sum(1 for deal in deals if not deal.cancelled)
-    pending = sum(1 for deal in deals if deal.pending)
+    disputed = sum(1 for deal in deals if deal.disputed)
+    pending = sum(1 for deal in deals if deal.pending and not deal.disputed)
     flags = sheet_flags(any(paper_diffs), any(deal.adjusted for deal in deals), incidents)
     if conflicts:
-        flags.append(gettext("%(count)s conflit(s) de saisie") % {"count": conflicts})
+        flags.append(
+            ngettext("%(count)s conflit de saisie", "%(count)s conflits de saisie", conflicts)
+            % {"count": conflicts}
+        )
     state = sheet_state(
         played,
         expected,
         paper_ok,
-        pending=pending,
+        pending=pending + disputed,
         disagree=any(paper_diffs) and both_entries and any(deal.phone for deal in deals),
     )
     return SheetSummary(
         played=played,
         expected=expected,
         pending=pending,
+        disputed=disputed,
         bilans=bilans,
         paper=paper,
         paper_diffs=paper_diffs,

@@ -16,6 +16,10 @@ BANNED = {
     r"(?i)code personnel de confirmation": "code personnel",
     r"\bRg\b": "Rang",
     r"bouts?\(s\)": "bout / bouts (ngettext)",
+    # A word with « (s) » (« donne(s) saisie(s) »): not code calling a function on `s`.
+    r"[^\W\d_](?<!\bint)(?<!_int)(?<!\bstr)(?<!\babs)(?<!String)(?<!score)(?<!cumulative)\(s\)": (
+        "singular / plural (ngettext or {% plural %}), never « (s) »"
+    ),
     r"\d\s*pts\b|\)s pts\b": "points",
     r"(?i)feuilles? de score|fiches? de marque": "feuille de marque",
     r": il ne peut pas|: elle ne peut pas": "a sentence without a gendered pronoun",
@@ -51,6 +55,8 @@ def test_the_banned_list_catches_each_variant():
         "Code personnel de confirmation :",
         "<th>Rg</th>",
         "2 bout(s)",
+        "3 donne(s) saisie(s)",
+        "0 point(s)",
         "45 pts",
         "la feuille de score",
         "DURAND a fait une fausse donne : il ne peut pas enchérir",
@@ -58,3 +64,4 @@ def test_the_banned_list_catches_each_variant():
     for sample in samples:
         assert any(re.search(pattern, sample) for pattern in BANNED), sample
     assert not any(re.search(p, "2 bouts · 45 points · Rang") for p in BANNED)
+    assert not any(re.search(p, "[int(s) for s in scores] + str(s) + is_int(s)") for p in BANNED)

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import hooks
 from tournament.access.audit import change_record
@@ -226,11 +227,20 @@ class EarlierPositionsUnfinished(ValidationError):
         self.to_enter = to_enter  # scoring.sheets.entry_progress.ToEnter per earlier position
         super().__init__(
             [
-                _(
-                    "La position %(number)s a encore %(missing)s feuille(s) manquante(s) et "
-                    "%(incomplete)s feuille(s) incomplète(s)."
-                )
-                % {"number": t.number, "missing": t.missing, "incomplete": t.incomplete}
+                _("La position %(number)s a encore %(missing)s et %(incomplete)s.")
+                % {
+                    "number": t.number,
+                    "missing": ngettext(
+                        "%(count)s feuille manquante", "%(count)s feuilles manquantes", t.missing
+                    )
+                    % {"count": t.missing},
+                    "incomplete": ngettext(
+                        "%(count)s feuille incomplète",
+                        "%(count)s feuilles incomplètes",
+                        t.incomplete,
+                    )
+                    % {"count": t.incomplete},
+                }
                 for t in to_enter
             ]
         )

@@ -64,24 +64,36 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
 
 def _loopback_question(request: HttpRequest, tournament: Tournament, title: str) -> HttpResponse:
     """The page asking before printing QR codes that lead phones to this computer only."""
+    # "Print anyway" repeats the request with the same query (?brouillons=non, ?numeros=...)
+    # and the same method: a POST from an arbiter records the printed cards.
+    query = request.GET.copy()
+    query["adresse"] = "locale"
     context = {
         "tournament": tournament,
         "tab": "print",
         "document_title": title,
         "address": site_root(request),
+        "anyway_query": query.urlencode(),
+        "anyway_post": request.method == "POST",
     }
     return render(request, "print/loopback_confirm.html", context)
+
+
+def _loopback_unconfirmed(request: HttpRequest, tournament: Tournament) -> bool:
+    """True when the document's QR codes would lead phones to this computer only and the
+    arbiter has not yet chosen to print anyway."""
+    return (
+        phones_enabled(tournament)
+        and unreachable_from_phones(request)
+        and request.GET.get("adresse") != "locale"
+    )
 
 
 @permission_required(Permission.VIEW)
 def blank_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     position = position_or_404(pk, number)
     tournament = position.tournament
-    if (
-        phones_enabled(tournament)
-        and unreachable_from_phones(request)
-        and request.GET.get("adresse") != "locale"
-    ):
+    if _loopback_unconfirmed(request, tournament):
         # Their QR codes would lead every phone to 127.0.0.1: ask before paper is wasted.
         title = _("Feuilles vierges de la position %(number)s") % {"number": position.number}
         return _loopback_question(request, tournament, title)
@@ -125,11 +137,7 @@ def _suffix(number: int | None) -> str:
 @permission_required(Permission.VIEW)
 def table_plan(request: TournamentRequest, pk: int, number: int | None = None) -> HttpResponse:
     tournament = request.tournament
-    if (
-        phones_enabled(tournament)
-        and unreachable_from_phones(request)
-        and request.GET.get("adresse") != "locale"
-    ):
+    if _loopback_unconfirmed(request, tournament):
         # Its tables' QR codes would lead every phone to 127.0.0.1, as the blank sheets' would.
         return _loopback_question(request, tournament, _("Plan des tables"))
     pdf = table_plan_pdf(
@@ -160,6 +168,9 @@ def itineraries(request: TournamentRequest, pk: int) -> HttpResponse:
     """The cards as a PDF. A GET only reads (a link preview or a prefetch changes nothing); the
     print buttons POST, and an arbiter's POST keeps what each card says for the reprint list."""
     tournament = request.tournament
+    if _loopback_unconfirmed(request, tournament):
+        # Each card's QR code would lead its player's phone to 127.0.0.1: ask first.
+        return _loopback_question(request, tournament, _("Cartes d'itinéraire des joueurs"))
     # ?brouillons=non: draft positions left blank instead of marked "brouillon — peut changer".
     drafts = request.GET.get("brouillons") != "non"
     # ?numeros=3,7: those players' cards only (the cockpit's cards to reprint).

@@ -26,4 +26,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{sending.tournament.name} : {status}. {done.message}")
             still += done.status == done.Status.WAITING
         if still:
-            raise CommandError(f"{still} envoi(s) toujours en attente : réessayez plus tard.")
+            sendings = "envoi toujours" if still == 1 else "envois toujours"
+            raise CommandError(f"{still} {sendings} en attente : réessayez plus tard.")

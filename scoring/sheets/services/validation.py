@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from scoring.models import ScoreSheet
 from scoring.sheets.position_overview import TableRow, position_overview
@@ -24,10 +24,18 @@ class BulkValidation:
 
     @property
     def summary(self) -> str:
-        """ "5 feuille(s) validée(s). Restent : table 3 (manquante), table 4 (3/5 donnes)." """
-        parts = [gettext("%(count)s feuille(s) validée(s).") % {"count": len(self.validated)}]
+        """ "5 feuilles validées. Restent : table 3 (manquante), table 4 (3/5 donnes)." """
+        count = len(self.validated)
+        parts = [
+            ngettext("%(count)s feuille validée.", "%(count)s feuilles validées.", count)
+            % {"count": count}
+        ]
         if self.already:
-            parts.append(gettext("%(count)s déjà validée(s).") % {"count": len(self.already)})
+            count = len(self.already)
+            parts.append(
+                ngettext("%(count)s déjà validée.", "%(count)s déjà validées.", count)
+                % {"count": count}
+            )
         if self.left:
             parts.append(
                 gettext("Restent : %(tables)s.")
@@ -45,8 +53,14 @@ def not_ready_reason(row: TableRow) -> str:
     """Why a table's sheet is not complete and verified, or "" when it may be validated."""
     if row.sheet is None or row.state == State.MISSING:
         return gettext("aucune donne")
+    if row.disputed:
+        return ngettext(
+            "%(count)s donne contestée", "%(count)s donnes contestées", row.disputed
+        ) % {"count": row.disputed}
     if row.pending:
-        return gettext("%(count)s donne(s) à confirmer") % {"count": row.pending}
+        return ngettext(
+            "%(count)s donne à confirmer", "%(count)s donnes à confirmer", row.pending
+        ) % {"count": row.pending}
     if row.state == State.IN_PROGRESS:
         return gettext("%(played)s/%(expected)s donnes") % {
             "played": row.played,

@@ -24,12 +24,20 @@ from tournament.access.lifecycle import WAITING_ACTIONS
 from tournament.access.permissions import Permission, TournamentRequest, permission_required
 from tournament.evening.selectors import position_or_404
 from tournament.pages import error_messages
+from tournament.seats import sheet_order_key
 
 LATE = "positions__tables__late_deals__pk"
 QUEUE = "positions__tables__phone_queues__pk"
 
 
-def _late_lines(item: LateDeal, names: list[str]) -> dict[str, Any]:
+def _named_scores(scores: Any, names: list[str], order: list[int]) -> list[tuple[str, Any]]:
+    """(name, points) in the phone's columns' `order` (seat indexes, paper sheet order), from
+    scores by seat index."""
+    scores = scores if isinstance(scores, list) else []
+    return [(names[i], scores[i]) for i in order if i < len(scores)]
+
+
+def _late_lines(item: LateDeal, names: list[str], order: list[int]) -> dict[str, Any]:
     """A late deal as the page lists it: who sent it, what it gives each player."""
     data = item.data if isinstance(item.data, dict) else {}
     try:
@@ -42,7 +50,7 @@ def _late_lines(item: LateDeal, names: list[str]) -> dict[str, Any]:
         "taker": names[data["taker"]]
         if isinstance(data.get("taker"), int) and 0 <= data["taker"] < len(names)
         else "",
-        "scores": list(zip(names, scores, strict=False)),
+        "scores": _named_scores(scores, names, order),
     }
 
 
@@ -65,7 +73,10 @@ def deals_waiting(request: TournamentRequest, pk: int) -> HttpResponse:
             table.table.seats.select_related("registration__player"), key=lambda s: s.index
         )
         names = [seat.registration.player.full_name for seat in seats]
-        table.late_lines = [_late_lines(item, names) for item in table.late]  # type: ignore[attr-defined]
+        # Each score beside its player, in the columns' order of the table's phones (N, S, E, O).
+        order = sorted(range(len(seats)), key=lambda i: sheet_order_key(seats[i].direction))
+        table.deal_lines = [(d, _named_scores(d.scores, names, order)) for d in table.deals]  # type: ignore[attr-defined]
+        table.late_lines = [_late_lines(item, names, order) for item in table.late]  # type: ignore[attr-defined]
     return render(
         request,
         "scoring/deals_waiting.html",

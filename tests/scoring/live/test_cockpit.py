@@ -77,7 +77,31 @@ def test_a_deal_entered_on_a_phone_waits_for_confirmation_on_the_cockpit(arbiter
     html = cockpit(arbiter_client, tournament)
     assert "state-waiting" in tile(html, 3)
     waiting = html.split('id="cockpit-waiting"')[1].split("</section>")[0]
-    assert "Table 3 : 1 donne(s) saisie(s) au téléphone à confirmer" in waiting
+    assert "Table 3 : 1 donne saisie au téléphone à confirmer" in waiting
+    Deal.objects.filter(sheet=sheets[2]).update(pending=True)
+    count = Deal.objects.filter(sheet=sheets[2]).count()
+    assert count > 1
+    html = cockpit(arbiter_client, tournament)
+    waiting = html.split('id="cockpit-waiting"')[1].split("</section>")[0]
+    assert f"Table 3 : {count} donnes saisies au téléphone à confirmer" in waiting
+
+
+def test_the_desk_counts_deals_to_confirm_apart_from_contested_ones(arbiter_client, evening):
+    """A contested deal is not one waiting for confirmation: the overview says "À confirmer
+    (1)" and "contestée (1)", and the cockpit lists each apart."""
+    tournament, position, sheets = evening
+    deals = list(Deal.objects.filter(sheet=sheets[2]).order_by("number"))
+    assert len(deals) >= 2
+    Deal.objects.filter(pk=deals[0].pk).update(pending=True)
+    Deal.objects.filter(pk=deals[1].pk).update(pending=True, disputed=True)
+    url = reverse("entry-overview", args=[tournament.pk, position.number])
+    html = arbiter_client.get(url).content.decode()
+    row = html.split('id="table-3"')[1].split("</tr>")[0]
+    assert "À confirmer (1)" in row and "contestée (1)" in row, row
+    waiting = cockpit(arbiter_client, tournament).split('id="cockpit-waiting"')[1]
+    waiting = waiting.split("</section>")[0]
+    assert "Table 3 : 1 donne saisie au téléphone à confirmer" in waiting
+    assert "Table 3 : 1 donne contestée à trancher" in waiting
 
 
 def test_incidents_without_a_decision_wait_for_the_arbiter(arbiter_client, evening):

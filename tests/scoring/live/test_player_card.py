@@ -18,12 +18,13 @@ from scoring.live.counted import (
     visible_incidents,
     visible_sheets,
 )
-from scoring.live.provisional import mark_provisional
+from scoring.live.provisional import mark_provisional, table_winners
 from scoring.live.standings import player_deals, standings_for
 from scoring.live.views.public import POLL_SECONDS
 from scoring.live.views.reports import player_context
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SharedRender
 from scoring.sheets.generate import GenerateOptions, tournament_generate
+from scoring.sheets.services.deals import deal_record
 from tournament.evening.selectors import played_positions, position_in_play
 from tournament.models import Player, Position, Seat, Tournament, player_name
 
@@ -241,3 +242,45 @@ def test_a_deal_at_another_table_serves_the_stored_deals_of_this_card(client):
     ScoreSheet.objects.filter(pk=deal.sheet_id).update(version=F("version") + 1)
     assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
     assert SharedRender.objects.get(pk=stored.pk).rendered_at == stored.rendered_at
+
+
+def _card_row(html: str, position: int) -> str:
+    """The card's bilan row of a position, as text."""
+    start = html.index('<table class="bilans stack">')
+    rows = html[start : html.index("</table>", start)].split("<tr>")
+    return next(r for r in rows if f'data-label="Position">{position}' in r)
+
+
+def test_a_table_in_play_has_no_best_bilan_yet_and_says_so(client):
+    """Position 2's table had played only a "Tous passent": four zeros are nobody's best, and
+    the table is not over. Once its deals are all played, its best bilan is marked again."""
+    tournament = running(16)
+    sheet = ScoreSheet.objects.filter(tournament=tournament, table__position__number=2).first()
+    Deal.objects.filter(sheet=sheet).delete()
+    ScoreSheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1)
+    sheet.refresh_from_db()
+    deal_record(sheet=sheet, data={"players": 4, "passed": True, "dealer": 0})
+    players = list(sheet.players.values_list("registration_id", flat=True))
+    assert len(players) == 4
+    for registration_id in players:
+        html = client.get(card_url(tournament, registration_id), HTTP_HX_REQUEST="true")
+        row = _card_row(html.content.decode(), 2)
+        assert "meilleur bilan de la table" not in row, row
+        assert "en cours" in row, row
+    sheet.refresh_from_db()
+    deal_record(sheet=sheet, data=dict(taker=1, contract="garde", oudlers=3, points=41, players=4))
+    badges = []
+    for registration_id in players:
+        html = client.get(card_url(tournament, registration_id), HTTP_HX_REQUEST="true")
+        row = _card_row(html.content.decode(), 2)
+        assert "en cours" not in row, row
+        badges.append("meilleur bilan de la table" in row)
+    assert badges.count(True) == 1, badges  # the taker's garde won: the taker alone is best
+
+
+def test_a_table_where_everybody_ties_has_no_best_bilan():
+    seats = {1: [10, 11, 12, 13], 2: [20, 21, 22, 23]}
+    bilans = {(1, r): (0, 1) for r in seats[1]}
+    bilans |= {(2, 20): (60, 2), (2, 21): (60, 2), (2, 22): (-60, 2), (2, 23): (-60, 2)}
+    assert table_winners(seats, bilans, played={1, 2}) == {(2, 20), (2, 21)}
+    assert table_winners(seats, bilans, played={1}) == set()

@@ -42,7 +42,7 @@ def test_one_action_validates_the_ready_sheets_and_says_why_the_others_are_left(
     response = arbiter_client.post(url, follow=True)
     assert validated_tables(position) == [1, 5]
     html = response.content.decode()
-    assert "2 feuille(s) validée(s)." in html
+    assert "2 feuilles validées." in html
     assert "table 2 (bilans papier différents)" in html
     assert "table 3 (2/5 donnes)" in html
     assert "table 4 (aucune donne)" in html
@@ -53,7 +53,7 @@ def test_one_action_validates_the_ready_sheets_and_says_why_the_others_are_left(
     assert sorted(logged.values_list("sheet__table__number", flat=True)) == [1, 5]
     # Again: nothing more, the two counted as already validated.
     html = arbiter_client.post(url, follow=True).content.decode()
-    assert "0 feuille(s) validée(s). 2 déjà validée(s)." in html
+    assert "0 feuilles validées. 2 déjà validées." in html
 
 
 @pytest.mark.django_db
@@ -74,6 +74,6 @@ def test_the_desk_validates_a_position_with_one_click(desk_page, live_server, ar
     desk_page.get_by_role("button", name="Valider les feuilles complètes et vérifiées").click()
     message = desk_page.locator(".messages li")
     message.wait_for()
-    assert "2 feuille(s) validée(s)" in message.inner_text()
+    assert "2 feuilles validées" in message.inner_text()
     assert "table 3 (2/5 donnes)" in message.inner_text()
     assert validated_tables(position) == [1, 5]

@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.models import Deal, ScoreSheet
 from tests.desk_helpers import DEALS_004
 from tests.scoring.sheets.waiting_helpers import enter, world
+from tournament.seats import sheet_order_key
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +87,18 @@ def test_a_foreign_way_back_is_ignored(arbiter_client, waiting):
     )
     assert response.status_code == 302
     assert response.url == reverse("sheet-detail", args=[deal.sheet_id])
+
+
+def test_each_waiting_score_is_named_in_the_phones_column_order(arbiter_client, waiting):
+    """Not bare "116 / 58 / -58 …": each score beside its player, in the order of the columns
+    the table's phones show (the paper sheet's: N, S, E, O)."""
+    deal, here, _page = waiting
+    table = deal.sheet.table
+    seats = sorted(table.seats.select_related("registration__player"), key=lambda s: s.index)
+    order = sorted(range(len(seats)), key=lambda i: sheet_order_key(seats[i].direction))
+    assert order != list(range(len(seats))), "the phone's order differs from the seat indexes"
+    expected = [f"{seats[i].registration.player.full_name} {deal.scores[i]}" for i in order]
+    page = arbiter_client.get(here).content.decode()
+    line = page.split(f'id="waiting-deal-{deal.pk}"')[1].split("</li>")[0]
+    shown = [unescape(s) for s in re.findall(r'<span class="waiting-score">([^<]*)</span>', line)]
+    assert shown == expected

@@ -14,4 +14,4 @@ class Command(BaseCommand):
         total = 0
         while LicenceCheck.objects.exists():  # batches of 500 until none is left
             total += licence_checks_process()
-        self.stdout.write(f"{total} licence conflict(s) opened")
+        self.stdout.write(f"{total} licence conflict{'' if total == 1 else 's'} opened")

@@ -73,3 +73,27 @@ def test_the_itinerary_card_leads_to_the_players_own_page(arbiter_client, phones
     own = f"{PUBLIC}{reverse('public-player', args=[phones.tournament.pk, durand.pk])}"
     page = HttpClient().get(own.removeprefix(PUBLIC))
     assert page.status_code == 200 and "DURAND" in page.content.decode()
+
+
+@pytest.mark.parametrize("query", ["", "?brouillons=non"])
+def test_the_itinerary_cards_warn_when_their_codes_would_lead_to_loopback(
+    arbiter_client, phones, settings, query
+):
+    """Both print buttons POST; on loopback they get the question first, nothing is recorded,
+    and "print anyway" posts again with the same query."""
+    settings.PUBLIC_URL = "http://127.0.0.1:8000"
+    url = reverse("print-itineraries", args=[phones.tournament.pk]) + query
+    asked = arbiter_client.post(url)
+    assert asked["Content-Type"].startswith("text/html")
+    text = asked.content.decode()
+    assert 'id="loopback-warning"' in text and "127.0.0.1" in text
+    assert "Cartes d&#x27;itinéraire des joueurs" in text
+    assert 'method="post"' in text and "adresse=locale" in text
+    if query:
+        assert "brouillons=non" in text
+    printed = phones.tournament.registrations.exclude(card_printed=None)
+    assert not printed.exists()  # the question printed nothing
+    sep = "&" if query else "?"
+    anyway = arbiter_client.post(url + sep + "adresse=locale")
+    assert anyway["Content-Type"] == "application/pdf"
+    assert printed.exists()

@@ -82,7 +82,7 @@ def test_deletions_conflicts_incidents_bilans_and_validation_read_in_words(arbit
     assert summaries[0] == "Feuille validée : état En cours → Validée"
     assert summaries[1].startswith("Bilans de la feuille papier : — → Nord −446")
     assert summaries[2] == (
-        "Incident : Fausse donne : joueur DUBOIS ; donne 5 ; 0 point(s) de pénalité ; "
+        "Incident : Fausse donne : joueur DUBOIS ; donne 5 ; 0 points de pénalité ; "
         "décision : redonne"
     )
     assert summaries[3].startswith("Saisie refusée : la feuille avait changé")

@@ -145,7 +145,7 @@ def test_a_petit_sec_cancels_the_deal(arbiter_client, desk_sheet_004):
     deal = sheet.deals.get()
     assert deal.cancelled and deal.scores == [0, 0, 0, 0]
     html = sheet_html(arbiter_client, sheet)
-    assert "Donne annulée" in html and "0 donne(s) sur 5" in html
+    assert "Donne annulée" in html and "0 donnes sur 5" in html
 
 
 @pytest.mark.django_db

@@ -87,7 +87,7 @@ def test_the_desk_stays_on_the_position_being_entered_until_the_arbiter_moves_on
 
     # The arbiter moves on by hand: from then on the desk opens position 2.
     html = overview(arbiter_client, tournament, 2)
-    assert "La position 1 n'est pas terminée : 1 feuille(s) manquante(s), 1 incomplète(s)." in html
+    assert "La position 1 n'est pas terminée : 1 feuille manquante, 1 incomplète." in html
     html = overview(arbiter_client, tournament)
     assert "Position 2 : feuilles de marque" in html and jump_urls(html, second)
 
@@ -122,7 +122,7 @@ def test_publishing_while_an_earlier_position_has_missing_sheets_asks_first(
     response = arbiter_client.post(url)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "La position 1 a encore 1 feuille(s) manquante(s) et 1 feuille(s) incomplète(s)." in html
+    assert "La position 1 a encore 1 feuille manquante et 1 feuille incomplète." in html
     assert 'name="confirm" value="1"' in html and "Publier quand même la position 2" in html
     second.refresh_from_db()
     assert second.status == Position.Status.DRAFT
