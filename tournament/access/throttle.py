@@ -122,6 +122,12 @@ def gate(
         return cursor.fetchone() is not None
 
 
+def hits(key: str) -> int:
+    """Attempts counted under a gate's `key` (gates keep no window: cleared by `clear`)."""
+    row = Counter.objects.filter(key=key).values_list("hits", flat=True)
+    return next(iter(row), 0)
+
+
 def refund(*keys: str) -> None:
     """One attempt fewer under each of `keys` (never below zero), one statement a key."""
     with connection.cursor() as cursor:

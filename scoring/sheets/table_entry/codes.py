@@ -88,7 +88,7 @@ def code_check(*, link: TableLink, seat: Any, pin: Any, client: Client) -> Regis
         pin.strip().encode()[:16], registration.pin.encode()
     ):
         guessing.wrong(registration, client, links)
-        raise CodeRefused(_("Code personnel erroné."))
+        raise CodeRefused(guessing.wrong_message(registration, client))
     guessing.right(registration, client, reserved)
     return registration
 

@@ -100,6 +100,19 @@ class Confirmation:
         )
 
 
+def _refusal(
+    deal: Deal, registration: Registration, enterer_seat: int | None, names: list[str]
+) -> str:
+    """Why this player may not confirm `deal`, and who may (issue 38: "refused" alone left an
+    older player trying again)."""
+    who = who_confirms(deal, enterer_seat, names)
+    if deal.entered_by_player_id == registration.pk:
+        return _("vous l'avez saisie : un adversaire la confirme. %(who)s") % {"who": who}
+    return _(
+        "vous êtes du camp de la personne qui l'a saisie : un adversaire la confirme. %(who)s"
+    ) % {"who": who}
+
+
 def _listed(deals: Any) -> list[int]:
     """The ids of the deals the phone showed: a non-empty list of integers."""
     if (
@@ -150,7 +163,7 @@ def deals_confirm(
         ):
             eligible.append(deal)
         else:
-            left.append((deal.number, who_confirms(deal, enterer_seat, names)))
+            left.append((deal.number, _refusal(deal, registration, enterer_seat, names)))
     if not eligible:
         outcome = Confirmation([], left)
         raise CodeRefused(outcome.left_text() or _("Aucune donne à confirmer pour vous."))

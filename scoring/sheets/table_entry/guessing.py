@@ -169,6 +169,25 @@ def wrong(registration: Registration, client: Client, links: dict[str, Any]) -> 
     throttle.hit(key, FAILURE_WINDOW, links=links)
 
 
+def wrong_message(registration: Registration, client: Client) -> str:
+    """What a wrong code answers: where the code is, and how many tries are left before this
+    phone pauses for the player (issue 38: an older player needs to know before it locks)."""
+    left = max(0, CLIENT_ALLOWANCE - throttle.hits(lock_key(registration.pk, device_of(client))))
+    where = _("Code personnel erroné : il est sur votre carte d'itinéraire.")
+    if not left:
+        return where + " " + _("Ce téléphone fait maintenant une pause avant le prochain essai.")
+    return (
+        where
+        + " "
+        + ngettext(
+            "Encore %(n)s essai avant une pause.",
+            "Encore %(n)s essais avant une pause.",
+            left,
+        )
+        % {"n": left}
+    )
+
+
 def right(registration: Registration, client: Client, reserved: list[str]) -> None:
     """A right code: this phone's count for the player is cleared, the budgets it reserved are
     given back, and the phone is vouched for the player."""

@@ -220,13 +220,27 @@ def test_only_the_other_side_confirms_with_a_code_and_wrong_codes_are_throttled(
     listed = {"deals": [Deal.objects.get().pk], "version": Deal.objects.get().sheet.version}
     own = post(client, "table-confirm", link, {"seat": 0, "pin": players[0].pin, **listed})
     # Refused, naming who may confirm it instead.
-    assert own.json()["error"] == "Donne 1 : À confirmer par JOUEUR1, JOUEUR2 ou JOUEUR3."
+    assert own.json()["error"] == (
+        "Donne 1 : vous l'avez saisie : un adversaire la confirme. "
+        "À confirmer par JOUEUR1, JOUEUR2 ou JOUEUR3."
+    )
     assert Deal.objects.get().pending
     assert standings_for(world["tournament"], public=True).players[0].row.total == 0
     wrong = "000000" if players[2].pin != "000000" else "111111"
-    for _attempt in range(CLIENT_ALLOWANCE):
+    for attempt in range(CLIENT_ALLOWANCE):
         wrong_code = {"seat": 2, "pin": wrong, **listed}
-        assert post(client, "table-confirm", link, wrong_code).status_code == 403
+        refused = post(client, "table-confirm", link, wrong_code)
+        assert refused.status_code == 403
+        # Where the code is, and how many tries are left before the pause (issue 38).
+        error = refused.json()["error"]
+        assert error.startswith("Code personnel erroné : il est sur votre carte d'itinéraire.")
+        left = CLIENT_ALLOWANCE - attempt - 1
+        if left > 1:
+            assert error.endswith(f"Encore {left} essais avant une pause.")
+        elif left == 1:
+            assert error.endswith("Encore 1 essai avant une pause.")
+        else:
+            assert error.endswith("fait maintenant une pause avant le prochain essai.")
     blocked = post(client, "table-confirm", link, {"seat": 2, "pin": players[2].pin, **listed})
     assert blocked.status_code == 429
     assert Deal.objects.get().pending

@@ -78,11 +78,15 @@ def test_a_listed_deal_the_player_may_not_confirm_names_who_can(table4: Table4):
     # Only deal 1 listed: DURAND may not confirm it, and is told who may.
     alone = table4.confirm(durand, DURAND, [wrong])
     assert alone.status_code == 403
-    assert alone.json()["error"] == "Donne 1 : À confirmer par CÔTÉ."
+    assert alone.json()["error"] == (
+        "Donne 1 : vous êtes du camp de la personne qui l'a saisie : un adversaire la "
+        "confirme. À confirmer par CÔTÉ."
+    )
     # Both listed: deal 2 is his to confirm, deal 1 stays waiting, and the answer says so.
     both = table4.confirm(durand, DURAND, [wrong, own])
     assert both.status_code == 200
-    assert both.json() == {"confirmed": [2], "left": "Donne 1 : À confirmer par CÔTÉ."}
+    assert both.json()["confirmed"] == [2]
+    assert both.json()["left"].endswith("un adversaire la confirme. À confirmer par CÔTÉ.")
     wrong.refresh_from_db(), own.refresh_from_db()
     assert wrong.pending and not own.pending
     assert own.confirmed_by_player == table4.players[DURAND]

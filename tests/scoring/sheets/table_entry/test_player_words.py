@@ -22,6 +22,7 @@ BANNED = [
     "1er de table",
     "Renvoyer quand même",
     "s'est appelé",
+    "QR code",  # the README's glossary says "code QR"
 ]
 
 
