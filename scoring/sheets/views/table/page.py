@@ -198,7 +198,15 @@ def _sheet_context(link: TableLink, state: SheetState) -> dict:
             version=sheet.version,
             next_number=view.next_number,
             next_dealer=view.next_dealer,
-            pending=[line for line in view.lines if line.deal.pending],
+            # Only what a player can still confirm; contested deals are told apart (issue 38:
+            # "2 donnes à confirmer" listed one after a confirmed deal was contested).
+            pending=[line for line in view.lines if line.deal.pending and not line.deal.disputed],
+            referred=[line for line in view.lines if table_entry.referred(line.deal)],
+            to_correct=[
+                line
+                for line in view.lines
+                if line.deal.disputed and not table_entry.referred(line.deal)
+            ],
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
             signers=table_entry.signature_board(sheet, names, order),
