@@ -105,11 +105,22 @@
     $("offline-banner").hidden = online;
   }
 
+  // Signed by the whole table (or validated): nothing is left to enter, confirm or sign here,
+  // so those parts go and the page says what follows (the sheet's own note, #table-complete).
+  function sheetDone() {
+    var status = $("table-sheet").dataset.status;
+    return status === "complete" || status === "validated";
+  }
+
   function showState() {
     var next = nextDeal();
-    var full = sheetFull() && fixing === null;
+    var done = sheetDone();
+    var full = (sheetFull() && fixing === null) || done;
     form.hidden = full;
-    $("sheet-full").hidden = !full;
+    $("who-section").hidden = done;
+    $("confirm-section").hidden = done;
+    $("sheet-done").hidden = !done;
+    $("sheet-full").hidden = !full || done;
     $("sheet-full").textContent = full ? fill(_("Feuille complète : les %(count)s donnes de la table sont saisies."), { count: sheetData().dealCount }, true) : "";
     $("deal-number").textContent = next.number;
     $("dealer-name").textContent = names()[next.dealer] || "";

@@ -210,6 +210,7 @@ def _sheet_context(link: TableLink, state: SheetState) -> dict:
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
             signers=table_entry.signature_board(sheet, names, order),
+            finished=sheet.status in (ScoreSheet.Status.COMPLETE, ScoreSheet.Status.VALIDATED),
         )
     context["dealer_name"] = names[context["next_dealer"]] if names else ""
     return context
