@@ -198,15 +198,7 @@ def _sheet_context(link: TableLink, state: SheetState) -> dict:
             version=sheet.version,
             next_number=view.next_number,
             next_dealer=view.next_dealer,
-            # Only what a player can still confirm; contested deals are told apart (issue 38:
-            # "2 donnes à confirmer" listed one after a confirmed deal was contested).
-            pending=[line for line in view.lines if line.deal.pending and not line.deal.disputed],
-            referred=[line for line in view.lines if table_entry.referred(line.deal)],
-            to_correct=[
-                line
-                for line in view.lines
-                if line.deal.disputed and not table_entry.referred(line.deal)
-            ],
+            **_waiting(view.lines),
             full=sheet_is_full(view),
             deal_count=view.expected_deals + sheet.extra_deals,
             signers=table_entry.signature_board(sheet, names, order),
@@ -214,6 +206,19 @@ def _sheet_context(link: TableLink, state: SheetState) -> dict:
         )
     context["dealer_name"] = names[context["next_dealer"]] if names else ""
     return context
+
+
+def _waiting(lines) -> dict[str, list]:
+    """The deals waiting, as the page counts them: only those a player can still confirm, and
+    the contested ones apart (issue 38: "2 donnes à confirmer" listed one after a confirmed
+    deal was contested), the arbiter's to decide or their enterer's to correct."""
+    return {
+        "pending": [line for line in lines if line.deal.pending and not line.deal.disputed],
+        "referred": [line for line in lines if table_entry.referred(line.deal)],
+        "to_correct": [
+            line for line in lines if line.deal.disputed and not table_entry.referred(line.deal)
+        ],
+    }
 
 
 def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
