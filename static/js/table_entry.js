@@ -459,9 +459,9 @@
     showState();
   }
 
-  // The form's top just under the sticky header.
+  // The form's top just under the sticky line of the Wi-Fi badge.
   function toForm() {
-    var head = document.querySelector(".table-head");
+    var head = document.querySelector(".status-line");
     var top = form.getBoundingClientRect().top + window.scrollY - (head ? head.offsetHeight : 0);
     window.scrollTo(0, Math.max(0, top - 4));
   }
