@@ -188,6 +188,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
             confirming.fill("#confirm-pin", table_of_five["players"][seat].pin)
             confirming.click("#finish-button")
             confirming.wait_for_selector(f"#signers [data-seat='{seat}']:has-text('a visé')")
+        confirming.wait_for_selector("#confirm-message:has-text('Feuille terminée')")
         # Finished: confirming and signing are gone from the page, which says what follows.
         confirming.wait_for_selector("#sheet-done:has-text('Feuille terminée')")
         assert confirming.locator("#confirm-section").is_hidden()
