@@ -1,6 +1,6 @@
-"""A phone left open on its table's page while the last player signs (issue 38): the page kept
-asking "Qui saisit sur ce téléphone ?" and offering to confirm, sign and contest. At its next
-refresh it hides them and says what follows."""
+"""A table's phone on which the last player signs (issue 38): the page kept
+asking "Qui saisit sur ce téléphone ?" and offering to confirm, sign and contest. It now hides
+them and says what follows."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import ScoreSheet
-from scoring.sheets import table_entry
 from tests.browser.at_table.conftest import PHONE, open_phone
 from tests.browser.at_table.test_entry_flow_browser import identify, seat_player, url
 from tournament.models import Tournament
@@ -17,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_open_page_drops_what_a_finished_sheet_no_longer_takes(
-    browser, live_server, long_names
+    browser, live_server, one_request_at_a_time, long_names
 ):
     four = long_names["four"]
     Tournament.objects.filter(pk=long_names["tournament"].pk).update(deals_per_table_4=3)
@@ -29,9 +28,14 @@ def test_the_open_page_drops_what_a_finished_sheet_no_longer_takes(
     expect(page.locator("#confirm-message")).to_contain_text("Donnes 2, 3 confirmées")
     for part in ("#who-section", "#confirm-section"):
         expect(page.locator(part)).to_be_visible()
-    # The whole table signs, from other phones.
-    for seat in range(4):
-        table_entry.sheet_sign(link=four["link"], registration=seat_player(four, seat), via="code")
+    # The whole table signs on this phone: its own player, then the others with their codes.
+    page.click("#finish-button")
+    expect(page.locator("#confirm-message")).to_contain_text("Doivent encore la viser")
+    for seat in (0, 2, 3):
+        page.select_option("#confirm-seat", str(seat))
+        page.fill("#confirm-pin", seat_player(four, seat).pin)
+        page.click("#finish-button")
+        expect(page.locator(f"#signers [data-seat='{seat}']")).to_contain_text("a visé")
     assert ScoreSheet.objects.get(table=four["table"]).status == ScoreSheet.Status.COMPLETE
     expect(page.locator("#sheet-done")).to_be_visible(timeout=20_000)
     expect(page.locator("#sheet-done")).to_contain_text("L'arbitre la valide")
