@@ -70,7 +70,7 @@ def test_a_confirmed_deal_contested_before_the_sheet_is_finished_goes_to_the_arb
     assert table4.confirm(table4.phone("cote-2"), COTE, [deal]).status_code == 403
     # It is in the arbiter's list of what waits, and marked on the desk's sheet.
     cockpit = arbiter_client.get(reverse("tournament-detail", args=[table4.tournament.pk]))
-    assert "Table 7 : 1 donne saisie au téléphone à confirmer" in cockpit.content.decode()
+    assert "Table 7 : 1 donne contestée à trancher" in cockpit.content.decode()
     desk = arbiter_client.get(reverse("sheet-detail", args=[deal.sheet_id])).content.decode()
     assert "après confirmation : à décider" in desk and "preneur faux" in desk
     history = arbiter_client.get(reverse("sheet-history", args=[deal.sheet_id]))
