@@ -7,7 +7,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,10 +27,11 @@ def key_digest(key: str) -> str:
 
 
 def enterable_championships(club: Club) -> QuerySet[Championship]:
-    """The championships a club's sent tournaments may enter: its own, and the circuits that
-    invite it."""
+    """The circuits a club's sent tournaments may enter: those that invite it (the circuits'
+    own rule, scoring.season.circuits). A club's own championship is its organisers' to fill,
+    on its page: a sent tournament keeps its place there from one version to the next."""
     return (
-        Championship.objects.filter(Q(host_club=club) | Q(participating_clubs=club))
+        Championship.objects.filter(participating_clubs=club)
         .distinct()
         .order_by("-season", "name")
     )

@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,11 +33,12 @@ from scoring.documents.backup import (
 )
 from scoring.documents.backup.document import Sections, check_document, parse_backup
 from scoring.documents.backup.plan import Plan
-from scoring.models import Championship, Deal
+from scoring.models import Deal
+from scoring.season.circuits import circuit_tournament_add
 from scoring.upload.keys import enterable_championships
+from scoring.upload.replace import tournament_replace, unlicensed_players_match
 from scoring.uploads import ReceivedVersion, UploadKey
-from tournament.access.audit import change_record
-from tournament.models import ChangeLog, Club, Tournament
+from tournament.models import Club, Tournament
 
 SOURCE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -113,10 +115,16 @@ def _store(key: UploadKey, plan: Plan, data: dict, *, source: str, digest: str, 
     if already is not None:
         return Received(already, created=False)
     previous = ReceivedVersion.objects.filter(club=club, source=source).order_by("number").last()
+    kept = previous.tournament if previous is not None else None
+    if kept is not None:
+        unlicensed_players_match(plan, previous=kept)
     tournament = tournament_write(plan, user=owner)
+    if kept is not None:
+        # The same tournament, its content replaced: its id, public link and championships stay.
+        tournament = tournament_replace(kept=kept, new=tournament)
     report = arbiter_report(tournament)
     totals_check(data.get("report"), {line.number: line.total for line in report.ranking})
-    _enter_championships(tournament, key, previous, owner)
+    _enter_circuits(tournament, key, owner)
     version = ReceivedVersion.objects.create(
         club=club,
         source=source,
@@ -127,8 +135,6 @@ def _store(key: UploadKey, plan: Plan, data: dict, *, source: str, digest: str, 
         tournament=tournament,
         key=key,
     )
-    if previous is not None and previous.tournament is not None:
-        previous.tournament.delete()  # replaced: its document stays in the history
     UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
     return Received(version, created=True)
 
@@ -214,27 +220,17 @@ def totals_check(report: Any, computed: dict[int, int]) -> None:
         raise Refused(_("Refusé : le classement du rapport ne correspond pas aux inscrits."))
 
 
-def _enter_championships(
-    tournament: Tournament, key: UploadKey, previous: ReceivedVersion | None, owner
-) -> None:
-    """The key's championships and circuits, and those the replaced version was in, count the
-    tournament: only the club's own and the circuits inviting it."""
-    chosen = set(key.championships.values_list("pk", flat=True))
-    if previous is not None and previous.tournament_id is not None:
-        chosen |= set(
-            Championship.objects.filter(tournaments=previous.tournament_id).values_list(
-                "pk", flat=True
-            )
-        )
-    for championship in enterable_championships(key.club).filter(pk__in=chosen):
-        championship.tournaments.add(tournament)
-        state = {"circuit": [championship.pk, championship.name], "tournament": tournament.name}
-        change_record(
-            tournament=tournament,
-            obj=championship,
-            action=ChangeLog.Action.UPDATE,
-            before={**state, "in_circuit": False},
-            after={**state, "in_circuit": True},
-            user=owner,
-            club=key.club,
-        )
+def _enter_circuits(tournament: Tournament, key: UploadKey, owner) -> None:
+    """The key's circuits count the tournament, entered by the circuits' own service as the
+    key's owner (who runs it: the restore made them its owner), asked the same rights as on
+    the circuit's page; a circuit it is already in (a version before) keeps it once. A key
+    whose owner may no longer enter it (they left the club) enters nothing."""
+    for championship in enterable_championships(key.club).filter(
+        pk__in=key.championships.values("pk")
+    ):
+        if owner is None:
+            return
+        try:
+            circuit_tournament_add(user=owner, championship=championship, tournament=tournament)
+        except PermissionDenied:
+            continue

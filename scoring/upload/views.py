@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 class KeyForm(forms.Form):
     label = forms.CharField(label=gettext_lazy("Nom de la clé"), max_length=100, required=False)
     championships = forms.ModelMultipleChoiceField(
-        label=gettext_lazy("Championnats et circuits où comptent les tournois envoyés"),
+        label=gettext_lazy("Circuits où comptent les tournois envoyés"),
         queryset=Championship.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,

@@ -8,8 +8,9 @@ on PostgreSQL), as at the end of a club evening.
 - a request cut after its body was sent, then the laptop's send: stored once (version 1),
   the laptop shows it with the public page's link, which opens; a double click and two
   identical sends at the same instant store nothing more;
-- reopened, corrected and sent again: version 2 replaces version 1, whose document the
-  history keeps; the comité's circuit counts the tournament (version 2's);
+- reopened, corrected and sent again: version 2 replaces version 1's content in the same
+  tournament (its id and public link stay), version 1's document kept in the history; no
+  player copied again; the comité's circuit counts the tournament once;
 - neither server logged an error.
 
 PostgreSQL only (`make test`'s PostgreSQL pass, which sets DATABASE_URL). Run it alone with
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import socket
 import subprocess
@@ -43,18 +43,10 @@ from bench.common import (
     server_env,
 )
 from tests.load.comite_sites import ARBITER, ARBITER_PASSWORD, OTHER_CLUB
+from tests.load.engines import postgres_servers
 from tests.load.parallel_site import Answer, all_at_once, form_page, request
 
-ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.database,
-    pytest.mark.skipif(
-        not ON_POSTGRES,
-        reason="the comité's server runs on PostgreSQL: make test's PostgreSQL pass runs this",
-    ),
-]
+pytestmark = postgres_servers("the comité's server runs on PostgreSQL")
 
 ENDPOINT = "/api/comite/resultats/"
 
@@ -209,6 +201,7 @@ def test_a_club_evening_reaches_the_comite(sites):
     held = comite.step("read-comite", str(comite.seeded["circuit"]))
     assert [v["number"] for v in held["versions"]] == [1]
     first_copy = held["versions"][0]["tournament_id"]
+    players_at_version_1 = held["players"]
     assert held["circuit_finished"] == [first_copy] and held["circuit_ranked"] >= 8
 
     # Reopened, corrected, sent again: version 2 replaces version 1; the history keeps both.
@@ -217,11 +210,14 @@ def test_a_club_evening_reaches_the_comite(sites):
     held = comite.step("read-comite", str(comite.seeded["circuit"]))
     assert [v["number"] for v in held["versions"]] == [1, 2]
     assert len({v["digest"] for v in held["versions"]}) == 2
-    version_1, version_2 = held["versions"]
-    assert version_1["tournament_id"] is None  # replaced; its document kept
-    assert [t["pk"] for t in held["tournaments"]] == [version_2["tournament_id"]]
-    assert held["incidents"][str(version_2["tournament_id"])] == 13
-    assert held["circuit_finished"] == [version_2["tournament_id"]]
+    # The same tournament, its content replaced: the link sent with version 1 still opens it.
+    assert [v["tournament_id"] for v in held["versions"]] == [first_copy, first_copy]
+    assert [t["pk"] for t in held["tournaments"]] == [first_copy]
+    assert held["incidents"][str(first_copy)] == 13
+    assert held["players"] == players_at_version_1  # the same people, none copied again
+    assert held["circuit_finished"] == [first_copy]
+    assert link in laptop_send(laptop, cookies)  # a double click: the same link
+    assert request(comite.port, "GET", link.removeprefix(comite_url)).status == 200
     assert len(held["keys_used"]) == 1  # the good key only
 
     for site in (laptop, comite):

@@ -21,7 +21,6 @@ one machine, never shared by servers on two. Run it alone with
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import tempfile
@@ -33,6 +32,7 @@ import pytest
 from django.conf import settings
 
 from scoring.sheets.table_entry.guessing import CLIENT_ALLOWANCE
+from tests.load.engines import postgres_servers
 from tests.load.parallel_site import (
     Answer,
     PhoneTable,
@@ -43,16 +43,7 @@ from tests.load.parallel_site import (
     served_site,
 )
 
-ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.database,
-    pytest.mark.skipif(
-        not ON_POSTGRES,
-        reason="two servers share a PostgreSQL database: make test's PostgreSQL pass runs this",
-    ),
-]
+pytestmark = postgres_servers("two servers share a PostgreSQL database")
 
 WORKERS = 2  # per server: two processes each, four in all
 SHEET_RE = re.compile(r'id="table-sheet" data-version="(\d+)" data-next-number="(\d+)"')
