@@ -27,6 +27,7 @@ from tournament.access.permissions import (
     permission_required,
 )
 from tournament.public_address import absolute_url
+from tournament.settings import client_ip_address
 
 if TYPE_CHECKING:
     from tournament.clubs.views import ClubRequest
@@ -74,6 +75,11 @@ def club_upload_key_revoke(request: ClubRequest, pk: int, key: int) -> HttpRespo
     return redirect("club-upload-keys", pk)
 
 
+def client_address(request: HttpRequest) -> str:
+    # The address the login and sign-up limits see (the trusted proxy setting applies).
+    return client_ip_address(request) or "?"
+
+
 def _answer(message: str, status: int, **extra) -> JsonResponse:
     status_word = "received" if status in (200, 201) else "refused"
     return JsonResponse(
@@ -87,9 +93,11 @@ def _answer(message: str, status: int, **extra) -> JsonResponse:
 @require_POST
 def results_upload(request: HttpRequest) -> JsonResponse:
     try:
-        key = keys.key_authenticate(request.headers.get("Authorization", ""))
+        key = keys.key_authenticate(
+            request.headers.get("Authorization", ""), address=client_address(request)
+        )
     except keys.KeyRefused as refusal:
-        return _answer(str(refusal), 401)
+        return _answer(str(refusal), refusal.status)
     # Bounded before the body is read, as a restore's upload (Django's own reading of the body
     # would stop at DATA_UPLOAD_MAX_MEMORY_SIZE instead, far below a big tournament). The
     # document is checked as a backup file is (scoring.documents.backup), not by a schema.

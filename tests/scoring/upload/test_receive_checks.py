@@ -22,13 +22,15 @@ def stored() -> tuple[int, int, int]:
 def refused(key: str, raw: bytes) -> Refused:
     before = stored()
     with pytest.raises(Refused) as refusal:
-        results_receive(key=key_authenticate(f"Bearer {key}"), raw=raw)
+        results_receive(key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=raw)
     assert stored() == before  # nothing stored
     return refusal.value
 
 
 def test_a_good_document_is_stored_as_version_1_of_the_keys_club(key, club, document, finished):
-    received = results_receive(key=key_authenticate(f"Bearer {key}"), raw=document)
+    received = results_receive(
+        key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=document
+    )
     assert received.created and received.version.number == 1
     copy = received.version.tournament
     assert copy.pk != finished.pk and copy.host_club == club
@@ -38,21 +40,25 @@ def test_a_good_document_is_stored_as_version_1_of_the_keys_club(key, club, docu
 
 
 def test_the_same_document_twice_is_stored_once(key, document):
-    first = results_receive(key=key_authenticate(f"Bearer {key}"), raw=document)
+    first = results_receive(
+        key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=document
+    )
     count = stored()
-    again = results_receive(key=key_authenticate(f"Bearer {key}"), raw=document)
+    again = results_receive(
+        key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=document
+    )
     assert not again.created and again.version.pk == first.version.pk
     assert stored() == count
 
 
 def test_a_wrong_key_and_a_revoked_key_are_refused(key, club):
     with pytest.raises(KeyRefused, match="inconnue"):
-        key_authenticate("Bearer tdk_" + "x" * 40)
+        key_authenticate("Bearer tdk_" + "x" * 40, address="192.0.2.1")
     with pytest.raises(KeyRefused, match="manquante"):
-        key_authenticate("")
+        key_authenticate("", address="192.0.2.1")
     assert upload_key_revoke(club=club, key_id=UploadKey.objects.get().pk)
     with pytest.raises(KeyRefused, match="révoquée"):
-        key_authenticate(f"Bearer {key}")
+        key_authenticate(f"Bearer {key}", address="192.0.2.1")
 
 
 def test_the_key_is_stored_as_a_digest_only(key):
@@ -76,7 +82,9 @@ def test_a_document_naming_another_club_is_refused(key, document):
 def test_by_fft_number_when_both_clubs_have_one(key, club, document):
     Club.objects.filter(pk=club.pk).update(code="0712")
     raw = edited(document, lambda data: data.update(club={"name": "Autre nom", "code": "0712"}))
-    assert results_receive(key=key_authenticate(f"Bearer {key}"), raw=raw).created
+    assert results_receive(
+        key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=raw
+    ).created
     raw = edited(document, lambda data: data.update(club={"name": club.name, "code": "0999"}))
     assert refused(key, raw).status == 403
 

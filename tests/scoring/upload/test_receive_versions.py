@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def send(key: str, raw: bytes):
-    return results_receive(key=key_authenticate(f"Bearer {key}"), raw=raw)
+    return results_receive(key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=raw)
 
 
 def corrected(finished: Tournament, arbiter) -> bytes:
@@ -94,9 +94,7 @@ def test_the_clubs_circuits_count_it_once(key, club, document, finished, arbiter
     assert copy in standings.finished
     ranked = standings.ranking.ranked
     assert len(ranked) >= 8  # its players who played are ranked from its results
-    assert {scored.result.tournament for line in ranked for scored in line.row.scored} == {
-        copy.pk
-    }
+    assert {scored.result.tournament for line in ranked for scored in line.row.scored} == {copy.pk}
     # Entered through the circuits' service: its record of who put it in, as on its page.
     assert ChangeLog.objects.filter(tournament=copy, object_type="championship").count() == 1
     # Their organisers fill the club's own championship and another club's, not a key.

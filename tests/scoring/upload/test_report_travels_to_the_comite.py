@@ -20,7 +20,9 @@ def without(lines, *fields: str) -> list[dict]:
 
 
 def test_the_server_reports_what_the_desk_recorded(key, document, finished):
-    version = results_receive(key=key_authenticate(f"Bearer {key}"), raw=document).version
+    version = results_receive(
+        key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=document
+    ).version
     before, after = arbiter_report(finished), arbiter_report(version.tournament)
     assert after.field == before.field
     assert after.positions == before.positions

@@ -49,4 +49,4 @@ def test_another_clubs_key_cannot_be_revoked_from_this_club(arbiter_client, arbi
 
     row, key = upload_key_issue(club=other, user=arbiter)
     arbiter_client.post(reverse("club-upload-key-revoke", args=[club.pk, row.pk]))
-    assert key_authenticate(f"Bearer {key}") == row  # still valid
+    assert key_authenticate(f"Bearer {key}", address="192.0.2.1") == row  # still valid
