@@ -87,6 +87,8 @@ class ComiteServer(models.Model):
 
     url = models.URLField(_("adresse du serveur du comité"), max_length=300)
     key = models.CharField(_("clé d'envoi"), max_length=100)
+    # Off: https:// only, the server's certificate checked (scoring.upload.transport).
+    allow_http = models.BooleanField(_("autoriser http sans chiffrement"), default=False)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     class Meta:

@@ -86,6 +86,11 @@ if PUBLIC_URL:
 # no https to redirect to: the secure defaults below would lock every phone out.
 PLAIN_HTTP = PUBLIC_URL.startswith("http://")
 
+# The laptop sends finished tournaments to its comité's server over HTTPS and checks the
+# server's certificate against the system's authorities, or against this file of certificates
+# (PEM) when the comité's server uses its own (scoring.upload.transport).
+COMITE_CA_BUNDLE = env_str("COMITE_CA_BUNDLE").strip()
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.arbiter_report import arbiter_report
 from scoring.documents.backup import tournament_export
+from scoring.upload.transport import network_error, open_url, url_check
 from scoring.uploads import ComiteServer, ResultsSend
 from tournament.models import Tournament
 
@@ -36,10 +37,13 @@ def comite_server() -> ComiteServer | None:
     return ComiteServer.objects.order_by("pk").first()
 
 
-def comite_server_save(*, url: str, key: str = "") -> ComiteServer:
-    """Keep the server's address, and the key when one is given (a blank key keeps the old)."""
+def comite_server_save(*, url: str, key: str = "", allow_http: bool = False) -> ComiteServer:
+    """Keep the server's address, and the key when one is given (a blank key keeps the old).
+    An http:// address only when `allow_http` says so."""
     server = comite_server() or ComiteServer()
     server.url = url.strip().rstrip("/")
+    server.allow_http = allow_http
+    url_check(server.url, allow_http=allow_http)
     if key.strip():
         server.key = key.strip()
     if not server.key:
@@ -74,6 +78,7 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         )
     if tournament.status != Tournament.Status.FINISHED:
         raise ValidationError(_("Seul un tournoi terminé s'envoie au serveur du comité."))
+    url_check(server.url, allow_http=server.allow_http)
     sending, _created = ResultsSend.objects.get_or_create(
         tournament=tournament, defaults={"source": secrets.token_urlsafe(18)}
     )
@@ -93,15 +98,16 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         },
     )
     try:
-        with (opener or urllib.request.urlopen)(request, timeout=TIMEOUT) as response:
+        with (opener or open_url)(request, timeout=TIMEOUT) as response:
             _answer(sending, response.status, response.read())
     except urllib.error.HTTPError as error:
         _answer(sending, error.code, error.read())
     except (OSError, ValueError) as error:  # no network, a cut, a timeout, a bad address
         sending.status = ResultsSend.Status.WAITING
         sending.message = _(
-            "Serveur du comité injoignable (%(error)s) : l'envoi attend, réessayez plus tard."
-        ) % {"error": str(getattr(error, "reason", error))[:200]}
+            "Serveur du comité injoignable : %(error)s. L'envoi attend : réessayez plus tard "
+            "(bouton « Réessayer l'envoi » ou commande send_results)."
+        ) % {"error": network_error(error)}
     sending.save()
     return sending
 

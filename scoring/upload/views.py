@@ -3,6 +3,7 @@ tournament; on the laptop, the comité server's settings and a finished tourname
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from django import forms
@@ -24,6 +25,7 @@ from tournament.access.permissions import (
     Permission,
     TournamentRequest,
     club_required,
+    may,
     permission_required,
 )
 from tournament.public_address import absolute_url
@@ -108,6 +110,15 @@ def results_upload(request: HttpRequest) -> JsonResponse:
     if length > MAX_BACKUP_BYTES:
         return _answer(too_big().message, 413)
     raw = request.read(MAX_BACKUP_BYTES + 1)
+    # The laptop names the document by its digest: a body altered or cut on the way is refused.
+    expected = request.headers.get("Idempotency-Key", "").strip().lower()
+    if expected and expected != hashlib.sha256(raw).hexdigest():
+        return _answer(
+            _("Document incomplet ou altéré en route : renvoyez-le.")
+            + " "
+            + _("Rien n'a été enregistré."),
+            400,
+        )
     try:
         received = results_receive(key=key, raw=raw)
     except Refused as refusal:
@@ -142,23 +153,46 @@ class ServerForm(forms.Form):
         required=False,
         widget=forms.PasswordInput(render_value=False),
     )
+    allow_http = forms.BooleanField(
+        label=gettext_lazy("Autoriser http sans chiffrement"),
+        required=False,
+        help_text=gettext_lazy(
+            "Non coché (conseillé) : l'envoi passe en https:// et le certificat du serveur est "
+            "vérifié. Cochez seulement pour un serveur du comité sans https, sur un réseau de "
+            "confiance : la clé et les résultats passent alors en clair."
+        ),
+    )
 
 
 @permission_required(Permission.CREATE, None)
 @require_http_methods(["GET", "POST"])
 def comite_settings(request: HttpRequest) -> HttpResponse:
     server = send.comite_server()
-    initial = {"url": server.url} if server else {}
+    initial = {"url": server.url, "allow_http": server.allow_http} if server else {}
     form = ServerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            send.comite_server_save(url=form.cleaned_data["url"], key=form.cleaned_data["key"])
+            send.comite_server_save(
+                url=form.cleaned_data["url"],
+                key=form.cleaned_data["key"],
+                allow_http=form.cleaned_data["allow_http"],
+            )
         except ValidationError as invalid:
             form.add_error(None, invalid)
         else:
             messages.success(request, _("Réglages du serveur du comité enregistrés."))
             return redirect("comite-settings")
-    context = {"form": form, "server": server, "has_key": bool(server and server.key)}
+    context = {
+        "form": form,
+        "server": server,
+        "has_key": bool(server and server.key),
+        # What the end of the evening left to send: the tournaments this user may send.
+        "waiting": [
+            sending
+            for sending in send.waiting_sends()
+            if may(request.user, Permission.EXPORT, sending.tournament)
+        ],
+    }
     return render(request, "scoring/comite_settings.html", context)
 
 

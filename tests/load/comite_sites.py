@@ -7,7 +7,7 @@ club's laptop (SQLite) and the comité's server (PostgreSQL) share nothing but H
   the other club's.
 - `seed-laptop OUT`: the laptop: the same club by name, its arbiter (a login), and a finished
   tournament with every kind of incident (tests/scoring/documents/report_tournament.py).
-- `configure OUT URL KEY`: the laptop's comité settings.
+- `configure OUT URL KEY`: the laptop's comité settings (plain http allowed: loopback).
 - `document OUT`: the document the laptop sends (its source, once it has one).
 - `correct OUT`: on the laptop: reopen the tournament, record a forgotten penalty, finish it.
 - `read-comite OUT`: what the comité's server holds: versions, tournaments, players, the
@@ -77,7 +77,9 @@ def seed_laptop(out: str) -> None:
 def configure(out: str, url: str, key: str) -> None:
     from scoring.upload.send import comite_server_save
 
-    comite_server_save(url=url, key=key)
+    # Plain http on the loopback, explicitly allowed as the settings page allows it (HTTPS and
+    # its certificate check: tests/scoring/upload/test_https_certificate.py).
+    comite_server_save(url=url, key=key, allow_http=url.startswith("http://"))
     Path(out).write_text("{}")
 
 

@@ -34,7 +34,7 @@ class Routed:
         self.client = Client()
         self.sent: list[bytes] = []
 
-    def __call__(self, request: urllib.request.Request, timeout: float = 0):
+    def __call__(self, request: urllib.request.Request, timeout: float = 0, **_tls):
         assert request.full_url.startswith(SERVER)
         body = request.data
         assert isinstance(body, bytes)
@@ -45,6 +45,7 @@ class Routed:
             body,
             content_type="application/json",
             HTTP_AUTHORIZATION=request.get_header("Authorization"),
+            HTTP_IDEMPOTENCY_KEY=request.get_header("Idempotency-key"),
         )
         if response.status_code >= 400:
             raise urllib.error.HTTPError(
@@ -59,7 +60,7 @@ def text(response) -> str:
     return html.unescape(response.content.decode())
 
 
-def no_network(request, timeout=0):
+def no_network(request, timeout=0, **_tls):
     raise urllib.error.URLError(OSError(101, "Network is unreachable"))
 
 
