@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.core.penalties import RULE_PENALTY_DEFAULTS
 from scoring.counting import waiting_rule
+from scoring.documents.report_records import CallLine, StaffLine, received_records
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
 from scoring.models import Deal, Incident, SheetPlayer, TableCall
@@ -37,13 +38,6 @@ RULE_SANCTIONS = {
     ),
     "petit_sec": gettext_lazy("Règlement FFT : la donne est annulée et redistribuée"),
 }
-
-
-@dataclass(frozen=True)
-class StaffLine:
-    name: str
-    role: str
-    signs: bool  # an arbiter (the owner or a co-arbiter): signs the report; a scorer does not
 
 
 @dataclass(frozen=True)
@@ -103,17 +97,6 @@ class AdjustedScore:
 
 
 @dataclass(frozen=True)
-class CallLine:
-    position: int
-    table: int
-    deal: int | None
-    note: str
-    called_at: datetime
-    taken_at: datetime | None
-    taken_by: str
-
-
-@dataclass(frozen=True)
 class RankLine:
     rank: int
     tied: bool
@@ -164,10 +147,11 @@ def arbiter_report(tournament: Tournament) -> ArbiterReport:
     """Everything the report prints, whatever the tournament's size in the same queries."""
     standings = mark_provisional(standings_for(tournament))
     registrations: Mapping[Any, Registration] = standings.registrations
+    sent = received_records(tournament)  # a tournament a club sent: the laptop's own records
     return ArbiterReport(
         tournament=tournament,
         club=tournament.club or (tournament.host_club.name if tournament.host_club else ""),
-        staff=staff_lines(tournament),
+        staff=sent.staff if sent else staff_lines(tournament),
         format=tournament.get_format_display(),
         rule_set=str(dict(RULE_SET_CHOICES).get(tournament.rule_set, tournament.rule_set)),
         remainder=tournament.get_remainder_display(),
@@ -183,7 +167,7 @@ def arbiter_report(tournament: Tournament) -> ArbiterReport:
         positions=position_lines(tournament),
         incidents=incident_lines(tournament),
         adjusted=adjusted_scores(tournament, registrations),
-        calls=call_lines(tournament),
+        calls=sent.calls if sent else call_lines(tournament),
         ranking=rank_lines(standings),
         provisional=standings.provisional,
     )

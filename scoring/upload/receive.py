@@ -33,6 +33,7 @@ from scoring.documents.backup import (
 )
 from scoring.documents.backup.document import Sections, check_document, parse_backup
 from scoring.documents.backup.plan import Plan
+from scoring.documents.report_records import sent_records
 from scoring.models import Deal
 from scoring.season.circuits import circuit_tournament_add
 from scoring.upload.keys import enterable_championships
@@ -80,6 +81,12 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
     if not isinstance(source, str) or not SOURCE_RE.match(source):
         raise Refused(_("Document incomplet : l'identifiant du tournoi (source) manque."))
     club_check(data.get("club"), club)
+    try:
+        sent_records(data.get("report"))
+    except ValueError as exc:
+        raise Refused(
+            _("Document incomplet : les arbitres ou les appels du rapport sont illisibles.")
+        ) from exc
     digest = hashlib.sha256(raw).hexdigest()
     already = _already(club, source, digest)
     if already is not None:

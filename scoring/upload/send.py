@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.arbiter_report import arbiter_report
 from scoring.documents.backup import tournament_export
+from scoring.documents.report_records import records_document
 from scoring.upload.transport import network_error, open_url, url_check
 from scoring.uploads import ComiteServer, ResultsSend
 from tournament.models import Tournament
@@ -58,7 +59,8 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
     data = tournament_export(tournament)
     data["source"] = source
     data["report"] = {
-        "staff": [{"name": line.name, "role": line.role} for line in report.staff],
+        # What a backup does not hold: the evening's arbiters and the calls for the arbiter.
+        **records_document(report.staff, report.calls),
         "ranking": [
             {"rank": line.rank, "number": line.number, "licence": line.licence, "total": line.total}
             for line in report.ranking
