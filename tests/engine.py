@@ -30,11 +30,15 @@ MIGRATIONS = (
 )
 
 # Issue 40's sending of results: the versions' unique constraints, the club's row lock and the
-# same document sent twice at once (IntegrityError), on both engines and across two servers.
+# same document sent twice at once (IntegrityError), on both engines and across two servers;
+# a version replacing the previous one's content in place; wrong keys counted by the site's
+# upsert counter (tournament.access.throttle) under parallel requests.
 UPLOAD = (
     "tests/scoring/upload/test_receive_checks.py",
     "tests/scoring/upload/test_receive_versions.py",
+    "tests/scoring/upload/test_wrong_keys_limit.py",
     "tests/load/test_send_results_two_servers.py",
+    "tests/load/test_parallel_upload_keys.py",
 )
 
 # module of the apps -> the test files that exercise its engine-specific code

@@ -68,8 +68,9 @@ def tournament_replace(*, kept: Tournament, new: Tournament) -> Tournament:
     # The previous document's history records (a restore files them under no club and no
     # account); the server's own records of this tournament (entering a circuit) stay.
     ChangeLog.objects.filter(tournament=kept, club=None, user=None).delete()
-    for model in (*CONTENT, ChangeLog):
-        model._default_manager.filter(tournament=new).update(tournament=kept)
+    moved: tuple[type[models.Model], ...] = (*CONTENT, ChangeLog)
+    for part in moved:
+        part._default_manager.filter(tournament=new).update(tournament=kept)
     values = _field_values(new)
     new.delete()  # empty now; deleted first, its unique fields (a hall link) free again
     Tournament.objects.filter(pk=kept.pk).update(**values)
