@@ -22,7 +22,9 @@ BANNED = {
     ),
     r"\d\s*pts\b|\)s pts\b": "points",
     r"(?i)feuilles? de score|fiches? de marque": "feuille de marque",
-    r": il ne peut pas|: elle ne peut pas": "a sentence without a gendered pronoun",
+    r": il ne peut pas|: elle ne peut pas|qu'il ne pouvait|est noté preneur": (
+        "a sentence without a gendered pronoun or agreement"
+    ),
 }
 
 
@@ -60,6 +62,7 @@ def test_the_banned_list_catches_each_variant():
         "45 pts",
         "la feuille de score",
         "DURAND a fait une fausse donne : il ne peut pas enchérir",
+        "DURAND est noté preneur de la donne 1 alors qu'il ne pouvait pas enchérir",
     ]
     for sample in samples:
         assert any(re.search(pattern, sample) for pattern in BANNED), sample

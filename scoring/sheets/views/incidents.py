@@ -113,8 +113,8 @@ def _warn_barred_taker(request: TournamentRequest, incident: Incident) -> None:
         messages.warning(
             request,
             gettext(
-                "Attention : %(name)s est noté preneur de la donne %(number)s alors "
-                "qu'il ne pouvait pas enchérir. Corrigez la donne ou donnez un score "
+                "Attention : la donne %(number)s a pour preneur %(name)s, à qui cet "
+                "incident interdisait d'enchérir. Corrigez la donne ou donnez un score "
                 "arbitral."
             )
             % {"name": incident.registration.player, "number": barred.number},

@@ -105,7 +105,9 @@ def test_an_incident_recorded_after_its_deal_warns_and_marks_the_line(
     deal_post(arbiter_client, sheet, DEALS_004[0])  # Est takes deal 1
     response = incident(arbiter_client, tournament, sheet, "E", "fausse_donne", 1)
     html = response.content.decode()
-    assert "Attention : DUBOIS est noté preneur de la donne 1" in html
+    # Said of the player without a gendered word (issue 38: "il ne pouvait pas enchérir").
+    assert "Attention : la donne 1 a pour preneur DUBOIS" in html
+    assert "à qui cet incident interdisait d&#x27;enchérir" in html
     line = html[html.index('id="deal-1"') : html.index("</tr>", html.index('id="deal-1"'))]
     assert 'class="badge err barred-taker"' in line and "à corriger" in line
     # Nobody barred, no warning.
