@@ -105,7 +105,7 @@ def ranking_pdf(
             "lines": lines,
             "has_penalties": any(line.penalty for line in lines),
             "tie_breaks": [c.label for c in standings.criteria[1:]],
-            "qr": qr_svg(qr_url),
+            "qr": qr_svg(qr_url) if qr_url else "",
             "qr_url": qr_url,
             "document_title": title,
         },

@@ -47,7 +47,10 @@ def page_margins(tournament: Tournament | None) -> dict[str, Any]:
 
 
 def public_standings_url(request: HttpRequest, tournament: Tournament) -> str:
-    """Where the printed QR codes lead: the public standings, absolute."""
+    """Where the printed QR codes lead: the public standings, absolute; "" (no code printed)
+    while the tournament is not public, since its public page answers 404."""
+    if not tournament.is_public:
+        return ""
     try:
         path = reverse("public-tournament", args=[tournament.pk])
     except NoReverseMatch:

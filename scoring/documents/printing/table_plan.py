@@ -45,7 +45,7 @@ def table_plan_pdf(
         {
             "tournament": tournament,
             "plans": plans,
-            "qr": qr_svg(qr_url),
+            "qr": qr_svg(qr_url) if qr_url else "",
             "qr_url": qr_url,
             "document_title": _("Plan des tables"),
         },

@@ -11,7 +11,7 @@ from scoring.documents.printing import ranking_pdf
 from scoring.models import DealScore, Incident
 from tests.scoring.documents.printing.print_helpers import fetch_pdf, refused_to_anonymous
 from tests.scoring.documents.printing.print_tournament import build_print_tournament
-from tournament.models import Registration
+from tournament.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +111,8 @@ def test_position_ranking_shows_each_bilan_at_that_position(arbiter_client, data
 
 
 def test_the_qr_code_leads_to_the_public_standings(arbiter_client, data, monkeypatch):
+    # Only a public tournament has public standings to lead to (test_print_standings_qr.py).
+    Tournament.objects.filter(pk=data.tournament.pk).update(is_public=True)
     encoded = []
     monkeypatch.setattr(ranking_pdf, "qr_svg", lambda url: encoded.append(url) or "<svg></svg>")
     fetch_pdf(arbiter_client, url(data))

@@ -8,7 +8,7 @@ from django.urls import reverse
 from scoring.documents.printing import table_plan
 from tests.scoring.documents.printing.print_helpers import fetch_pdf, refused_to_anonymous
 from tests.scoring.documents.printing.print_tournament import build_print_tournament
-from tournament.models import Registration, Seat
+from tournament.models import Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +19,8 @@ def data():
 
 
 def test_table_plan_lists_every_seat_of_the_position(arbiter_client, data, monkeypatch):
+    # Only a public tournament has public standings to lead to (test_print_standings_qr.py).
+    Tournament.objects.filter(pk=data.tournament.pk).update(is_public=True)
     encoded = []
     monkeypatch.setattr(table_plan, "qr_svg", lambda url: encoded.append(url) or "<svg></svg>")
     url = reverse("print-table-plan", args=[data.tournament.pk, 1])

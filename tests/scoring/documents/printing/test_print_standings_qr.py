@@ -1,0 +1,82 @@
+"""The printed codes to a public page, read back as a phone would (issue 38: every printed QR
+code leads where the README says, from the public address): the ranking's and the table plan's
+corner code to the public standings, an event's and a championship's to their public pages;
+a tournament that is not public prints no such code, since its public page answers 404."""
+
+import pytest
+from django.test import Client as HttpClient
+from django.urls import reverse
+
+from tests.scoring.documents.printing.print_tournament import build_print_tournament
+from tests.scoring.documents.printing.qr_reading import qr_codes
+from tests.scoring.events.venue_helpers import cut_event
+from tests.scoring.season.championship_helpers import championship, evening, people
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC = "http://club.lan:8000"
+
+
+def codes(response, workdir) -> set[str]:
+    assert response["Content-Type"] == "application/pdf"
+    workdir.mkdir(exist_ok=True)
+    return {code for page in qr_codes(response.content, workdir) for code in page}
+
+
+def opens_for_a_phone(code: str) -> int:
+    """The status a phone, logged in nowhere, gets at the code's address."""
+    assert code.startswith(PUBLIC), code
+    return HttpClient().get(code.removeprefix(PUBLIC)).status_code
+
+
+@pytest.fixture
+def printed(settings):
+    settings.PUBLIC_URL = PUBLIC
+    return build_print_tournament()
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_the_rankings_code_leads_to_the_public_standings_only_when_public(
+    arbiter_client, printed, tmp_path, public
+):
+    tournament = printed.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=public)
+    standings = f"{PUBLIC}{reverse('public-tournament', args=[tournament.pk])}"
+    ranking = arbiter_client.get(reverse("print-ranking", args=[tournament.pk]))
+    found = codes(ranking, tmp_path / "ranking")
+    plan = arbiter_client.get(reverse("print-table-plan", args=[tournament.pk, 1]))
+    found_on_plan = codes(plan, tmp_path / "plan")
+    if public:
+        assert found == {standings}
+        assert standings in found_on_plan
+        assert opens_for_a_phone(standings) == 200
+    else:  # the public page would answer 404: no code leads there
+        assert opens_for_a_phone(standings) == 404
+        assert found == set()
+        assert standings not in found_on_plan
+
+
+def test_an_events_code_leads_to_its_public_page(arbiter_client, arbiter, settings, tmp_path):
+    settings.PUBLIC_URL = PUBLIC
+    result = cut_event(arbiter, players=8, public=True)
+    url = reverse("event-session-document", args=[result.event.pk, 1, "cumul", "pdf"])
+    found = codes(arbiter_client.get(url), tmp_path)
+    page = f"{PUBLIC}{reverse('public-event', args=[result.event.pk])}"
+    assert found == {page}
+    assert opens_for_a_phone(page) == 200
+
+
+def test_a_championships_code_leads_to_its_public_page(
+    arbiter_client, arbiter, settings, tmp_path
+):
+    settings.PUBLIC_URL = PUBLIC
+    p = people("ANNE", "BRUNO", "CLAIRE", "DENIS")
+    scores = {p["ANNE"]: 300, p["BRUNO"]: 100, p["CLAIRE"]: -100, p["DENIS"]: -300}
+    night = evening("Soirée publique", 1, [scores], owner=arbiter)
+    Tournament.objects.filter(pk=night.pk).update(is_public=True)
+    season = championship([night], owner=arbiter, is_public=True)
+    found = codes(arbiter_client.get(reverse("championship-pdf", args=[season.pk])), tmp_path)
+    page = f"{PUBLIC}{reverse('public-championship', args=[season.pk])}"
+    assert found == {page}
+    assert opens_for_a_phone(page) == 200
