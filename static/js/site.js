@@ -13,13 +13,16 @@ document.addEventListener("click", (event) => {
   if (input) input.select();
 });
 
-// A link to a closed box of the page ("Terminer le tournoi (dans les réglages)" → #settings)
-// opens the box it points to, as the link promises; on load too, for an address with it.
+// A link into a closed box of the page ("Terminer le tournoi (dans les réglages)" →
+// #tournament-finish, inside the settings box) opens the box and brings what it points to on
+// screen, as the link promises; on load too, for an address with it.
 function openTargetedBox() {
   const id = decodeURIComponent(window.location.hash.slice(1));
   const target = id && document.getElementById(id);
   const box = target && target.closest("details");
-  if (box) box.open = true;
+  if (!box) return;
+  box.open = true;
+  target.scrollIntoView({ block: "center" });
 }
 window.addEventListener("hashchange", openTargetedBox);
 document.addEventListener("click", (event) => {

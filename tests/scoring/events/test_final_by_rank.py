@@ -53,6 +53,8 @@ def test_the_cut_is_neither_previewed_nor_applied_before_the_session_ends(arbite
     url = reverse("event-cut", args=[bracket.pk])
     page = arbiter_client.get(url).content.decode()
     assert 'id="cut-unfinished"' in page and "La séance n'est pas terminée" in page
+    finish = reverse("tournament-detail", args=[bracket.pk]) + "#tournament-finish"
+    assert f'href="{finish}"' in page  # the cockpit opens its settings on that button
     form = {"rule": "top_n", "value": 4, "carry_over_percent": 100, "seating": "generator"}
     page = arbiter_client.post(url, form | {"preview": "1"}).content.decode()
     assert "l&#x27;aperçu et la coupe attendent sa fin" in page
