@@ -67,9 +67,7 @@ def test_an_events_code_leads_to_its_public_page(arbiter_client, arbiter, settin
     assert opens_for_a_phone(page) == 200
 
 
-def test_a_championships_code_leads_to_its_public_page(
-    arbiter_client, arbiter, settings, tmp_path
-):
+def test_a_championships_code_leads_to_its_public_page(arbiter_client, arbiter, settings, tmp_path):
     settings.PUBLIC_URL = PUBLIC
     p = people("ANNE", "BRUNO", "CLAIRE", "DENIS")
     scores = {p["ANNE"]: 300, p["BRUNO"]: 100, p["CLAIRE"]: -100, p["DENIS"]: -300}
