@@ -85,8 +85,17 @@ def _session_label(bracket: Tournament) -> str:
     }
 
 
-def event_document(event: Event, session: int, brackets: list[Tournament], kind: str):
-    """The rankings of these brackets (the arbiter's: every sheet, its confirmed deals)."""
+def event_document(
+    event: Event,
+    session: int,
+    brackets: list[Tournament],
+    kind: str,
+    *,
+    only: Tournament | None = None,
+):
+    """The rankings of these brackets (the arbiter's: every sheet, its confirmed deals); with
+    `only`, that bracket's alone, its cumulative ranks still after those of the brackets before
+    it in the session (a consolante's document says 13 to 24, as the session's does)."""
     if kind not in KINDS:
         raise ValueError(f"unknown ranking kind: {kind!r}")
     parts = []
@@ -105,6 +114,8 @@ def event_document(event: Event, session: int, brackets: list[Tournament], kind:
         part.waiting = waiting
         part.offset = before
         before += len(part.standings.lines)
+    if only is not None:
+        parts = [part for part in parts if part.tournament.pk == only.pk]
     return EventDocument(event=event, session=session, kind=kind, parts=parts)
 
 

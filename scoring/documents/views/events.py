@@ -77,6 +77,7 @@ def event_bracket_document(
     if found is None:
         raise Http404
     session = found.session or 1
-    document = event_document(request.event, session, [found], kind)
+    brackets = event_brackets(request.event).get(session) or [found]
+    document = event_document(request.event, session, brackets, kind, only=found)
     name = (request.event.name, f"seance-{session}", found.bracket, kind)
     return _respond(request, document, fmt, *name)
