@@ -72,11 +72,18 @@ MEASURE = """() => {
       return el.getBoundingClientRect().height > line * 1.5 || el.scrollWidth > el.clientWidth + 1;
     }).map((el) => el.textContent);
     const sizes = names.map((el) => parseFloat(getComputedStyle(el).fontSize));
+    const smallestOf = (selector) => {  // 0 when the page has none: the test fails
+      const found = Array.from(page.querySelectorAll(selector));
+      const px = found.map((el) => parseFloat(getComputedStyle(el).fontSize));
+      return found.length ? Math.min(...px) : 0;
+    };
     const items = Array.from(page.querySelectorAll(':scope > ol > li'));
     const left = Math.min(...items.map((li) => li.getBoundingClientRect().left));
     const right = Math.max(...items.map((li) => li.getBoundingClientRect().right));
     return {kind: page.dataset.kind, names: names.length, wrapped,
-            smallest: Math.min(...sizes), width: (right - left) / stage.width};
+            smallest: Math.min(...sizes), width: (right - left) / stage.width,
+            numbers: smallestOf('.who-table, .plan-table h2, .rank-total'),
+            labels: smallestOf('.who-dir, .plan-dir, .rank-n')};
   });
   pages.forEach((p, m) => { p.hidden = shown[m]; });
   return found;
@@ -93,5 +100,11 @@ def test_the_hall_uses_the_screen_without_wrapping_a_name(screen, live_server):
         assert page["wrapped"] == [], page
         assert page["smallest"] >= 64, page  # the names' size, none shrunk
         assert page["width"] >= 0.9, page  # the stage's width is used, not a third of it
+        # The README's other sizes: table numbers and totals 64 px, seats and ranks 48 px.
+        assert page["numbers"] >= 64 and page["labels"] >= 48, page
+    clock = screen.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.hall-clock')).fontSize)"
+    )
+    assert clock >= 96
     who = [page for page in pages if page["kind"] == "who"]
     assert sum(page["names"] for page in who) == 17
