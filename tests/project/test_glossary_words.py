@@ -22,9 +22,9 @@ BANNED = {
     ),
     r"\d\s*pts\b|\)s pts\b": "points",
     r"(?i)feuilles? de score|fiches? de marque": "feuille de marque",
-    r": il ne peut pas|: elle ne peut pas|qu'il ne pouvait|est noté preneur": (
-        "a sentence without a gendered pronoun or agreement"
-    ),
+    # No gender is recorded: a sentence about a named player agrees with nobody.
+    r": il ne peut pas|: elle ne peut pas|qu'il ne pouvait|est noté preneur|\)s est déjà inscrit"
+    r"|\)s est de nouveau présent|pointez-le\b": "a sentence agreeing with no gender",
 }
 
 
@@ -63,6 +63,9 @@ def test_the_banned_list_catches_each_variant():
         "la feuille de score",
         "DURAND a fait une fausse donne : il ne peut pas enchérir",
         "DURAND est noté preneur de la donne 1 alors qu'il ne pouvait pas enchérir",
+        "%(player)s est déjà inscrit à ce tournoi.",
+        "%(player)s est de nouveau présent.",
+        "déjà inscrite : pointez-le dans la liste",
     ]
     for sample in samples:
         assert any(re.search(pattern, sample) for pattern in BANNED), sample

@@ -119,7 +119,7 @@ def player_register(
             player = typed()  # that entry, found this time (or refused if another name)
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(
-            _("%(player)s est déjà inscrit à ce tournoi.") % {"player": player.full_name}
+            _("%(player)s a déjà une inscription à ce tournoi.") % {"player": player.full_name}
         )
     _ensure_not_in_another_bracket(tournament, player)
     if team is not None:

@@ -94,7 +94,7 @@ def walkin_register(
     same = duplicate_of(tournament, **person)
     if same is not None:
         raise ValidationError(
-            _("%(player)s est déjà inscrit (n° %(number)s) : pointez-le dans la liste.")
+            _("%(player)s a déjà une inscription (n° %(number)s) : pointez-la dans la liste.")
             % {"player": same.player.full_name, "number": same.number}
         )
     registration = player_register(tournament=tournament, user=user, **person)

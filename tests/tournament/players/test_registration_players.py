@@ -45,7 +45,7 @@ def test_roster_player_registers_without_a_duplicate(arbiter_client, tournament)
     assert Player.objects.count() == 1
     assert tournament.registrations.get().player == player
     messages = [str(m) for m in response.wsgi_request._messages]
-    assert "MARTIN Léa est déjà inscrit à ce tournoi." in messages
+    assert "MARTIN Léa a déjà une inscription à ce tournoi." in messages
 
 
 def test_player_list_shows_registered_players(arbiter_client, tournament):

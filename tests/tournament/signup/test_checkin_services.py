@@ -140,7 +140,7 @@ def test_a_walk_in_who_had_signed_up_is_pointed_to_their_registration(arbiter):
         checkin.walkin_register(
             tournament=tournament, last_name="COTE", first_name="francois", user=arbiter
         )
-    assert "pointez-le" in caught.value.messages[0]
+    assert "a déjà une inscription (n° 1) : pointez-la" in caught.value.messages[0]
     assert tournament.registrations.count() == 1
 
 

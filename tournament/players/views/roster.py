@@ -196,7 +196,7 @@ registration_withdraw = registration_view(
 )
 registration_reinstate = registration_view(
     registration_services.registration_reinstate,
-    lambda back: _("%(player)s est de nouveau présent.") % {"player": back.player},
+    lambda back: _("%(player)s joue de nouveau.") % {"player": back.player},
     "player-list",
 )
 
