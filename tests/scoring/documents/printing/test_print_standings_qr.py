@@ -7,6 +7,7 @@ import pytest
 from django.test import Client as HttpClient
 from django.urls import reverse
 
+from tests.scoring.documents.printing.print_helpers import fetch_pdf
 from tests.scoring.documents.printing.print_tournament import build_print_tournament
 from tests.scoring.documents.printing.qr_reading import qr_codes
 from tests.scoring.events.venue_helpers import cut_event
@@ -78,3 +79,24 @@ def test_a_championships_code_leads_to_its_public_page(arbiter_client, arbiter, 
     page = f"{PUBLIC}{reverse('public-championship', args=[season.pk])}"
     assert found == {page}
     assert opens_for_a_phone(page) == 200
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_the_itinerary_card_prints_the_address_its_code_leads_to(
+    arbiter_client, printed, tmp_path, public
+):
+    """Under its code, the card prints the player's page address, for a phone without a camera;
+    a tournament that is not public prints neither (the page would answer 404)."""
+    tournament = printed.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=public)
+    _reader, pages = fetch_pdf(arbiter_client, reverse("print-itineraries", args=[tournament.pk]))
+    text = " ".join(pages).replace("\n", " ")
+    durand = printed.by_name("DURAND")
+    own = f"{PUBLIC}{reverse('public-player', args=[tournament.pk, durand.pk])}"
+    said = "Ma page (prochaine table et place, classement) :"
+    if public:
+        assert said in text and own in text.replace(" ", "")
+    else:
+        assert said not in text
+        response = arbiter_client.get(reverse("print-itineraries", args=[tournament.pk]))
+        assert codes(response, tmp_path) == set()
