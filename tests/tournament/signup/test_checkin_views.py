@@ -82,7 +82,7 @@ def test_a_walk_in_is_added_present_from_the_check_in_page(arbiter_client):
     assert response.status_code == 302
     assert tournament.registrations.get().status == Registration.Status.ACTIVE
     again = arbiter_client.post(url, {"last_name": "VIDAL", "first_name": "rose"})
-    assert again.status_code == 400 and "déjà inscrit" in again.text
+    assert again.status_code == 400 and "a déjà une inscription" in again.text
     empty = arbiter_client.post(url, {"last_name": ""})
     assert empty.status_code == 400 and "Nom : à remplir." in empty.text
 
