@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.documents.printing.blank_sheets import blank_sheets_pdf
 from scoring.documents.printing.completed_sheets import position_sheets_pdf, sheet_pdf
 from scoring.documents.printing.itinerary_cards import itinerary_cards, itinerary_cards_pdf
-from scoring.documents.printing.ranking_pdf import KINDS, ranking_pdf
+from scoring.documents.printing.ranking_pdf import KINDS, ranking_pdf, ranking_title
 from scoring.documents.printing.render import pdf_filename, public_standings_url
 from scoring.documents.printing.table_plan import table_plan_pdf
 from scoring.documents.printing.who_sits_where import who_sits_where_pdf
@@ -79,11 +79,15 @@ def _loopback_question(request: HttpRequest, tournament: Tournament, title: str)
     return render(request, "print/loopback_confirm.html", context)
 
 
-def _loopback_unconfirmed(request: HttpRequest, tournament: Tournament) -> bool:
+def _loopback_unconfirmed(
+    request: HttpRequest, tournament: Tournament, *, phones: bool = True
+) -> bool:
     """True when the document's QR codes would lead phones to this computer only and the
-    arbiter has not yet chosen to print anyway."""
+    arbiter has not yet chosen to print anyway. Its codes: the tables' entry pages when
+    players enter deals on phones (`phones`), the public pages when the tournament is public."""
+    has_codes = (phones and phones_enabled(tournament)) or tournament.is_public
     return (
-        phones_enabled(tournament)
+        has_codes
         and unreachable_from_phones(request)
         and request.GET.get("adresse") != "locale"
     )
@@ -210,6 +214,9 @@ def ranking(request: TournamentRequest, pk: int) -> HttpResponse:
             raise Http404 from None
         if not tournament.positions.filter(number=number).exists():
             raise Http404
+    if _loopback_unconfirmed(request, tournament, phones=False):
+        # Its code would lead every phone to 127.0.0.1 instead of the public standings.
+        return _loopback_question(request, tournament, ranking_title(kind, number))
     pdf = ranking_pdf(
         tournament,
         kind,

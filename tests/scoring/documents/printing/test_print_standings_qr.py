@@ -100,3 +100,48 @@ def test_the_itinerary_card_prints_the_address_its_code_leads_to(
         assert said not in text
         response = arbiter_client.get(reverse("print-itineraries", args=[tournament.pk]))
         assert codes(response, tmp_path) == set()
+
+
+LOOPBACK = "http://127.0.0.1:8000"
+
+
+def asks_first(response) -> bool:
+    """The loopback question instead of the PDF."""
+    text = response.content.decode() if response["Content-Type"].startswith("text/") else ""
+    return 'id="loopback-warning"' in text and LOOPBACK in text
+
+
+def test_a_paper_tournaments_public_codes_on_loopback_ask_first(arbiter_client, printed, settings):
+    """No phone enters deals, but the ranking's, the table plan's and the cards' codes lead to
+    public pages: on a loopback address they would lead every phone nowhere, so the arbiter is
+    asked first, as for the blank sheets; "print anyway" keeps the query."""
+    settings.PUBLIC_URL = LOOPBACK
+    tournament = printed.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(
+        entry_mode=Tournament.EntryMode.PAPER, is_public=True
+    )
+    ranking = reverse("print-ranking", args=[tournament.pk]) + "?kind=position&position=1"
+    plan = reverse("print-table-plan", args=[tournament.pk, 1])
+    cards = reverse("print-itineraries", args=[tournament.pk])
+    for url in (ranking, plan, cards):
+        asked = arbiter_client.get(url)
+        assert asks_first(asked), url
+    asked = arbiter_client.get(ranking).content.decode()
+    assert "kind=position&amp;position=1&amp;adresse=locale" in asked
+    anyway = arbiter_client.get(ranking + "&adresse=locale")
+    assert anyway["Content-Type"] == "application/pdf"
+
+
+def test_a_private_paper_tournament_on_loopback_prints_at_once(arbiter_client, printed, settings):
+    """Without a public page nor phones, its documents carry no code: nothing to ask."""
+    settings.PUBLIC_URL = LOOPBACK
+    tournament = printed.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(
+        entry_mode=Tournament.EntryMode.PAPER, is_public=False
+    )
+    for url in (
+        reverse("print-ranking", args=[tournament.pk]),
+        reverse("print-table-plan", args=[tournament.pk, 1]),
+        reverse("print-itineraries", args=[tournament.pk]),
+    ):
+        assert arbiter_client.get(url)["Content-Type"] == "application/pdf", url
