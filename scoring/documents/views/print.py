@@ -86,11 +86,7 @@ def _loopback_unconfirmed(
     arbiter has not yet chosen to print anyway. Its codes: the tables' entry pages when
     players enter deals on phones (`phones`), the public pages when the tournament is public."""
     has_codes = (phones and phones_enabled(tournament)) or tournament.is_public
-    return (
-        has_codes
-        and unreachable_from_phones(request)
-        and request.GET.get("adresse") != "locale"
-    )
+    return has_codes and unreachable_from_phones(request) and request.GET.get("adresse") != "locale"
 
 
 @permission_required(Permission.VIEW)
