@@ -1,5 +1,5 @@
-"""Project middleware: NUL characters refused in addresses, query strings and cookies, and gzip
-for what is not partial.
+"""Project middleware: NUL characters refused in addresses, query strings and cookies, gzip for
+what is not partial, and no opener policy where the browser would only log it.
 
 PostgreSQL refuses NUL in text (a 500 from any filter on a GET parameter, on a secret link read
 from the address: a hall screen's, a table phone's, or on the session cookie, looked up on every
@@ -9,6 +9,7 @@ naming the parameter, an address 404 (no page has it), and a cookie is dropped a
 """
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http.request import split_domain_port
 from django.middleware import gzip
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -84,4 +85,25 @@ class GZipMiddleware(gzip.GZipMiddleware):
         if etag and etag.startswith('"'):
             response.headers["ETag"] = "W/" + etag
         response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+# The hosts a browser treats as secure over plain http (a laptop's own browser).
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+
+class OpenerPolicyWhereTrustworthyMiddleware:
+    """Before SecurityMiddleware, so it sees its answer: over plain http on a club's LAN a
+    browser ignores Cross-Origin-Opener-Policy and logs an error on every page a phone opens
+    (issue 38), so the header goes on https and loopback only, where it does something."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # The raw header: a disallowed host was already answered 400, asking again would raise.
+        host, _port = split_domain_port(request.META.get("HTTP_HOST", ""))
+        if not request.is_secure() and host not in LOOPBACK_HOSTS:
+            del response["Cross-Origin-Opener-Policy"]
         return response

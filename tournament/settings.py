@@ -118,6 +118,7 @@ INSTALLED_APPS = [
 # link, the hall screen's link) are on arbiters' pages, behind a login; so every response is
 # compressed. A page that would echo request text next to such a secret must not be.
 MIDDLEWARE = [
+    "tournament.middleware.OpenerPolicyWhereTrustworthyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # High, so that every answer of the middleware below (CSRF refusal, lockout) carries it too.
     "csp.middleware.CSPMiddleware",

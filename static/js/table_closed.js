@@ -24,14 +24,17 @@
     if (!held.length) return;
     status.textContent = _("Envoi à l'arbitre des donnes restées sur ce téléphone…");
     var item = held[0];
+    if (!navigator.onLine) { offline(); return; }
     fetch(status.dataset.urlDeal, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      // A refusal comes back as status 200 with its own in `refused`: shown, not logged.
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "X-Refusal-Answer": "body" },
       body: JSON.stringify(item),
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        if (response.status === 202 || response.status === 200 || response.status === 201) {
+        var status = data.refused || response.status;
+        if (status === 202 || status === 200 || status === 201) {
           localStorage.setItem(key, JSON.stringify(queue().filter(function (q) {
             return q.client_id !== item.client_id;
           })));
@@ -42,10 +45,12 @@
           status.textContent = (data.error || _("Donne refusée.")) + " " + _("Elle reste sur ce téléphone : montrez-la à l'arbitre.");
         }
       });
-    }).catch(function () {
-      status.textContent = _("Hors ligne : les donnes restent sur ce téléphone et partiront au retour du Wi-Fi.");
-      setTimeout(send, 5000);
-    });
+    }).catch(offline);
+  }
+
+  function offline() {
+    status.textContent = _("Hors ligne : les donnes restent sur ce téléphone et partiront au retour du Wi-Fi.");
+    setTimeout(send, 5000);
   }
 
   send();

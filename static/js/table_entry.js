@@ -202,15 +202,19 @@
     return { deal: deal };
   }
 
+  // A refusal (wrong code, locked, stale sheet…) is an answer this page shows, not an error:
+  // the server sends it with status 200 and the refusal's own status in `refused`, so the
+  // browser logs nothing. Without Wi-Fi nothing is sent (the caller says so or retries later).
   function post(url, body) {
+    if (!navigator.onLine) return Promise.reject(new Error("offline"));
     return fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "X-Refusal-Answer": "body" },
       body: JSON.stringify(body),
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        return { status: response.status, data: data };
+        return { status: data.refused || response.status, data: data };
       });
     });
   }
@@ -248,6 +252,7 @@
 
   function refreshSheet() {
     if (flushing) return Promise.resolve();
+    if (!navigator.onLine) { setStatus(false); return Promise.resolve(); }
     var headers = sheetEtag ? { "If-None-Match": sheetEtag } : {};
     var held = readQueue().length;
     if (held !== reportedQueue) headers["X-Queued-Deals"] = String(held);
@@ -574,7 +579,8 @@
     }).catch(function () { $("who-message").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   });
   $("who-forget").addEventListener("click", function () {
-    post(app.dataset.urlForget, {}).then(function () { showWho(false); refreshSheet(); });
+    post(app.dataset.urlForget, {}).then(function () { showWho(false); refreshSheet(); })
+      .catch(function () { $("who-message").textContent = _("Hors ligne : réessayez quand le Wi-Fi revient."); });
   });
   $("fix-cancel").addEventListener("click", resetForm);
   $("sheet-holder").addEventListener("click", function (event) {

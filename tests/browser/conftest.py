@@ -1,23 +1,17 @@
-"""Every browser test fails on a console error or an uncaught script error of a desk page (issue
-38: each desk save logged errors nobody saw). The watch wraps the session's Chromium, so every
-context a test opens (its own or a fixture's) is watched; Content-Security-Policy violations are
-console errors too (tests/browser_helpers.py makes the browser report each one)."""
+"""Every browser test fails on a console error or an uncaught script error of any page it opens:
+the desk pages and the hall (issue 38: each desk save logged errors nobody saw) and the players'
+pages (a table's phone, a player's card, the public standings), where a refused code or a stale
+sheet is an answer the page shows in French, never an error. The watch wraps the session's
+Chromium and the LAN one, so every context a test opens (its own or a fixture's) is watched;
+Content-Security-Policy violations are console errors too (tests/browser_helpers.py makes the
+browser report each one). A phone page offline sends nothing, so it logs nothing either."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import pytest
 
-# The players' pages (a table's phone entry, the public standings, the sign-up) belong to their
-# own tests (tests/browser/phone/), where offline phones log failed requests on purpose.
-PLAYER_PATHS = ("/table/", "/public/", "/inscription/")
-
-
-def desk_page_url(url: str) -> bool:
-    """An arbiter's page or the hall screen: everything but the players' phone pages."""
-    path = urlsplit(url).path
-    return not path.startswith(PLAYER_PATHS)
+# Browsers whose contexts are watched, when the test uses them.
+WATCHED_BROWSERS = ("browser", "lan_browser")
 
 
 class ConsoleErrors:
@@ -32,35 +26,37 @@ class ConsoleErrors:
 
     def _console(self, message) -> None:
         url = message.page.url if message.page else ""
-        if message.type == "error" and desk_page_url(url):
+        if message.type == "error":
             where = message.location.get("url") or url
             self.found.append(f"{url}: console error at {where}: {message.text}")
 
     def _page_error(self, web_error) -> None:
         url = web_error.page.url if web_error.page else ""
-        if desk_page_url(url):
-            self.found.append(f"{url}: uncaught {web_error.error}")
+        self.found.append(f"{url}: uncaught {web_error.error}")
 
 
 @pytest.fixture(autouse=True)
 def console_errors(request):
-    """Fails the test if a desk page it opened logged an error; a test expecting one (a server
-    error page, a refused request shown on purpose) takes the list and empties it."""
-    if "browser" not in request.fixturenames:
-        yield ConsoleErrors()
-        return
-    browser = request.getfixturevalue("browser")
+    """Fails the test if a page it opened logged an error; a test expecting one (a server error
+    page, a refused request shown on purpose) takes the list and empties it."""
     errors = ConsoleErrors()
-    new_context = browser.new_context
+    watched = [
+        request.getfixturevalue(name) for name in WATCHED_BROWSERS if name in request.fixturenames
+    ]
+    originals = []
+    for browser in watched:
+        new_context = browser.new_context
 
-    def watched_context(*args, **kwargs):
-        context = new_context(*args, **kwargs)
-        errors.watch(context)
-        return context
+        def watched_context(*args, _new_context=new_context, **kwargs):
+            context = _new_context(*args, **kwargs)
+            errors.watch(context)
+            return context
 
-    browser.new_context = watched_context
+        browser.new_context = watched_context
+        originals.append(browser)
     try:
         yield errors
     finally:
-        del browser.new_context
-    assert not errors.found, "console errors on desk pages:\n" + "\n".join(errors.found)
+        for browser in originals:
+            del browser.new_context
+    assert not errors.found, "console errors:\n" + "\n".join(errors.found)

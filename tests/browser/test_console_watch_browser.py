@@ -1,5 +1,6 @@
 """The console watch of tests/browser/conftest.py sees what a desk page logs: a console error, an
-uncaught exception, a CSP refusal, a missing resource; a phone page is left to its own tests."""
+uncaught exception, a CSP refusal, a missing resource; and what a player's page logs, on the
+session's Chromium and on the LAN one (phones on a club's plain-http Wi-Fi)."""
 
 import pytest
 
@@ -33,7 +34,20 @@ def test_the_watch_catches_errors_of_a_desk_page(browser, live_server, arbiter, 
     console_errors.found.clear()
 
 
-def test_the_watch_leaves_the_phone_pages_to_their_tests(phone_page, live_server, console_errors):
+def test_the_watch_catches_errors_of_the_players_pages(phone_page, live_server, console_errors):
     phone_page.goto(f"{live_server.url}/table/")
-    phone_page.evaluate("() => console.error('a phone page')")
-    assert console_errors.found == []
+    phone_page.evaluate("() => console.error('a player page')")
+    assert [line.rsplit(": ", 1)[1] for line in console_errors.found] == ["a player page"]
+    console_errors.found.clear()
+
+
+def test_the_watch_catches_errors_on_the_lan_browser(lan_browser, lan_server, console_errors):
+    context = lan_browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{lan_server}/table/")
+    page.evaluate("() => console.error('a phone on the club Wi-Fi')")
+    context.close()
+    assert [line.rsplit(": ", 1)[1] for line in console_errors.found] == [
+        "a phone on the club Wi-Fi"
+    ]
+    console_errors.found.clear()

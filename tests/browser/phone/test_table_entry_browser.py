@@ -204,7 +204,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
 
 
 def test_deals_typed_offline_are_stored_exactly_once(
-    browser, live_server, one_request_at_a_time, table_of_five
+    browser, live_server, one_request_at_a_time, table_of_five, console_errors
 ):
     url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
     context, page = phone(browser)
@@ -214,14 +214,10 @@ def test_deals_typed_offline_are_stored_exactly_once(
         page.wait_for_function(
             "() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
         )
-        for _attempt in range(50):
-            cached = page.evaluate(
-                "caches.open('tarot-table-v1').then(c => c.match(location.href)).then(r => !!r)"
-            )
-            if cached:
-                break
-            page.wait_for_timeout(100)
-        assert cached
+        # Waits for the page's copy in the cache (a state), however long a loaded machine takes.
+        page.wait_for_function(
+            "async () => !!(await (await caches.open('tarot-table-v1')).match(location.href))"
+        )
         identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
         for kept, deal in enumerate(DEALS[:3], start=1):
@@ -232,6 +228,13 @@ def test_deals_typed_offline_are_stored_exactly_once(
         assert Deal.objects.count() == 0
         page.reload()
         page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
+        # The reload's one network error: the service worker tries the network first, then
+        # opens its copy. The page itself sent nothing offline, so it logged nothing else.
+        reload_error = f"console error at {url}: Failed to load resource: "
+        assert [line.split(": ", 1)[1] for line in console_errors.found] == [
+            reload_error + "net::ERR_INTERNET_DISCONNECTED"
+        ]
+        console_errors.found.clear()
         context.set_offline(False)
         page.wait_for_selector("#row-3", timeout=20_000)
         page.wait_for_selector("#queue-status", state="hidden")

@@ -66,6 +66,9 @@ def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_t
         for deal in DEALS[:3]:
             enter(page, deal, online=False)
         page.wait_for_selector("#queue-status:has-text('3 donnes en attente')")
+        # Each waiting deal is listed under the number it was typed with: a missing one is named.
+        listed = page.locator("#queue-list li").all_inner_texts()
+        assert [line.split(" · ")[0] for line in listed] == ["Donne 1", "Donne 2", "Donne 3"]
         assert Deal.objects.count() == 0
 
         # A reload without Wi-Fi and without a service worker: the browser's error page. The
@@ -73,7 +76,8 @@ def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_t
         with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
             page.reload()
         waiting = queued(context, lan_server, link.token)
-        assert len(waiting) == 3 and len({item["client_id"] for item in waiting}) == 3
+        assert [item["number"] for item in waiting] == [1, 2, 3]
+        assert len({item["client_id"] for item in waiting}) == 3
         page.close()
 
         # The Wi-Fi is back; the player reopens the page: every deal is sent, once.

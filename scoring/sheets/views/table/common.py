@@ -3,6 +3,7 @@ JSON body of a write and the one JSON answer of every refusal."""
 
 from __future__ import annotations
 
+import json
 from functools import wraps
 from typing import Any
 
@@ -30,6 +31,23 @@ REFUSALS = (
     table_entry.CallRefused,
     table_entry.DealNumberTaken,
 )
+
+
+# The phone's page asks for refusals in the answer's body (header value "body"): a refusal is an
+# answer it shows in French, and a 4xx status would log a browser console error for each one.
+REFUSAL_HEADER = "X-Refusal-Answer"
+
+
+def answered(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A refusal (a JSON 4xx) as the phone's page asked for it: status 200 with the refusal's
+    own status in `refused`. Other clients (the JSON API, tests, scripts) keep the 4xx."""
+    if request.headers.get(REFUSAL_HEADER) != "body" or not 400 <= response.status_code < 500:
+        return response
+    if response.get("Content-Type") != "application/json":
+        return response
+    data = json.loads(response.content)
+    data["refused"] = response.status_code
+    return JsonResponse(data)
 
 
 def _closed(request: HttpRequest, token: str) -> HttpResponse:
@@ -82,12 +100,13 @@ def table_write(schema: Shape, *, after_close=None):
             except table_entry.TableClosed:
                 closed = table_entry.closed_link(token) if after_close is not None else None
                 if closed is None:
-                    return json_error(None, _("Ce lien de table n'est plus valable."), 404)
+                    gone = json_error(None, _("Ce lien de table n'est plus valable."), 404)
+                    return answered(request, gone)
                 link, chosen = closed, after_close
             try:
-                return chosen(request, link, _body(request, schema), **kwargs)
+                return answered(request, chosen(request, link, _body(request, schema), **kwargs))
             except REFUSALS as err:
-                return refused(err)
+                return answered(request, refused(err))
 
         return wrapper
 
