@@ -10,9 +10,6 @@ finds their rank on their phone.
 
 import base64
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -21,6 +18,7 @@ from scoring.live.standings import standings_for
 from scoring.models import Deal, ScoreSheet
 from tests.browser.phone.test_table_entry_lan_browser import BANNER
 from tests.browser_helpers import csp_violations
+from tests.scoring.documents.printing.qr_reading import qr_codes
 from tournament.models import Player, Position, Registration, Table, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -33,28 +31,6 @@ DEALS = {
     1: [("garde", "2", "50"), ("prise", "2", "45")],
     2: [("prise", "1", "55"), ("prise", "2", "45")],
 }
-
-
-def qr_codes(pdf: bytes, workdir: Path) -> list[str]:
-    """Every QR code of the PDF, page by page: poppler renders the pages, zbar reads them."""
-    for tool in ("pdftoppm", "zbarimg"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is missing: `make test` installs poppler-utils and zbar-tools")
-    source = workdir / "sheets.pdf"
-    source.write_bytes(pdf)
-    subprocess.run(
-        ["pdftoppm", "-r", "110", "-png", str(source), str(workdir / "page")], check=True
-    )
-    codes = []
-    for image in sorted(workdir.glob("page-*.png")):
-        found = subprocess.run(
-            ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(image)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        codes.append(found.stdout.strip())
-    return codes
 
 
 FETCH_PDF = """async (url) => {
@@ -158,9 +134,10 @@ def test_a_club_evening_on_the_lan(
             .first.locator("a:has-text('feuilles de marque vierges')")
             .get_attribute("href")
         )
-        codes = qr_codes(fetch_pdf(desk, lan + href), tmp_path)
+        pages = qr_codes(fetch_pdf(desk, lan + href), tmp_path, dpi=110)
         expected = [lan + reverse("table-entry", args=[table.link.token]) for table in tables]
-        assert codes == expected
+        assert pages == [[url] for url in expected]  # one code per sheet, its table's page
+        codes = expected
 
         # --- four phones at two tables: seat 0 enters, seat 1 (the other side) confirms ------
         seats = {

@@ -39,6 +39,15 @@ def test_the_watch_catches_errors_of_the_players_pages(phone_page, live_server, 
     phone_page.evaluate("() => console.error('a player page')")
     assert [line.rsplit(": ", 1)[1] for line in console_errors.found] == ["a player page"]
     console_errors.found.clear()
+    # A mistyped or closed table link's own page (a 404 made to say so) is no error; a request
+    # of that page answered 404 is.
+    phone_page.goto(f"{live_server.url}/table/lien-perime/")
+    assert console_errors.found == []
+    phone_page.evaluate("() => fetch('/nulle-part/')")
+    phone_page.wait_for_function("() => true")
+    phone_page.goto(f"{live_server.url}/table/")
+    assert any("/nulle-part/" in line and "404" in line for line in console_errors.found)
+    console_errors.found.clear()
 
 
 def test_the_watch_catches_errors_on_the_lan_browser(lan_browser, lan_server, console_errors):
