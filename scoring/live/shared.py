@@ -1,5 +1,5 @@
 """Standings computed once per version of their data and shared by every request of every
-server process, through one database row per tournament and audience (StandingsSnapshot).
+server process, through one row of the live store per tournament and audience (LiveArtifact).
 
 The version is the standings' fingerprint (counted.standings_fingerprint), the ETag the live
 pages already send: it is derived from the data in one query, so no write can forget to move
@@ -43,7 +43,7 @@ from scoring.live.provisional import PartialPosition, mark_provisional, provisio
 from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
 from scoring.live.snapshot import decode, decode_row, encode, encode_rows
 from scoring.live.standings import Standings, standings_for
-from scoring.models import StandingsSnapshot
+from scoring.models import LiveArtifact
 from tournament.models import Tournament
 
 # How long other processes leave a new version to the process computing it.
@@ -170,7 +170,14 @@ class _Header(NamedTuple):
     seconds: float
 
 
-_HEADER_COLUMNS = ("id", "version", "claim", "claimed_at", "computed_at", "compute_seconds")
+_HEADER_COLUMNS = ("id", "revision", "claim", "claimed_at", "computed_at", "compute_seconds")
+# The ranking's row in the live store: its `what` (the pages rendered from it are others), and
+# its `variant` by audience.
+RANKING = "ranking"
+
+
+def _variant(public: bool) -> str:
+    return "public" if public else "arbiter"
 
 
 def _header(tournament_id: int, public: bool) -> _Header | None:
@@ -188,12 +195,12 @@ def _snapshot_rows(where: str, value: int, public: bool) -> list[tuple[Any, ...]
     columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
     sql = (
         f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
-        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(StandingsSnapshot._meta.db_table)} s"
-        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('public')} = %s"
-        f" WHERE {where} ORDER BY t.{q('id')}"
+        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(LiveArtifact._meta.db_table)} s"
+        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('what')} = %s"
+        f" AND s.{q('variant')} = %s WHERE {where} ORDER BY t.{q('id')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [public, value])
+        cursor.execute(sql, [RANKING, _variant(public), value])
         return [tuple(row) for row in cursor.fetchall()]
 
 
@@ -225,9 +232,7 @@ def _stored(tournament: Tournament, pk: int, version: str, *, public: bool) -> S
     ranking under the older version: its next poll asks again), or if it is in an older
     format (then stored again, in this one)."""
     payload = (
-        StandingsSnapshot.objects.filter(pk=pk, version=version)
-        .values_list("payload", flat=True)
-        .first()
+        LiveArtifact.objects.filter(pk=pk, revision=version).values_list("body", flat=True).first()
     )
     if payload is None:
         return _compute(tournament, public=public)
@@ -284,7 +289,7 @@ def _claim(pk: int, version: str) -> bool:
     """Claim the computation of `version`, unless another process holds a live claim on it."""
     now = timezone.now()
     claimed = (
-        StandingsSnapshot.objects.filter(pk=pk)
+        LiveArtifact.objects.filter(pk=pk)
         .exclude(claim=version, claimed_at__gt=now - timedelta(seconds=CLAIM_SECONDS))
         .update(claim=version, claimed_at=now)
     )
@@ -296,13 +301,14 @@ def _store(
 ) -> None:
     """Replace the tournament's row for this audience (or create it), in one statement."""
     now = timezone.now()
-    StandingsSnapshot.objects.bulk_create(
+    LiveArtifact.objects.bulk_create(
         [
-            StandingsSnapshot(
+            LiveArtifact(
                 tournament=tournament,
-                public=public,
-                version=version,
-                payload=payload,
+                what=RANKING,
+                variant=_variant(public),
+                revision=version,
+                body=payload,
                 computed_at=now,
                 claim=version,
                 claimed_at=now,
@@ -310,10 +316,10 @@ def _store(
             )
         ],
         update_conflicts=True,
-        unique_fields=["tournament", "public"],
+        unique_fields=["tournament", "what", "variant"],
         update_fields=[
-            "version",
-            "payload",
+            "revision",
+            "body",
             "computed_at",
             "claim",
             "claimed_at",

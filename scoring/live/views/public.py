@@ -8,8 +8,11 @@ Made for phones on a tournament evening: the standings come one page at a time, 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -18,8 +21,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_safe
 
 from scoring.live.card import card_deals_html
-from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
+from scoring.live.rendered import MAX_PAGES
 from scoring.live.shared import CardStanding, shared_player_row
+from scoring.live.versioned import serve, tournament_scope, versioned
 from scoring.live.views.reports import ranking_context
 from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
@@ -31,21 +35,18 @@ from tournament.players.selectors import registration_or_404, roster
 if TYPE_CHECKING:
     from tournament.models import Tournament
 
-# How often the public pages ask for fresh standings while the tournament runs.
-POLL_SECONDS = 5
 # Rows per page of the public standings: the first screen stays light at 800 players.
 PAGE_SIZE = 50
 # Names listed by "find me"; past that, the player types a few more letters.
 FOUND_LIMIT = 20
 QUERY_MAX_LENGTH = 80
+# The public standings' pages in the live store: past MAX_PAGES, a page is rendered for its
+# viewer, as are searches, sorts and the other views.
+STANDINGS_PAGE = "standings"
 
 
 def _standings_etag(version: str) -> str:
     return f"{version}-{get_language()}"
-
-
-def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
-    return _standings_etag(request_version(request))
 
 
 class PlayerPageRequest(TournamentRequest):
@@ -89,9 +90,7 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
         request, tournament, public=True, per_page=PAGE_SIZE, standings=served.standings
     )
     context["polling"] = tournament.status != tournament.Status.FINISHED
-    context["poll_seconds"] = POLL_SECONDS
-    # The refreshes send it back: nothing is re-sent until the standings change.
-    context["etag"] = quote_etag(_standings_etag(served.version))
+    context["poll_seconds"] = settings.LIVE_POLL_SECONDS
     return context
 
 
@@ -100,31 +99,28 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
 def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = _standings_context(request, tournament)
+    # Its refreshes send it back: nothing is re-sent until what they would get changes.
+    served = serve(
+        request,
+        what=STANDINGS_PAGE,
+        variant=_shared_page_key(request),
+        scope=tournament_scope(request),
+        compute=lambda: _partial_response(request),
+        conditional=False,
+    )
+    context["etag"] = quote_etag(served.etag)
     return _revalidate(render(request, "scoring/public_tournament.html", context))
 
 
-@public_page()
-@require_safe
-@condition(etag_func=_standings_etag_of)
-def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
-    """The visible page of the standings, for the refreshes and the search as you type.
+def _revalidated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: TournamentRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return _revalidate(view(request, *args, **kwargs))
 
-    A default page (no search, sort nor other view) is the same for every viewer of a version
-    and language: it is rendered once and shared (scoring.live.rendered)."""
-    key = _shared_page_key(request)
-    if key is None:
-        return _revalidate(_partial_response(request)[0])
-    shared = served_fragment(
-        request.tournament,
-        STANDINGS,
-        key,
-        request_version(request),
-        lambda: _partial_response(request),
-    )
-    return _revalidate(shared)
+    return wrapper
 
 
-def _shared_page_key(request: TournamentRequest) -> str | None:
+def _shared_page_key(request: TournamentRequest, pk: int | None = None) -> str | None:
     """The language and page of a default request for one of the first MAX_PAGES pages, its
     number written as the site's links write it: the render's sort links repeat the query, so
     another spelling ("+1", "1_0", "01", spaces, two pages) is rendered for its viewer alone."""
@@ -137,10 +133,23 @@ def _shared_page_key(request: TournamentRequest) -> str | None:
     return f"{get_language()}:{page}"
 
 
-def _partial_response(request: TournamentRequest) -> tuple[HttpResponse, str]:
-    """The partial rendered from the shared standings, and the version it shows."""
+@public_page()
+@require_safe
+@_revalidated
+@versioned(STANDINGS_PAGE, _shared_page_key)
+def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The visible page of the standings, for the refreshes and the search as you type: a
+    default page (no search, sort nor other view) is the same for every viewer of a revision
+    and language, computed once and shared."""
+    return _partial_response(request)
+
+
+def _partial_response(request: TournamentRequest) -> HttpResponse:
+    """The partial rendered from the shared standings."""
     context = _standings_context(request, request.tournament)
-    return render(request, "scoring/_public_standings.html", context), request_version(request)
+    response = render(request, "scoring/_public_standings.html", context)
+    response.revision = request_version(request)  # type: ignore[attr-defined]  # that it shows
+    return response
 
 
 def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
@@ -212,7 +221,7 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
         "provisional": card.provisional,
         "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         "polling": tournament.status != tournament.Status.FINISHED,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
     }
     base = _player_etag_base(request, entry.pk, version)
     if request.htmx:
