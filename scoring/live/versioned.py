@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import wraps
@@ -141,11 +141,11 @@ def serve(
             served.response = compute()
         return served
     row = _header(home, what, variant)
-    if row is not None and (row.revision == current or (coalesce and _kept(row))):
+    if row is not None and (row.revision == current or (coalesce and kept(row))):
         found = _stored(request, row, variant, conditional=conditional)
         if found is not None:
             return found
-    elif row is not None and not _claim(row, current):  # another process computes it
+    elif row is not None and not claim(row, current):  # another process computes it
         found = _stored(request, row, variant, conditional=conditional, stale=True)
         if found is not None:
             return found
@@ -236,22 +236,27 @@ def _revision_of(tournament_id: int) -> int:
     return found or 0
 
 
+HEADER_COLUMNS = ("id", "revision", "computed_at", "compute_seconds", "claim", "claimed_at")
+
+
 def _header(tournament_id: int, what: str, variant: str) -> Header | None:
     # Asked by every poll: one plain statement (through the ORM, building it cost more).
     q = connection.ops.quote_name
-    columns = ("id", "revision", "computed_at", "compute_seconds", "claim", "claimed_at")
     sql = (
-        f"SELECT {', '.join(q(c) for c in columns)} FROM {q(LiveArtifact._meta.db_table)}"
+        f"SELECT {', '.join(q(c) for c in HEADER_COLUMNS)} FROM {q(LiveArtifact._meta.db_table)}"
         f" WHERE {q('tournament_id')} = %s AND {q('what')} = %s AND {q('variant')} = %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [tournament_id, what, variant])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else header_of(row)
+
+
+def header_of(row: Sequence[Any]) -> Header:
+    """A row's HEADER_COLUMNS as read by plain SQL."""
     pk, revision, computed_at, seconds, claim, claimed_at = row
     computed = _aware(computed_at)
-    assert computed is not None
+    assert computed is not None  # the column is NOT NULL
     return Header(pk, revision, computed, seconds, claim, _aware(claimed_at))
 
 
@@ -270,13 +275,17 @@ def keep_seconds(compute_seconds: float) -> float:
     return min(COALESCE_MAX_SECONDS, settings.LIVE_STANDINGS_COALESCE * compute_seconds)
 
 
-def _kept(row: Header) -> bool:
+def kept(row: Header) -> bool:
     keep = keep_seconds(row.seconds)
     return keep > 0 and row.computed_at > timezone.now() - timedelta(seconds=keep)
 
 
-def _claim(row: Header, revision: str) -> bool:
-    """Claim the computation of `revision`, unless another process holds a live claim on it."""
+def claim(row: Header, revision: str) -> bool:
+    """Claim the computation of `revision`, unless another process holds a live claim on it
+    (as read: then no statement; or as the atomic UPDATE finds it)."""
+    lapse = timezone.now() - timedelta(seconds=CLAIM_SECONDS)
+    if row.claim == revision and row.claimed_at is not None and row.claimed_at > lapse:
+        return False
     now = timezone.now()
     fresh = now - timedelta(seconds=CLAIM_SECONDS)
     rows = LiveArtifact.objects.filter(pk=row.pk).exclude(claim=revision, claimed_at__gt=fresh)

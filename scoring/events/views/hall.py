@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from scoring.events.venue import session_brackets, venue_hall
 from scoring.live.shared import Served, shared_standings
-from scoring.live.versioned import brackets_scope, serve, versioned
+from scoring.live.versioned import brackets_scope, versioned
 from scoring.live.views.cockpit import CLOCK_HEADER, clock_header_value
 from scoring.live.views.screens import SCREEN_TEMPLATE, page_seconds, private
 from tournament.access.permissions import TournamentRequest, hall_screen
@@ -104,16 +104,9 @@ def _context(request: TournamentRequest, token: str) -> dict[str, Any]:
 def event_hall(request: TournamentRequest, token: str) -> HttpResponse:
     context = _context(request, token)
     event = context["event"]
-    served = serve(
-        request,
-        what=EVENT_HALL,
-        variant=_variant(request),
-        scope=_scope(request),
-        compute=lambda: _slides(request, token),
-        conditional=False,
-    )
     context.update(
-        etag=served.etag,
+        # The slides drawn are those its polls get at the revision they show: the first is a 304.
+        etag=f"{_shown(request)}-{_variant(request)}",
         screen_name=event.name,
         screen_title=f"{event.name} — "
         + gettext("séance %(session)s") % {"session": context["session"]},
@@ -134,7 +127,10 @@ def event_hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
 def _slides(request: TournamentRequest, token: str) -> HttpResponse:
     context = _context(request, token)
     response = render(request, "scoring/events/venue/_hall_slides.html", context)
-    # The revision its rankings show (each bracket's, summed as _scope sums them).
-    shown = sum(int(served.version) for served in _served(request))
-    response.revision = shown  # type: ignore[attr-defined]
+    response.revision = _shown(request)  # type: ignore[attr-defined]
     return response
+
+
+def _shown(request: TournamentRequest) -> int:
+    """The revision the rankings shown are of (each bracket's, summed as _scope sums them)."""
+    return sum(int(served.version) for served in _served(request))

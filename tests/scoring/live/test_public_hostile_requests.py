@@ -25,7 +25,7 @@ QUERIES = [
     "q=" + "a" * 3000, "q=%F0%9F%82%A1", "duree=-1", "duree=1e9", "seance=999", "seance=-1",
     "seance=1&page=9999",
 ]  # fmt: skip
-# What the pages below share (scoring.live.versioned and rendered): the standings' default page, a card's
+# What the pages below share (the live store): the standings' default page, a card's
 # deals, the hall's slides and room plan, the event's slides and pages (?page=3 of the event
 # page is its last page: kept, up to MAX_PAGES), in the one language asked.
 EXPECTED = [  # and the card's deals of the player asked, "fr:<registration id>"

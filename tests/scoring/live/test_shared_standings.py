@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.live import shared
+from scoring.live import shared, versioned
 from scoring.live.counted import standings_fingerprint
 from scoring.live.provisional import mark_provisional
 from scoring.live.shared import shared_standings
@@ -165,7 +165,7 @@ def test_while_another_process_computes_the_previous_version_is_served_under_its
     same(served.standings, old.standings)
     # A claim left by a process that died lapses: this one computes.
     LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
-        claimed_at=timezone.now() - timedelta(seconds=shared.CLAIM_SECONDS + 1)
+        claimed_at=timezone.now() - timedelta(seconds=versioned.CLAIM_SECONDS + 1)
     )
     served = shared_standings(tournament, public=True)
     assert served.version == new_version
@@ -266,7 +266,7 @@ def test_the_public_ranking_keeps_its_version_a_while_however_many_deals_come(
     same(served.standings, mark_provisional(standings_for(tournament, public=True)))
     # However long a computation took, the standings are never kept over 3 s.
     WRITES["team formed"](built)
-    age(tournament, seconds=shared.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
+    age(tournament, seconds=versioned.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
     assert shared_standings(tournament, public=True).version == standings_fingerprint(tournament)
 
 
