@@ -11,10 +11,9 @@ from __future__ import annotations
 import gzip
 
 from django.db import connection
-from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
-from django.utils.text import compress_string
 
+from scoring.live import versioned
 from scoring.models import LiveArtifact
 from tournament.models import Tournament
 
@@ -32,14 +31,10 @@ CARD_DEALS = "card-deals"
 # Pages of the public standings shared per language: past them (1,000 rows at 50 a page), a
 # page is rendered for its viewer, as are searches, sorts and the other views.
 MAX_PAGES = 20
-# A fragment larger than this once compressed is rendered for each viewer instead.
-BODY_LIMIT = 4 * 1024 * 1024
 
 
 def _pack(body: str) -> bytes:
-    """A fragment as stored: gzipped as the site's gzip would send it (its random padding
-    included: a shared render holds nothing of anyone's), so that it is sent as stored."""
-    return compress_string(body.encode(), max_random_bytes=GZipMiddleware.max_random_bytes)
+    return versioned.pack(body.encode())
 
 
 def shared_fragment(tournament: Tournament | int, kind: str, key: str, version: str) -> str | None:
@@ -89,7 +84,7 @@ def store_fragment(
     (unless the kind's versions are per key, as the cards' are: each key's row is then only
     replaced in place); the bytes stored (None if too large to keep)."""
     payload = _pack(body)
-    if len(payload) > BODY_LIMIT:
+    if len(payload) > versioned.BODY_LIMIT:
         return None
     _upsert(_id(tournament), kind, version, {key: payload})
     if drop_other_versions:

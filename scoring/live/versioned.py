@@ -40,6 +40,7 @@ from django.utils.text import compress_string
 
 from scoring.models import LiveArtifact
 from tournament.models import Revision
+from tournament.models.audit import revision_of
 
 # How long other processes leave a claimed revision to the process computing it.
 CLAIM_SECONDS = 5
@@ -78,7 +79,7 @@ class Versioned:
 
 
 def tournament_scope(request: Any, *args: Any, **kwargs: Any) -> tuple[int, int]:
-    return request.tournament.pk, _revision_of(request.tournament.pk)
+    return request.tournament.pk, revision_of(request.tournament.pk)
 
 
 def brackets_scope(tournament_ids: list[int]) -> tuple[int, int]:
@@ -231,11 +232,6 @@ def _stored(
     return served
 
 
-def _revision_of(tournament_id: int) -> int:
-    found = Revision.objects.filter(pk=tournament_id).values_list("number", flat=True).first()
-    return found or 0
-
-
 HEADER_COLUMNS = ("id", "revision", "computed_at", "compute_seconds", "claim", "claimed_at")
 
 
@@ -292,18 +288,23 @@ def claim(row: Header, revision: str) -> bool:
     return rows.update(claim=revision, claimed_at=now) == 1
 
 
+def pack(content: bytes) -> bytes:
+    """A body as stored: gzipped as the site's gzip would send it (its random padding included:
+    a live artifact holds nothing of anyone's), so that it is sent as stored."""
+    return compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
+
+
 def _store(
     home: int, what: str, variant: str, revisions: tuple[str, str], content: bytes, started: float
 ) -> bytes | None:
     """Replace the row of (what, variant) by the body of the revision it shows, claimed for the
     revision asked (an older one shown: other processes serve it until the claim lapses), in one
-    statement; the body as stored (None if too large to keep). Gzipped as the site's gzip would
-    send it (its random padding included: a live artifact holds nothing of anyone's)."""
+    statement; the body as stored (pack; None if too large to keep)."""
     revision, claim = revisions
     now = timezone.now()
     # Shown older than asked: other processes serve it a second, then one tries again.
     claimed = now if revision == claim else now - timedelta(seconds=CLAIM_SECONDS - RETRY_SECONDS)
-    body = compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
+    body = pack(content)
     if len(body) > BODY_LIMIT:
         return None
     artifact = LiveArtifact(
