@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0018_results_upload"),
+        ("scoring", "0019_comite_server_allow_http"),
         ("tournament", "0022_live_revision"),
     ]
 
