@@ -16,7 +16,7 @@ line, bound to 127.0.0.1; production settings, plain http). Then each field in t
   pace, not compressed), and a player of the other side confirms it; 10 % of the deals are sent
   twice (double tap, lost answer) and 3 % raced by a second phone, as bench/table_entry.py does;
 - 1.25 phones a player (1,000 at 800 players) poll every `--poll-seconds` (10; the pages
-  themselves poll every 5 s, scoring/live/views/public.py's POLL_SECONDS) with their ETag, half
+  themselves poll every 5 s, the setting LIVE_POLL_SECONDS) with their ETag, half
   the public standings, half their player's own card (bench/big_event_phones.py, an asyncio loop
   in its own process); 4 hall screens poll their slides every 5 s; a few probes ask the table
   code page /table/, the trivial page the polls and saves are compared with.

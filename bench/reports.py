@@ -158,7 +158,7 @@ def shared_polls(tournaments: dict) -> bool:
     (scoring.live.shared, scoring.live.rendered) and recomputed (the shared rows deleted before
     each request), side by side; a hit at 800 players must cost at most MAX_HIT_RATIO times a
     hit at 200."""
-    from scoring.models import SharedRender, StandingsSnapshot
+    from scoring.models import LiveArtifact
     from tournament.evening import hall
 
     client = Client()
@@ -180,8 +180,8 @@ def shared_polls(tournaments: dict) -> bool:
                 best = float("inf")
                 for _ in range(HIT_RUNS):
                     if not hit:
-                        StandingsSnapshot.objects.filter(tournament=tournament).delete()
-                        SharedRender.objects.filter(tournament=tournament).delete()
+                        LiveArtifact.objects.filter(tournament=tournament, what="ranking").delete()
+                        LiveArtifact.objects.filter(tournament=tournament).delete()
                     start = time.process_time()
                     response = client.get(url, HTTP_HX_REQUEST="true")
                     best = min(best, time.process_time() - start)

@@ -347,54 +347,30 @@ class TableCall(models.Model):
         return _("Appel de la table %(number)s") % {"number": self.table.number}
 
 
-class StandingsSnapshot(models.Model):
-    """A tournament's ranking as last computed, for one audience (the public's or the arbiter's):
-    read by every server process until the data moves (scoring.live.shared). One row per
-    tournament and audience, replaced in place; `claim` names the version a process is computing.
-    """
+class LiveArtifact(models.Model):
+    """What a live page serves, computed once per revision of its tournament and shared by every
+    server process (scoring.live.versioned): a ranking, a rendered page. One row per tournament,
+    `what` and `variant` (audience, language, page), replaced in place, so the table holds the
+    latest of each; `claim` names the revision a process is computing."""
 
-    tournament = tournament_part("standings_snapshots")
-    public = models.BooleanField(_("classement public"))
-    version = models.CharField(_("version"), max_length=40)
-    payload = models.BinaryField(_("classement calculé"))
+    tournament = tournament_part("live_artifacts")
+    what = models.CharField(_("contenu"), max_length=20)
+    variant = models.CharField(_("variante"), max_length=40)
+    revision = models.CharField(_("révision"), max_length=80)
+    body = models.BinaryField(_("contenu calculé"))
     computed_at = models.DateTimeField(_("calculé le"))
-    claim = models.CharField(_("version en calcul"), max_length=40, blank=True, default="")
-    claimed_at = models.DateTimeField(_("calcul commencé le"), null=True, blank=True)
     compute_seconds = models.FloatField(_("durée du calcul (secondes)"), default=0)
+    claim = models.CharField(_("révision en calcul"), max_length=80, blank=True, default="")
+    claimed_at = models.DateTimeField(_("calcul commencé le"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("classement partagé")
-        verbose_name_plural = _("classements partagés")
+        verbose_name = _("contenu en direct")
+        verbose_name_plural = _("contenus en direct")
         constraints = [
             models.UniqueConstraint(
-                fields=["tournament", "public"], name="one_standings_snapshot_per_audience"
+                fields=["tournament", "what", "variant"], name="one_live_artifact_per_variant"
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament_id} {'public' if self.public else 'arbiter'} {self.version}"
-
-
-class SharedRender(models.Model):
-    """A live fragment rendered once for every viewer of a version (scoring.live.rendered): the
-    public standings' default page in one language, the hall screen's slides. One row per
-    tournament, kind and key (language, page), replaced in place: a bounded set of rows."""
-
-    tournament = tournament_part("shared_renders")
-    kind = models.CharField(_("fragment"), max_length=20)
-    key = models.CharField(_("variante"), max_length=40)
-    version = models.CharField(_("version"), max_length=80)
-    body = models.BinaryField(_("rendu"))
-    rendered_at = models.DateTimeField(_("rendu le"))
-
-    class Meta:
-        verbose_name = _("rendu partagé")
-        verbose_name_plural = _("rendus partagés")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "kind", "key"], name="one_shared_render_per_variant"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tournament_id} {self.kind} {self.key} {self.version}"
+        return f"{self.tournament_id} {self.what} {self.variant} @{self.revision}"

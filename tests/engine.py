@@ -57,6 +57,11 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/scoring/live/test_shared_renders.py",
         "tests/scoring/live/test_shared_renders_query.py",
     ),
+    "scoring/live/versioned.py": (
+        "tests/scoring/live/test_shared_renders.py",
+        "tests/scoring/live/test_shared_renders_query.py",
+        "tests/scoring/live/test_hall_views.py",
+    ),
     "scoring/live/shared.py": (
         "tests/scoring/live/test_shared_standings.py",
         "tests/scoring/live/test_shared_across_processes.py",
@@ -90,6 +95,7 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/tournament/access/test_login_gate.py",
     ),
     "tournament/evening/selectors.py": ("tests/scoring/live/test_player_card.py",),
+    "tournament/models/audit.py": ("tests/scoring/live/test_live_revision.py",),
     "tournament/models/clubs.py": ("tests/tournament/clubs/test_club_create.py", *MIGRATIONS),
     "tournament/models/players.py": ("tests/tournament/players/test_roster_entry_race.py",),
     "tournament/models/positions.py": ("tests/tournament/access/test_overflow_ids.py",),

@@ -186,7 +186,7 @@ def _build_and_dump(stage: str, output: Path) -> None:
         "dumpdata",
         "tournament",
         "scoring",
-        exclude=["scoring.StandingsSnapshot"],
+        exclude=["scoring.LiveArtifact"],
         natural_foreign=True,
         stdout=dump,
     )

@@ -11,7 +11,10 @@ class TournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from tournament import converters
+        from tournament.access import audit
         from tournament.players import checks, folding
+
+        audit.connect()  # a tournament's or event's save moves its live revision
 
         converters.register()  # <id:…> in every URL: ids past what a column holds are 404
         checks.connect()  # licences compared with other clubs' rosters after the response

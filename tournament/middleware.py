@@ -11,7 +11,6 @@ naming the parameter, an address 404 (no page has it), and a cookie is dropped a
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port
 from django.middleware import gzip
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 
@@ -45,8 +44,8 @@ class RejectNulQueryMiddleware:
 
 
 class GZipMiddleware(gzip.GZipMiddleware):
-    """Django's gzip, except for a 206 (a byte range of a static file must stay those bytes)
-    and for a shared render, sent as it was gzipped once when stored.
+    """Django's gzip, except for a 206 (a byte range of a static file must stay those bytes).
+    A live page stored gzipped is sent as stored (scoring.live.versioned sets its encoding).
 
     Compressing makes a response's ETag weak (W/"…"), and browsers send it back so. If-None-Match
     compares weakly (RFC 9110, 13.1.2), as Django's views do, but WhiteNoise (serving static
@@ -62,30 +61,7 @@ class GZipMiddleware(gzip.GZipMiddleware):
     def process_response(self, request, response):
         if response.status_code == 206:
             return response
-        gzipped = getattr(response, "gzipped", None)
-        if gzipped is not None and self._takes(request, response, gzipped):
-            return self._precompressed(response, gzipped)
         return super().process_response(request, response)
-
-    def _takes(self, request, response: HttpResponse, compressed: bytes) -> bool:
-        """Whether the client takes this response's own gzip (a shorter one, not encoded yet)."""
-        if response.streaming or response.has_header("Content-Encoding"):
-            return False
-        if len(compressed) >= len(response.content):
-            return False
-        return bool(gzip.re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
-
-    def _precompressed(self, response: HttpResponse, compressed: bytes) -> HttpResponse:
-        """A body every viewer gets alike comes with its gzip, made once when it was stored
-        (scoring.live.rendered: it holds no one's secret), and is sent as such."""
-        patch_vary_headers(response, ("Accept-Encoding",))
-        response.content = compressed
-        response.headers["Content-Length"] = str(len(compressed))
-        etag = response.get("ETag")
-        if etag and etag.startswith('"'):
-            response.headers["ETag"] = "W/" + etag
-        response.headers["Content-Encoding"] = "gzip"
-        return response
 
 
 # The hosts a browser treats as secure over plain http (a laptop's own browser).

@@ -256,6 +256,9 @@ DATABASES = {
 # The public standings keep their version for this many times what computing them took (at most
 # 5 s, a poll period) while new deals come: see scoring.live.shared. 0: a ranking every change.
 LIVE_STANDINGS_COALESCE = env_int("LIVE_STANDINGS_COALESCE", 10)
+# How often every live page (public standings, a player's card, the hall screens, the cockpit, a
+# venue's desk) asks for news; an unchanged page answers 304.
+LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 5)
 # The seating generator's exact solver (tournament.core.seating.exact) works on a small field's
 # plan for at most this many deterministic seconds (OR-Tools' unit, about a CPU second); the
 # positions page announces a wait that follows it. The tests set it small (tests/conftest.py)

@@ -2,7 +2,7 @@
 
 The card is asked again whenever the standings move (any deal of the field), but the deals it
 lists move only when the player's own tables enter one. They are read as plain rows (no model
-instances), and their HTML is rendered once per content: stored (SharedRender, one row per
+instances), and their HTML is rendered once per content: stored (LiveArtifact, one row per
 player and language, replaced in place) under a digest of the rows it shows, so a poll whose
 rows are unchanged reads the stored HTML instead of rendering it again. Being keyed by its
 content, a stored render can never be stale, whatever write moved the rows.

@@ -6,17 +6,16 @@ table states are `scoring.sheets.screen`'s, the standings those of the ranking p
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Q
 from django.utils.translation import gettext, ngettext
 
 from scoring.core.ranking import Ranked
 from scoring.live.reprints import Reprint, cards_to_reprint
-from scoring.live.standings import Standings, standings_fingerprint, standings_for
+from scoring.live.standings import Standings, standings_for
 from scoring.live.waiting import WaitingDeals, waiting_deals_of
 from scoring.models import Incident, TableCall
 from scoring.sheets.position_overview import TableRow, position_overview
@@ -24,7 +23,7 @@ from scoring.sheets.summary import State
 from scoring.sheets.table_entry import CodeAlert, code_alerts, open_calls
 from tournament.evening.clock import ClockState, state_of
 from tournament.evening.selectors import position_in_play
-from tournament.models import ChangeLog, Counter, Position, Registration, Tournament
+from tournament.models import Position, Registration, Tournament
 
 # How many leaders and waiting items the cockpit lists (the full pages are one click away).
 TOP = 10
@@ -239,18 +238,3 @@ def _incident_text(incident: Incident) -> str:
     return gettext("Incident sans décision : %(what)s") % {
         "what": " — ".join(p for p in parts if p)
     }
-
-
-def live_fingerprint(tournament: Tournament, standings_version: str | None = None) -> str:
-    """A token that moves whenever the cockpit or the hall screen could show something else.
-
-    The standings' fingerprint covers deals, sheets, incidents, positions and registrations;
-    every arbiter's write (publishing, swapping seats, the clock, incidents) leaves a history
-    record, so the latest record covers the rest (a table's call too); a wrong personal code
-    moves its counter. Three queries (two given the standings' version).
-    """
-    last = ChangeLog.objects.filter(tournament=tournament).aggregate(n=Max("pk"))["n"]
-    codes = Counter.objects.filter(tournament=tournament).aggregate(n=Max("last_at"))["n"]
-    version = standings_version or standings_fingerprint(tournament)
-    key = f"{version}:{last}:{codes}"
-    return hashlib.sha256(key.encode()).hexdigest()[:20]

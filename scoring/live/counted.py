@@ -1,5 +1,5 @@
 """What the rankings and statistics read: the visible sheets, the counted incidents, one
-player's counted deals, and a fingerprint that moves whenever a public ranking could change.
+player's counted deals, and the version of the live pages (the tournament's revision).
 
 Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, and its SQL
 `counted_sql` in the plain reads here), the same for the arbiter and the public: a deal counts
@@ -17,7 +17,6 @@ The arbiter sees every sheet of the tournaments they work on.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -25,8 +24,9 @@ from django.db import connection
 from django.db.models import Model, Q, QuerySet
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
+from tournament.access.audit import revision_of
 from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
-from tournament.models import ChangeLog, Player, Position, Registration, Table, Tournament
+from tournament.models import Player, Position, Registration, Table, Tournament
 
 # Sheets outside the seating plan (a club evening) have no position; they are ranked as this.
 FREE_SHEETS = 0
@@ -255,63 +255,12 @@ def deal_role(seat: int, roles: tuple[int | None, int | None, int | None], *, pl
 
 
 def standings_fingerprint(tournament: Tournament) -> str:
-    """A token that changes whenever a public ranking could change, in one cheap query.
-
-    Deal writes bump their sheet's version (without touching `updated_at`), so the sum of
-    versions moves on every record, correction and delete. The latest history record covers the
-    logged writes that move no count (a check-in, a team, a withdrawal); the tournament's
-    `updated_at` its settings. It is also the version under which the standings are shared
-    (scoring.live.shared): what it misses, every viewer would miss until the next change.
-
-    Asked by every poll, 304s included: written as one plain SQL statement, which costs a
-    fraction of a millisecond to send where building it through the ORM (ten correlated
-    subqueries) cost several.
-    """
-
-    with connection.cursor() as cursor:
-        cursor.execute(_fingerprint_sql(), [tournament.pk])
-        return _digest(tuple(cursor.fetchone()))
-
-
-def _digest(aggregates: tuple[Any, ...]) -> str:
-    return hashlib.sha256(repr(aggregates).encode()).hexdigest()[:20]
+    """The version of what the tournament's live pages show: its live revision
+    (tournament.access.audit.revision_bump), moved by every write in the write's transaction."""
+    return str(revision_of(tournament.pk))
 
 
 def event_fingerprints(event_id: int) -> dict[int, str]:
-    """Every bracket of an event with its standings' fingerprint, in one statement whatever
-    the number of brackets and players (an event's public page reads every session's)."""
-    quote = connection.ops.quote_name
-    sql = _fingerprint_sql(head=f"t.{quote('id')}", where=f"t.{quote('event_id')} = %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id])
-        return {row[0]: _digest(tuple(row[1:])) for row in cursor.fetchall()}
-
-
-def _fingerprint_sql(head: str = "", where: str = "") -> str:
-    """The fingerprint's statement: aggregates of the tournament's rows, one per subquery (for
-    the tournament of id %s, or the tournaments `where` says, each row after `head`)."""
-    quote = connection.ops.quote_name
-
-    def sub(model: type[Model], expression: str, where: str = "") -> str:
-        return (
-            f"(SELECT {expression} FROM {quote(model._meta.db_table)} u "
-            f"WHERE u.{quote('tournament_id')} = t.{quote('id')}{where})"
-        )
-
-    not_draft = f" AND u.{quote('status')} <> '{Position.Status.DRAFT.value}'"
-    columns = [
-        f"t.{quote('updated_at')}",
-        sub(ScoreSheet, "COUNT(*)"),
-        sub(ScoreSheet, f"SUM(u.{quote('version')})"),
-        sub(ScoreSheet, f"MAX(u.{quote('updated_at')})"),
-        sub(Incident, "COUNT(*)"),
-        sub(Incident, f"SUM(u.{quote('penalty_points')})"),
-        sub(Incident, f"MAX(u.{quote('id')})"),
-        sub(Position, "COUNT(*)", not_draft),
-        sub(Position, f"MAX(u.{quote('published_at')})"),
-        sub(Registration, "COUNT(*)"),
-        sub(ChangeLog, f"MAX(u.{quote('id')})"),
-    ]
-    where = where or f"t.{quote('id')} = %s"
-    selected = ", ".join([head, *columns] if head else columns)
-    return f"SELECT {selected} FROM {quote(Tournament._meta.db_table)} t WHERE {where}"
+    """Every bracket of an event with its revision, in one statement whatever their number."""
+    rows = Tournament.objects.filter(event_id=event_id).values_list("pk", "revision__number")
+    return {pk: str(number or 0) for pk, number in rows}

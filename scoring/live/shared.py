@@ -1,27 +1,15 @@
-"""Standings computed once per version of their data and shared by every request of every
-server process, through one database row per tournament and audience (StandingsSnapshot).
-
-The version is the standings' fingerprint (counted.standings_fingerprint), the ETag the live
-pages already send: it is derived from the data in one query, so no write can forget to move
-it (a deal, a correction, a sheet validated, an incident, a position published or closed, a
-check-in, a tournament setting, an import or a restored backup alike). It is read before the
-data, so a ranking is never older than the version it is served under.
-
-When the version moves, the first process to claim it computes (one atomic UPDATE); while it
-does, the others serve the previous ranking under the previous version, so a stale answer never
-carries the new version's ETag and the next poll asks again. A claim left by a process that died
-lapses after CLAIM_SECONDS. The new ranking replaces the row in one atomic upsert.
-
-The public's ranking is also coalesced: once computed, it keeps its version for a few times what
-computing it took (coalesce_seconds), however many deals come meanwhile. At 800 players and a
-deal confirmed every second, every new deal would otherwise cost a ranking (a fifth of a second
-of CPU) and every poll a new page; a phone polling every 5 s sees the standings at most a few
-seconds late. The arbiter's ranking is never coalesced.
+"""The tournament's ranking computed once per revision and shared by every request of every
+server process, through one row of the live store per tournament and audience (LiveArtifact),
+with the claims and keeps of scoring.live.versioned: the revision is read before the data, so a
+ranking is never older than the revision it is stored under; the first process to claim a new
+revision computes it while the others serve the previous one under its own revision (a stale
+answer never carries the new ETag); the public's ranking is coalesced (versioned.kept: at 800
+players a deal comes every second, and each would otherwise cost a fifth of a second of CPU),
+the arbiter's never.
 
 A player's card shows one row of the public ranking: the rows are stored apart too, in
-ROW_BUCKETS rows of shared renders under the same version, so that a card's poll reads its
-bucket rather than decoding the field's ranking. A card finding no bucket at its version (not
-stored yet, or overwritten by a slower process storing an older version) reads the ranking.
+ROW_BUCKETS rows under the same revision, so that a card's poll reads its bucket rather than
+decoding the field's ranking (none at its revision: it reads the ranking).
 """
 
 from __future__ import annotations
@@ -29,27 +17,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from scoring.core import ranking
+from scoring.live import versioned
 from scoring.live.counted import event_fingerprints, standings_fingerprint
 from scoring.live.provisional import PartialPosition, mark_provisional, provisional_text
 from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
 from scoring.live.snapshot import decode, decode_row, encode, encode_rows
 from scoring.live.standings import Standings, standings_for
-from scoring.models import StandingsSnapshot
+from scoring.models import LiveArtifact
 from tournament.models import Tournament
 
-# How long other processes leave a new version to the process computing it.
-CLAIM_SECONDS = 5
-# The longest the public's ranking keeps its version once new data has come (coalesce_seconds).
-COALESCE_MAX_SECONDS = 5.0
 # A ranking stored larger than this (far beyond thousands of players) is served uncached.
 PAYLOAD_LIMIT = 8 * 1024 * 1024
 # The public ranking's rows are also stored in this many buckets (by registration id), for the
@@ -84,10 +67,10 @@ def shared_standings(
 ) -> Served:
     """The tournament's standings at `version` (its current fingerprint: read if not given, or
     asked of the callable when needed), or the previous ones while another process computes
-    that version or while the public's ranking keeps its version (coalesce_seconds: then the
+    that version or while the public's ranking keeps its version (versioned.kept: then the
     fingerprint is not even read)."""
     row = _header(tournament.pk, public)
-    if row is not None and public and _kept(row):
+    if row is not None and public and versioned.kept(row):
         return _served_stored(tournament, row, public=public)
     if version is None:
         version = standings_fingerprint(tournament)
@@ -96,13 +79,13 @@ def shared_standings(
     return _resolved(tournament, row, public=public, version=version)
 
 
-def _resolved(tournament: Tournament, row: _Header | None, *, public: bool, version: str) -> Served:
+def _resolved(
+    tournament: Tournament, row: versioned.Header | None, *, public: bool, version: str
+) -> Served:
     """The ranking at `version`: stored, or the stored one while another process computes
     it, or computed and stored here."""
     if row is not None and (
-        row.version == version
-        or (row.claim == version and _fresh(row.claimed_at))
-        or not _claim(row.pk, version)  # another process has just claimed it
+        row.revision == version or not versioned.claim(row, version)  # another process claimed it
     ):
         return _served_stored(tournament, row, public=public)
     return Served(version, _computed(tournament, public=public, version=version))
@@ -132,48 +115,29 @@ def event_versions(event_id: int) -> list[tuple[int, int, bool, str]]:
     versions = []
     for pk, session, is_public, *snapshot in rows:
         row = _header_of(snapshot)
-        if is_public and row is not None and _kept(row):
-            versions.append((pk, session, bool(is_public), row.version))
+        if is_public and row is not None and versioned.kept(row):
+            versions.append((pk, session, bool(is_public), row.revision))
             continue
         fingerprints = fingerprints or event_fingerprints(event_id)
         version = fingerprints[pk]
-        if is_public and (row is None or row.version != version):
+        if is_public and (row is None or row.revision != version):
             tournament = Tournament.objects.get(pk=pk)
             version = _resolved(tournament, row, public=True, version=version).version
         versions.append((pk, session, bool(is_public), version))
     return versions
 
 
-def coalesce_seconds(compute_seconds: float) -> timedelta:
-    """How long the public's ranking keeps its version after being computed, new data or not:
-    LIVE_STANDINGS_COALESCE times what computing it took (a tenth of a second at 40 players,
-    a few at 800 on a busy laptop), at most COALESCE_MAX_SECONDS (a poll period). The public
-    ranking's computations then take at most 1/LIVE_STANDINGS_COALESCE of a core however fast
-    the deals come; meanwhile its pages answer 304 to the phones holding its version."""
-    factor = settings.LIVE_STANDINGS_COALESCE
-    return timedelta(seconds=min(COALESCE_MAX_SECONDS, factor * compute_seconds))
+_HEADER_COLUMNS = versioned.HEADER_COLUMNS
+# The ranking's row in the live store: its `what` (the pages rendered from it are others), and
+# its `variant` by audience.
+RANKING = "ranking"
 
 
-def _kept(row: _Header) -> bool:
-    keep = coalesce_seconds(row.seconds)
-    return bool(keep) and row.computed_at > timezone.now() - keep
+def _variant(public: bool) -> str:
+    return "public" if public else "arbiter"
 
 
-class _Header(NamedTuple):
-    """A stored ranking's row without its payload."""
-
-    pk: int
-    version: str
-    claim: str
-    claimed_at: datetime | None
-    computed_at: datetime
-    seconds: float
-
-
-_HEADER_COLUMNS = ("id", "version", "claim", "claimed_at", "computed_at", "compute_seconds")
-
-
-def _header(tournament_id: int, public: bool) -> _Header | None:
+def _header(tournament_id: int, public: bool) -> versioned.Header | None:
     """The row of the tournament's ranking for this audience, without the ranking."""
     rows = _snapshot_rows(f"t.{connection.ops.quote_name('id')} = %s", tournament_id, public)
     return _header_of(rows[0][3:]) if rows else None
@@ -188,36 +152,24 @@ def _snapshot_rows(where: str, value: int, public: bool) -> list[tuple[Any, ...]
     columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
     sql = (
         f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
-        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(StandingsSnapshot._meta.db_table)} s"
-        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('public')} = %s"
-        f" WHERE {where} ORDER BY t.{q('id')}"
+        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(LiveArtifact._meta.db_table)} s"
+        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('what')} = %s"
+        f" AND s.{q('variant')} = %s WHERE {where} ORDER BY t.{q('id')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [public, value])
+        cursor.execute(sql, [RANKING, _variant(public), value])
         return [tuple(row) for row in cursor.fetchall()]
 
 
-def _header_of(row: Sequence[Any]) -> _Header | None:
-    """The header of a snapshot's columns (None if they are the NULLs of no snapshot)."""
-    if row[0] is None:
-        return None
-    pk, version, claim, claimed_at, computed_at, seconds = row
-    computed = _aware(computed_at)
-    assert computed is not None  # the column is NOT NULL
-    return _Header(pk, version, claim, _aware(claimed_at), computed, seconds)
+def _header_of(row: Sequence[Any]) -> versioned.Header | None:
+    """The header of a ranking's columns (None if they are the NULLs of no ranking stored)."""
+    return None if row[0] is None else versioned.header_of(row)
 
 
-def _aware(moment: datetime | str | None) -> datetime | None:
-    """A timestamp as the ORM would return it (SQLite's raw rows are naive UTC, or text)."""
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    if moment is not None and moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment
-
-
-def _served_stored(tournament: Tournament, row: _Header, *, public: bool) -> Served:
-    return Served(row.version, load=lambda: _stored(tournament, row.pk, row.version, public=public))
+def _served_stored(tournament: Tournament, row: versioned.Header, *, public: bool) -> Served:
+    return Served(
+        row.revision, load=lambda: _stored(tournament, row.pk, row.revision, public=public)
+    )
 
 
 def _stored(tournament: Tournament, pk: int, version: str, *, public: bool) -> Standings:
@@ -225,9 +177,7 @@ def _stored(tournament: Tournament, pk: int, version: str, *, public: bool) -> S
     ranking under the older version: its next poll asks again), or if it is in an older
     format (then stored again, in this one)."""
     payload = (
-        StandingsSnapshot.objects.filter(pk=pk, version=version)
-        .values_list("payload", flat=True)
-        .first()
+        LiveArtifact.objects.filter(pk=pk, revision=version).values_list("body", flat=True).first()
     )
     if payload is None:
         return _compute(tournament, public=public)
@@ -276,33 +226,19 @@ def _compute(tournament: Tournament, *, public: bool) -> Standings:
     return mark_provisional(standings_for(tournament, public=public))
 
 
-def _fresh(claimed_at: datetime | None) -> bool:
-    return claimed_at is not None and claimed_at > timezone.now() - timedelta(seconds=CLAIM_SECONDS)
-
-
-def _claim(pk: int, version: str) -> bool:
-    """Claim the computation of `version`, unless another process holds a live claim on it."""
-    now = timezone.now()
-    claimed = (
-        StandingsSnapshot.objects.filter(pk=pk)
-        .exclude(claim=version, claimed_at__gt=now - timedelta(seconds=CLAIM_SECONDS))
-        .update(claim=version, claimed_at=now)
-    )
-    return claimed == 1
-
-
 def _store(
     tournament: Tournament, *, public: bool, version: str, payload: bytes, seconds: float
 ) -> None:
     """Replace the tournament's row for this audience (or create it), in one statement."""
     now = timezone.now()
-    StandingsSnapshot.objects.bulk_create(
+    LiveArtifact.objects.bulk_create(
         [
-            StandingsSnapshot(
+            LiveArtifact(
                 tournament=tournament,
-                public=public,
-                version=version,
-                payload=payload,
+                what=RANKING,
+                variant=_variant(public),
+                revision=version,
+                body=payload,
                 computed_at=now,
                 claim=version,
                 claimed_at=now,
@@ -310,10 +246,10 @@ def _store(
             )
         ],
         update_conflicts=True,
-        unique_fields=["tournament", "public"],
+        unique_fields=["tournament", "what", "variant"],
         update_fields=[
-            "version",
-            "payload",
+            "revision",
+            "body",
             "computed_at",
             "claim",
             "claimed_at",

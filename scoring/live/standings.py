@@ -22,7 +22,6 @@ from scoring.core.penalties import Penalty, penalty_adjustments
 from scoring.live.counted import (
     FREE_SHEETS,
     player_deals,
-    standings_fingerprint,
     visible_sheets_of,
 )
 from scoring.live.provisional import finished_sheets, played_deals, table_winners
@@ -33,7 +32,6 @@ __all__ = [
     "FREE_SHEETS",
     "Standings",
     "player_deals",
-    "standings_fingerprint",
     "standings_for",
     "standings_for_many",
     "visible_sheets_of",

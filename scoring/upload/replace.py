@@ -15,8 +15,9 @@ from typing import Any
 from django.db import models
 
 from scoring.documents.backup.plan import Plan
-from scoring.models import Incident, ScoreSheet, SharedRender, StandingsSnapshot
+from scoring.models import Incident, LiveArtifact, ScoreSheet
 from tournament.models import ChangeLog, Player, Position, Registration, Team, Tournament
+from tournament.models.audit import revision_bump
 from tournament.players.identity import Typed, roster_players_for
 
 # What a backup holds of a tournament, by the models pointing at it directly (their own
@@ -29,7 +30,7 @@ CONTENT: tuple[type[models.Model], ...] = (
     Team,
 )
 # Caches of the previous content: computed again from the new one.
-CACHES: tuple[type[models.Model], ...] = (StandingsSnapshot, SharedRender)
+CACHES: tuple[type[models.Model], ...] = (LiveArtifact,)
 
 
 def unlicensed_players_match(plan: Plan, *, previous: Tournament) -> None:
@@ -74,5 +75,6 @@ def tournament_replace(*, kept: Tournament, new: Tournament) -> Tournament:
     values = _field_values(new)
     new.delete()  # empty now; deleted first, its unique fields (a hall link) free again
     Tournament.objects.filter(pk=kept.pk).update(**values)
+    revision_bump(kept.pk)  # moved by plain updates: the live pages' revision moves here
     kept.refresh_from_db()
     return kept

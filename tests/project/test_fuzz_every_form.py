@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from scoring.core.deal import DealError
 from scoring.late import LateDeal, PhoneQueue
-from scoring.models import Championship, Deal, Incident, ScoreSheet, StandingsSnapshot
+from scoring.models import Championship, Deal, Incident, LiveArtifact, ScoreSheet
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from scoring.uploads import ComiteServer, UploadKey
 from tests.club_helpers import join_club
@@ -172,7 +172,7 @@ def rows_of(tournament: int) -> str:
         *apps.get_app_config("tournament").get_models(),
         *apps.get_app_config("scoring").get_models(),
     ):
-        if model is StandingsSnapshot:  # derived from the rest, recomputed when read
+        if model is LiveArtifact:  # derived from the rest, recomputed when read
             continue
         if model is Player:  # the shared roster: the players registered in this tournament
             rows = Player.objects.filter(registrations__tournament=tournament)

@@ -1,5 +1,8 @@
 """The one way to write the history: every write that changes a result, a seating or a setting
-calls change_record (tournament's services and scoring's alike)."""
+calls change_record (tournament's services and scoring's alike). Every record moves the
+tournament's live revision in the same transaction (revision_bump, in ChangeLog.save), the one
+version of the live pages (scoring.live.versioned); the few writes that leave no record move it
+themselves: a tournament or event saved (connect), a sheet's version bumped."""
 
 from __future__ import annotations
 
@@ -7,8 +10,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import models
+from django.db.models.signals import post_save
 
-from tournament.models import ChangeLog, Club, Tournament
+from tournament.models import ChangeLog, Club, Event, Tournament
+from tournament.models.audit import revision_bump, revision_of
+
+__all__ = ["change_record", "revision_bump", "revision_of", "save_recorded", "settings_save"]
 
 Action = ChangeLog.Action
 ObjectType = ChangeLog.ObjectType
@@ -57,8 +64,27 @@ def change_record(
         change.sheet_id = sheet.pk
     else:
         change.sheet_id = sheet
-    change.save()
+    change.save()  # moves the tournament's live revision (ChangeLog.save)
     return change
+
+
+def _tournament_saved(sender: type, instance: Tournament, raw: bool = False, **kwargs: Any) -> None:
+    if not raw:  # a fixture's load
+        revision_bump(instance.pk)
+
+
+def _event_saved(sender: type, instance: Event, raw: bool = False, **kwargs: Any) -> None:
+    """An event's page shows its own settings beside its brackets': each bracket moves."""
+    if not raw:
+        for pk in Tournament.objects.filter(event=instance).values_list("pk", flat=True):
+            revision_bump(pk)
+
+
+def connect() -> None:
+    """A tournament's or event's settings are saved without a record when nothing changed, or
+    by a form's save: their revision moves all the same."""
+    post_save.connect(_tournament_saved, sender=Tournament, dispatch_uid="revision-tournament")
+    post_save.connect(_event_saved, sender=Event, dispatch_uid="revision-event")
 
 
 def save_recorded(

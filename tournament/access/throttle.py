@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import connection
 
+from tournament.models.audit import revision_bump
 from tournament.models.limits import Counter
 
 MAX_LOCK = 24 * 3600.0  # seconds: the longest lock a key reaches by doubling
@@ -64,7 +65,9 @@ def hit(
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [key, now + window, now, *(links.get(c) for c in LINKS), now, now])
-        return int(cursor.fetchone()[0])
+        hits = int(cursor.fetchone()[0])
+    _moved(links)
+    return hits
 
 
 def attempts(key: str, *, now: float | None = None) -> int:
@@ -119,7 +122,15 @@ def gate(
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchone() is not None
+        reserved = cursor.fetchone() is not None
+    _moved(links)
+    return reserved
+
+
+def _moved(links: dict[str, Any]) -> None:
+    """An attempt at a tournament's code shows on its cockpit (a locked code): its revision."""
+    if links.get("tournament_id") is not None:
+        revision_bump(links["tournament_id"])
 
 
 def hits(key: str) -> int:

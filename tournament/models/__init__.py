@@ -7,7 +7,7 @@
 - registrations: Team, Registration, new_pin and start_codes_of (where each player started)
 - positions: Position, Table and Seat
 - events: Event (a big event's sessions and brackets) and Cut (qualified, consolante, report)
-- audit: ChangeLog, the one history of every write
+- audit: ChangeLog, the one history of every write, and Revision, what live pages are versioned by
 - limits: Counter, every attempts counter and lock (tournament.access.throttle)
 - choices: the models' enumerations (Direction, and each model's own, named on the model too)
 - fields: the relation kinds the models of both apps repeat (a tournament's part, optional links)
@@ -22,7 +22,7 @@ from ..seats import (
     sheet_order_key,
     start_display,
 )
-from .audit import ChangeLog
+from .audit import ChangeLog, Revision
 from .choices import DIRECTION_LABELS, Direction
 from .clubs import Club, ClubInvitation, ClubMember
 from .events import Cut, Event
@@ -49,6 +49,7 @@ __all__ = [
     "Player",
     "Position",
     "Registration",
+    "Revision",
     "Seat",
     "Table",
     "Team",

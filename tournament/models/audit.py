@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import models
+from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
 from . import choices
@@ -61,3 +61,45 @@ class ChangeLog(models.Model):
         if self.user_id and not self.username and self.user is not None:
             self.username = self.user.get_username()
         super().save(*args, **kwargs)
+        if self.tournament_id is not None:  # every record moves the live pages' version
+            revision_bump(self.tournament_id)
+
+
+class Revision(models.Model):
+    """The tournament's live revision: a number that moves, in the same transaction, with every
+    write that can change what a live page shows (tournament.access.audit.revision_bump, called
+    by the history's one writer). Live pages are versioned by it (scoring.live.versioned); a
+    read never moves it. Its own row, so that saving a tournament's settings from a form can
+    never write an older number back."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="revision"
+    )
+    number = models.PositiveBigIntegerField(_("révision"), default=0)
+
+    class Meta:
+        verbose_name = _("révision en direct")
+        verbose_name_plural = _("révisions en direct")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}@{self.number}"
+
+
+def revision_bump(tournament_id: int) -> None:
+    """Move the tournament's live revision by one, in the caller's transaction: one upsert, which
+    holds the revision's row lock until the transaction ends, so revisions follow commit order
+    (a page computed at revision N holds every write numbered N or below)."""
+    q = connection.ops.quote_name
+    table, key, number = q(Revision._meta.db_table), q("tournament_id"), q("number")
+    sql = (
+        f"INSERT INTO {table} ({key}, {number}) VALUES (%s, 1) "
+        f"ON CONFLICT ({key}) DO UPDATE SET {number} = {table}.{number} + 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+
+
+def revision_of(tournament_id: int) -> int:
+    """The tournament's live revision (0 before its first write)."""
+    found = Revision.objects.filter(pk=tournament_id).values_list("number", flat=True).first()
+    return found or 0

@@ -2,30 +2,33 @@
 sits where across the venue (table numbers are unique), then each bracket's standings in turn,
 on the hall screen's own machinery (hall.js pours the sections into pages and cycles them).
 
-As a tournament's hall slides (scoring.live.views.hall), the slides are versioned by the public
-standings each bracket serves (shared and coalesced: scoring.live.shared), rendered once per
-version and language and shared by every screen of every server process."""
+As a tournament's hall slides (scoring.live.views.hall), the slides are @versioned: by the
+session's revision, computed once per revision and language and shared by every screen of every
+server process."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 
 from scoring.events.venue import session_brackets, venue_hall
-from scoring.live.rendered import EVENT_HALL, served_fragment
 from scoring.live.shared import Served, shared_standings
+from scoring.live.versioned import brackets_scope, versioned
 from scoring.live.views.cockpit import CLOCK_HEADER, clock_header_value
-from scoring.live.views.screens import POLL_SECONDS, SCREEN_TEMPLATE, page_seconds, private
+from scoring.live.views.screens import SCREEN_TEMPLATE, page_seconds, private
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
+
+# A venue's hall slides in the live store: per session and language, beside its first bracket.
+EVENT_HALL = "event-hall"
 
 if TYPE_CHECKING:
     from tournament.models import Tournament
@@ -52,19 +55,18 @@ def _served(request: TournamentRequest) -> list[Served]:
     return found
 
 
-def _hall_version(request: TournamentRequest) -> str:
-    """The session and the version of each bracket's public standings served: a logged write
-    moves it (the standings' fingerprint reads the latest history record), at most a poll
-    period late while a big field's deals come."""
+def _scope(request: TournamentRequest, token: str = "") -> tuple[int, int]:
+    """The session's slides are stored beside its first bracket, at the session's revision: the
+    sum of its brackets' (each only grows, so the sum moves whenever one does)."""
+    _session, brackets = _brackets(request)
+    if not brackets:
+        return request.tournament.pk, 0
+    return brackets_scope([bracket.pk for bracket in brackets])
+
+
+def _variant(request: TournamentRequest, token: str = "") -> str | None:
     session, brackets = _brackets(request)
-    served = _served(request)
-    pairs = zip(brackets, served, strict=True)
-    key = f"{session}:" + ":".join(f"{bracket.pk}={s.version}" for bracket, s in pairs)
-    return hashlib.sha256(key.encode()).hexdigest()[:20]
-
-
-def _hall_etag(request: TournamentRequest, token: str) -> str:
-    return f"{_hall_version(request)}-{get_language()}"
+    return f"{session}:{get_language()}" if brackets else None
 
 
 def clocked(view: Callable) -> Callable:
@@ -92,7 +94,7 @@ def _context(request: TournamentRequest, token: str) -> dict[str, Any]:
         "clock": state_of(content.position) if content.position is not None else None,
         "slides_url": reverse("event-hall-slides", args=[token]),
         "page_seconds": page_seconds(request),
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
     }
 
 
@@ -103,7 +105,8 @@ def event_hall(request: TournamentRequest, token: str) -> HttpResponse:
     context = _context(request, token)
     event = context["event"]
     context.update(
-        etag=_hall_etag(request, token),
+        # The slides drawn are those its polls get at the revision they show: the first is a 304.
+        etag=f"{_shown(request)}-{_variant(request)}",
         screen_name=event.name,
         screen_title=f"{event.name} — "
         + gettext("séance %(session)s") % {"session": context["session"]},
@@ -115,18 +118,19 @@ def event_hall(request: TournamentRequest, token: str) -> HttpResponse:
 @hall_screen
 @require_safe
 @clocked
-@condition(etag_func=_hall_etag)
+@versioned(EVENT_HALL, _variant, scope=_scope)
 def event_hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
-    """The same for every screen of a version and language: rendered once and shared."""
-    session, brackets = _brackets(request)
-    version = _hall_version(request)
-    if not brackets:
-        return _slides(request, token)[0]
-    key = f"{session}:{get_language()}"
-    return served_fragment(brackets[0], EVENT_HALL, key, version, lambda: _slides(request, token))
+    """The same for every screen of a revision and language: computed once and shared."""
+    return _slides(request, token)
 
 
-def _slides(request: TournamentRequest, token: str) -> tuple[HttpResponse, str]:
+def _slides(request: TournamentRequest, token: str) -> HttpResponse:
     context = _context(request, token)
-    template = "scoring/events/venue/_hall_slides.html"
-    return render(request, template, context), _hall_version(request)
+    response = render(request, "scoring/events/venue/_hall_slides.html", context)
+    response.revision = _shown(request)  # type: ignore[attr-defined]
+    return response
+
+
+def _shown(request: TournamentRequest) -> int:
+    """The revision the rankings shown are of (each bracket's, summed as _scope sums them)."""
+    return sum(int(served.version) for served in _served(request))

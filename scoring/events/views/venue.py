@@ -3,9 +3,9 @@ summary and a link to its own cockpit; it refreshes itself (an unchanged venue a
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -14,11 +14,11 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django.views.decorators.http import condition, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.events.venue import hall_holder, session_brackets, sessions_of, venue_desk
 from scoring.events.wording import carry_text
-from scoring.live.cockpit import live_fingerprint
+from scoring.live.versioned import brackets_scope, current_etag, versioned
 from tournament.access.permissions import (
     EventRequest,
     Permission,
@@ -29,7 +29,6 @@ from tournament.access.permissions import (
 from tournament.evening import hall
 from tournament.public_address import absolute_url
 
-POLL_SECONDS = 5
 # The venue's rankings as documents (scoring.documents.views.events): in the session's order,
 # or in the cumulative one.
 DOCUMENT_KINDS = (
@@ -43,16 +42,27 @@ def _session_asked(request: EventRequest) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
 
 
-def _desk_etag(request: EventRequest, pk: int) -> str:
-    """Moves when any bracket's cockpit could show something else (live_fingerprint each)."""
-    session, brackets = session_brackets(request.event, _session_asked(request))
-    prints = ":".join(f"{b.pk}={live_fingerprint(b)}" for b in brackets)
-    digest = hashlib.sha256(f"{session}:{prints}".encode()).hexdigest()[:20]
-    return f"{digest}-{get_language()}"
+DESK = "venue-desk"
+
+
+def _desk_scope(request: EventRequest, pk: int = 0) -> tuple[int, int]:
+    """The session's brackets' revisions, summed (each only grows): any bracket's write moves
+    it. Computed for each arbiter (never stored: the desk is theirs), beside the first bracket."""
+    _session, brackets = session_brackets(request.event, _session_asked(request))
+    return brackets_scope([bracket.pk for bracket in brackets])
+
+
+def _desk_variant(request: EventRequest, pk: int = 0) -> str:
+    session, _brackets = session_brackets(request.event, _session_asked(request))
+    return f"{session}:{get_language()}"
 
 
 def _desk_context(request: EventRequest) -> dict[str, Any]:
     event = request.event
+    # The ETag first (the poll's, or read now): the data read after it is never older.
+    etag = getattr(request, "live_etag", None) or current_etag(
+        DESK, _desk_variant(request), _desk_scope(request)
+    )
     session, brackets = session_brackets(event, _session_asked(request))
     return {
         "event": event,
@@ -60,8 +70,8 @@ def _desk_context(request: EventRequest) -> dict[str, Any]:
         "desk": [
             {"bracket": item, "carry": carry_text(item.tournament)} for item in venue_desk(brackets)
         ],
-        "poll_seconds": POLL_SECONDS,
-        "etag": _desk_etag(request, event.pk),
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
+        "etag": etag,
     }
 
 
@@ -93,7 +103,7 @@ def venue_desk_page(request: EventRequest, pk: int) -> HttpResponse:
 
 @event_required(Permission.EVENT_DESK)
 @require_safe
-@condition(etag_func=_desk_etag)
+@versioned(DESK, _desk_variant, scope=_desk_scope, coalesce=False, store=False)
 def venue_desk_live(request: EventRequest, pk: int) -> HttpResponse:
     response = render(request, "scoring/events/venue/_desk_live.html", _desk_context(request))
     patch_cache_control(response, no_store=True)

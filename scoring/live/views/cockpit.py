@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -16,10 +17,11 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
-from scoring.live.cockpit import cockpit_load, current_position, live_fingerprint
-from scoring.live.views.served import request_fingerprint, request_standings, served_etag
+from scoring.live.cockpit import cockpit_load, current_position
+from scoring.live.versioned import current_etag, tournament_scope, versioned
+from scoring.live.views.served import request_standings
 from scoring.models import TableCall
 from scoring.qr import qr_svg
 from scoring.sheets import table_entry
@@ -38,8 +40,6 @@ from tournament.public_address import absolute_url, unreachable_from_phones
 if TYPE_CHECKING:
     from tournament.models import Tournament
 
-# How often the cockpit's live part asks for news (an unchanged cockpit answers 304).
-POLL_SECONDS = 5
 CLOCK_HEADER = "X-Position-Clock"
 
 
@@ -77,43 +77,34 @@ def live(view: Callable) -> Callable:
     return wrapper
 
 
-class CockpitRequest(TournamentRequest):
-    """A cockpit request: its ETag is computed once (asked by the ETag check, then by the page
-    that shows it) and kept on the request."""
-
-    cockpit_etag: str
+COCKPIT = "cockpit"
 
 
-def _cockpit_etag(request: CockpitRequest, pk: int, version: str | None = None) -> str:
-    """The live fingerprint at the standings' version (their fingerprint unless said)."""
-    if version is not None and version != request_fingerprint(request):
-        manage = capabilities(request.user, request.tournament)["manage"]
-        return f"{live_fingerprint(request.tournament, version)}-{get_language()}-{int(manage)}"
-    etag: str | None = getattr(request, "cockpit_etag", None)
-    if etag is None:
-        manage = capabilities(request.user, request.tournament)["manage"]
-        live_version = live_fingerprint(request.tournament, request_fingerprint(request))
-        etag = f"{live_version}-{get_language()}-{int(manage)}"
-        request.cockpit_etag = etag
-    return etag
+def _cockpit_variant(request: TournamentRequest, pk: int) -> str:
+    """The language, and whether the viewer manages (the controls shown)."""
+    manage = capabilities(request.user, request.tournament)["manage"]
+    return f"{get_language()}:{int(manage)}"
 
 
-def _cockpit_context(request: CockpitRequest, tournament: Tournament) -> dict[str, object]:
+def _cockpit_context(request: TournamentRequest, tournament: Tournament) -> dict[str, object]:
+    # The ETag first (the poll's, or read now): the data read after it is never older.
+    etag = getattr(request, "live_etag", None) or current_etag(
+        COCKPIT, _cockpit_variant(request, tournament.pk), tournament_scope(request)
+    )
     can = capabilities(request.user, tournament)
-    served = request_standings(request, public=False)
-    cockpit = cockpit_load(tournament, served.standings)
+    cockpit = cockpit_load(tournament, request_standings(request, public=False).standings)
     return {
         "tournament": tournament,
         "tab": "dashboard",
         "can": can,
         "can_edit": can["manage"],
         "cockpit": cockpit,
-        "poll_seconds": POLL_SECONDS,
-        "etag": _cockpit_etag(request, tournament.pk, served.version),
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
+        "etag": etag,
     }
 
 
-def _phone_address(request: CockpitRequest, tournament: Tournament) -> dict[str, object]:
+def _phone_address(request: TournamentRequest, tournament: Tournament) -> dict[str, object]:
     """Where phones go, when the tournament has them (deals entered at the tables, public
     standings): the address and its QR code, or why no phone can reach this one."""
     if not (phones_enabled(tournament) or tournament.is_public):
@@ -130,7 +121,7 @@ def _phone_address(request: CockpitRequest, tournament: Tournament) -> dict[str,
 
 @permission_required(Permission.VIEW)
 @require_safe
-def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: TournamentRequest, pk: int) -> HttpResponse:
     """The cockpit: the position in play and its clock, every table's sheet, what waits for the
     arbiter, the leaders and the next actions; its live part refreshes itself."""
     tournament = request.tournament
@@ -148,13 +139,11 @@ def tournament_detail(request: CockpitRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.VIEW)
 @require_safe
 @live
-@condition(etag_func=_cockpit_etag)
-def cockpit_live(request: CockpitRequest, pk: int) -> HttpResponse:
-    response = render(
+@versioned(COCKPIT, _cockpit_variant, coalesce=False, store=False)  # its forms hold CSRF tokens
+def cockpit_live(request: TournamentRequest, pk: int) -> HttpResponse:
+    return render(
         request, "tournament/_cockpit_live.html", _cockpit_context(request, request.tournament)
     )
-    served = request_standings(request, public=False)
-    return served_etag(response, request, served, lambda v: _cockpit_etag(request, pk, v))
 
 
 def _errors(request: TournamentRequest, error: ValidationError) -> None:

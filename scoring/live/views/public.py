@@ -8,18 +8,22 @@ Made for phones on a tournament evening: the standings come one page at a time, 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 
 from scoring.live.card import card_deals_html
-from scoring.live.rendered import MAX_PAGES, STANDINGS, served_fragment
+from scoring.live.rendered import MAX_PAGES
 from scoring.live.shared import CardStanding, shared_player_row
+from scoring.live.versioned import serve, tournament_scope, versioned
 from scoring.live.views.reports import ranking_context
 from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
@@ -31,50 +35,43 @@ from tournament.players.selectors import registration_or_404, roster
 if TYPE_CHECKING:
     from tournament.models import Tournament
 
-# How often the public pages ask for fresh standings while the tournament runs.
-POLL_SECONDS = 5
 # Rows per page of the public standings: the first screen stays light at 800 players.
 PAGE_SIZE = 50
 # Names listed by "find me"; past that, the player types a few more letters.
 FOUND_LIMIT = 20
 QUERY_MAX_LENGTH = 80
+# The public standings' pages in the live store: past MAX_PAGES, a page is rendered for its
+# viewer, as are searches, sorts and the other views.
+STANDINGS_PAGE = "standings"
 
 
-def _standings_etag(version: str) -> str:
-    return f"{version}-{get_language()}"
+# A player's card (or whole page) in the live store's terms: computed for each viewer, never
+# stored (its deals are, scoring.live.card), answered 304 from the revision of the ranking it shows.
+CARD = "card"
 
 
-def _standings_etag_of(request: TournamentRequest, pk: int) -> str:
-    return _standings_etag(request_version(request))
+def _card_variant(request: TournamentRequest, pk: int, registration: int) -> str:
+    """The language, the player's seats in the published positions (their next table shows at
+    once, without waiting for the next ranking; another player's seat leaves it), and the card
+    alone (asked by htmx) or the whole page: two representations, two ETags."""
+    seats = _seating(request, registration).signature()
+    digest = hashlib.sha256(repr(seats).encode()).hexdigest()[:12]
+    return f"{get_language()}:{registration}:{digest}:{'card' if request.htmx else 'page'}"
 
 
-class PlayerPageRequest(TournamentRequest):
-    """A player's page request: the player's seating is read once (condition() and the view)."""
-
-    player_seating: PlayerSeating
-
-
-def _request_seating(request: PlayerPageRequest, registration: int) -> PlayerSeating:
-    seating: PlayerSeating | None = getattr(request, "player_seating", None)
-    if seating is None:
-        seating = request.player_seating = player_seating(request.tournament, registration)
+def _seating(request: TournamentRequest, registration: int) -> PlayerSeating:
+    """The player's seating, read once a request (the variant, then the card)."""
+    if "player_seating" not in request.__dict__:
+        request.__dict__["player_seating"] = player_seating(request.tournament, registration)
+    seating: PlayerSeating = request.__dict__["player_seating"]
     return seating
 
 
-def _player_etag_base(
-    request: PlayerPageRequest, registration: int, version: str | None = None
-) -> str:
-    """The public standings' version (those served unless said), plus the published positions and
-    the player's seats in them (a new position, a closed one or a swap moves the player's next
-    table without moving a score; another player's seat does not change this card)."""
-    signature = _request_seating(request, registration).signature()
-    digest = hashlib.sha256(repr(signature).encode()).hexdigest()[:12]
-    return f"{_standings_etag(version or request_version(request))}-{digest}"
-
-
-def _player_etag(request: PlayerPageRequest, pk: int, registration: int) -> str:
-    # The card alone (asked by htmx) and the whole page are two representations: two ETags.
-    return f"{_player_etag_base(request, registration)}-{'card' if request.htmx else 'page'}"
+def _card_scope(request: TournamentRequest, pk: int, registration: int) -> tuple[int, int]:
+    """The revision of the public ranking the card shows (coalesced as the standings are): a
+    seat swapped or a position published moves the revision, hence the next ranking's."""
+    registration_or_404(request.tournament, registration)  # no ETag answers for a 404
+    return request.tournament.pk, int(request_version(request))
 
 
 def _revalidate(response: HttpResponse) -> HttpResponse:
@@ -89,9 +86,7 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
         request, tournament, public=True, per_page=PAGE_SIZE, standings=served.standings
     )
     context["polling"] = tournament.status != tournament.Status.FINISHED
-    context["poll_seconds"] = POLL_SECONDS
-    # The refreshes send it back: nothing is re-sent until the standings change.
-    context["etag"] = quote_etag(_standings_etag(served.version))
+    context["poll_seconds"] = settings.LIVE_POLL_SECONDS
     return context
 
 
@@ -100,31 +95,28 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
 def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     tournament = request.tournament
     context = _standings_context(request, tournament)
+    # Its refreshes send it back: nothing is re-sent until what they would get changes.
+    served = serve(
+        request,
+        what=STANDINGS_PAGE,
+        variant=_shared_page_key(request),
+        scope=tournament_scope(request),
+        compute=lambda: _partial_response(request),
+        conditional=False,
+    )
+    context["etag"] = quote_etag(served.etag)
     return _revalidate(render(request, "scoring/public_tournament.html", context))
 
 
-@public_page()
-@require_safe
-@condition(etag_func=_standings_etag_of)
-def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
-    """The visible page of the standings, for the refreshes and the search as you type.
+def _revalidated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: TournamentRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return _revalidate(view(request, *args, **kwargs))
 
-    A default page (no search, sort nor other view) is the same for every viewer of a version
-    and language: it is rendered once and shared (scoring.live.rendered)."""
-    key = _shared_page_key(request)
-    if key is None:
-        return _revalidate(_partial_response(request)[0])
-    shared = served_fragment(
-        request.tournament,
-        STANDINGS,
-        key,
-        request_version(request),
-        lambda: _partial_response(request),
-    )
-    return _revalidate(shared)
+    return wrapper
 
 
-def _shared_page_key(request: TournamentRequest) -> str | None:
+def _shared_page_key(request: TournamentRequest, pk: int | None = None) -> str | None:
     """The language and page of a default request for one of the first MAX_PAGES pages, its
     number written as the site's links write it: the render's sort links repeat the query, so
     another spelling ("+1", "1_0", "01", spaces, two pages) is rendered for its viewer alone."""
@@ -137,10 +129,23 @@ def _shared_page_key(request: TournamentRequest) -> str | None:
     return f"{get_language()}:{page}"
 
 
-def _partial_response(request: TournamentRequest) -> tuple[HttpResponse, str]:
-    """The partial rendered from the shared standings, and the version it shows."""
+@public_page()
+@require_safe
+@_revalidated
+@versioned(STANDINGS_PAGE, _shared_page_key)
+def public_standings_partial(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The visible page of the standings, for the refreshes and the search as you type: a
+    default page (no search, sort nor other view) is the same for every viewer of a revision
+    and language, computed once and shared."""
+    return _partial_response(request)
+
+
+def _partial_response(request: TournamentRequest) -> HttpResponse:
+    """The partial rendered from the shared standings."""
     context = _standings_context(request, request.tournament)
-    return render(request, "scoring/_public_standings.html", context), request_version(request)
+    response = render(request, "scoring/_public_standings.html", context)
+    response.revision = request_version(request)  # type: ignore[attr-defined]  # that it shows
+    return response
 
 
 def found_players(tournament: Tournament, query: str) -> dict[str, Any]:
@@ -187,15 +192,16 @@ def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
 
 @public_page()
 @require_safe
-@condition(etag_func=_player_etag)
-def public_player(request: PlayerPageRequest, pk: int, registration: int) -> HttpResponse:
+@_revalidated
+@versioned(CARD, _card_variant, scope=_card_scope, store=False)
+def public_player(request: TournamentRequest, pk: int, registration: int) -> HttpResponse:
     """A player's own page: rank, total, tables, bilans and deals (published and counted only).
 
     Asked by htmx (the "me" page, the refreshes), it answers the card alone.
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
-    version, card = _card_standing(request, entry.pk)
+    card = _card_standing(request, entry.pk)
     ranked = card.ranked
     # Rendered once per content and shared: they move only with the player's own tables.
     deals, deals_html = card_deals_html(tournament, entry.pk)
@@ -206,31 +212,28 @@ def public_player(request: PlayerPageRequest, pk: int, registration: int) -> Htt
         "ranked": ranked,
         "deals": deals,
         "deals_html": deals_html,
-        "current": _request_seating(request, entry.pk).in_play,
+        "current": _seating(request, entry.pk).in_play,
         "players_count": card.players,
         # "Classement provisoire — position 2 en cours (7/12 tables)", as the standings say it.
         "provisional": card.provisional,
         "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         "polling": tournament.status != tournament.Status.FINISHED,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
     }
-    base = _player_etag_base(request, entry.pk, version)
     if request.htmx:
-        return _revalidate(render(request, "scoring/_public_player_card.html", context))
+        return render(request, "scoring/_public_player_card.html", context)
     # The page's refreshes ask for the card alone, with the card's ETag.
-    context["etag"] = quote_etag(f"{base}-card")
-    return _revalidate(render(request, "scoring/public_player.html", context))
+    page_etag: str = request.live_etag  # type: ignore[attr-defined]  # set by @versioned
+    context["etag"] = quote_etag(page_etag.removesuffix(":page") + ":card")
+    return render(request, "scoring/public_player.html", context)
 
 
-def _card_standing(request: TournamentRequest, key: int) -> tuple[str, CardStanding]:
+def _card_standing(request: TournamentRequest, key: int) -> CardStanding:
     """The player's standing (their ranked row, the number of ranked players, the positions in
-    play) and the version it is of: the player's row read alone when it is stored at the
-    version the ETag check served, else the shared standings."""
-    version = request_version(request)
-    stored = shared_player_row(request.tournament, key, version)
+    play): the player's row read alone when it is stored at the version served, else read from
+    the shared standings."""
+    stored = shared_player_row(request.tournament, key, request_version(request))
     if stored is not None:
-        return version, stored
-    served = request_standings(request, public=True)
-    standings = served.standings
-    card = CardStanding(standings.rank_of(key), len(standings.players), list(standings.partial))
-    return served.version, card
+        return stored
+    standings = request_standings(request, public=True).standings
+    return CardStanding(standings.rank_of(key), len(standings.players), list(standings.partial))

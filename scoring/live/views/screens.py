@@ -3,13 +3,16 @@ scoring.events.views.hall): the pace of its pages and polls, and its privacy."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 
-# Seconds each page of the screen stays up, and between two polls; ?duree= changes the first
-# (3 to 120 s) for a slower hall or a quick check.
+# Seconds each page of the screen stays up (it polls every settings.LIVE_POLL_SECONDS); ?duree=
+# changes it (3 to 120 s) for a slower hall or a quick check.
 PAGE_SECONDS = 15
-POLL_SECONDS = 5
 # The one page template of every hall screen: its context names the slides' template.
 SCREEN_TEMPLATE = "hall/screen.html"
 
@@ -29,3 +32,13 @@ def private(response: HttpResponse) -> HttpResponse:
     response["X-Robots-Tag"] = "noindex, nofollow"
     response["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def privately(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A screen's view whose every answer (a 304 too) is private."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return private(view(request, *args, **kwargs))
+
+    return wrapper

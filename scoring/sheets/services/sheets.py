@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import ScoreSheet, SheetPlayer
-from tournament.access.audit import change_record
+from tournament.access.audit import change_record, revision_bump
 from tournament.access.lifecycle import Locked, ensure_position_open, ensure_tournament_open
 from tournament.models import (
     DIRECTIONS,
@@ -54,6 +54,8 @@ def bump_version(
     `validating` lets the arbiter's (un)validation through a validated sheet, `after_close` their
     acceptance of a late deal through a closed position (scoring.sheets.waiting).
     """
+    # The live revision first, as every write takes it: one lock order, no deadlock.
+    revision_bump(sheet.tournament_id)
     rows = ScoreSheet.objects.filter(pk=sheet.pk)
     if expected is not None:
         rows = rows.filter(version=expected)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from scoring.events.views import public
 from scoring.live.rendered import EVENT_PAGE
-from scoring.models import SharedRender, StandingsSnapshot
+from scoring.models import LiveArtifact
 from scoring.sheets.services.sheets import sheet_validate
 from tests.scoring.events.test_venue_public import section
 from tests.scoring.events.venue_helpers import cut_event, start_session_2
@@ -53,7 +53,7 @@ def test_a_second_viewer_reads_the_stored_render_and_no_ranking(
     start_session_2(result)
     url = reverse("public-event", args=[result.event.pk])
     status, first, cold = queries(client, url)
-    assert status == 200 and SharedRender.objects.filter(kind=EVENT_PAGE).count() == 1
+    assert status == 200 and LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 1
     monkeypatch.setattr(public, "venue_standings", no_ranking)
     status, again, warm = queries(client, url)
     assert status == 200 and brackets(again) == brackets(first)
@@ -62,7 +62,7 @@ def test_a_second_viewer_reads_the_stored_render_and_no_ranking(
     # While the brackets' public rankings keep their version (coalesced, as served), their
     # fingerprints are not even read.
     settings.LIVE_STANDINGS_COALESCE = 10
-    StandingsSnapshot.objects.filter(public=True).update(
+    LiveArtifact.objects.filter(what="ranking", variant="public").update(
         computed_at=timezone.now(), compute_seconds=1
     )
     status, kept, count = queries(client, url)
@@ -78,7 +78,7 @@ def test_while_the_brackets_keep_their_version_the_page_answers_304(arbiter, cli
     url = reverse("public-event", args=[result.event.pk])
     before = client.get(url)
     settings.LIVE_STANDINGS_COALESCE = 10
-    snapshots = StandingsSnapshot.objects.filter(public=True)
+    snapshots = LiveArtifact.objects.filter(what="ranking", variant="public")
     snapshots.update(computed_at=timezone.now(), compute_seconds=0.2)
     sheet = result.main.positions.get(number=1).tables.order_by("number").first().sheet
     sheet_validate(sheet=sheet, user=arbiter)
@@ -105,7 +105,7 @@ def test_a_validated_deal_shows_at_once_on_the_shared_page(arbiter, client):
     # The taker's 3 × 30 in the session; the stored render is replaced, not served stale.
     assert '<td class="num">90</td>' in section(after.content.decode(), result.main.pk)
     assert brackets(client.get(url).content.decode()) == brackets(after.content.decode())
-    assert SharedRender.objects.filter(kind=EVENT_PAGE).count() == 1
+    assert LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 1
 
 
 @pytest.mark.parametrize("warm", [False, True])
@@ -140,7 +140,7 @@ def test_long_brackets_come_a_page_at_a_time(arbiter, client, monkeypatch):
     assert f'href="?seance={session}&amp;page=1"' in html
     assert f'href="?seance={session}&amp;page=2" aria-current="page"' in html
     assert page_2["ETag"] != client.get(url)["ETag"]
-    assert SharedRender.objects.filter(kind=EVENT_PAGE).count() == 2  # one row a page
+    assert LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 2  # one row a page
 
 
 def test_a_private_event_still_answers_404_after_a_render_was_stored(arbiter, client):

@@ -7,8 +7,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.live.rendered import HALL, HALL_PLAN
-from scoring.models import SharedRender, StandingsSnapshot
+from scoring.live.rendered import HALL_PLAN
+from scoring.live.views.hall import HALL
+from scoring.models import LiveArtifact
 from tests.desk_helpers import DEALS_004, deal_post, table_sheet
 from tests.scoring.live.test_hall_views import evening  # noqa: F401 - the fixture
 from tournament.evening.selectors import position_plan, room_plan, who_sits_where
@@ -25,8 +26,8 @@ def slides(tournament, client=None) -> str:
 
 def plan_rows(tournament):
     return list(
-        SharedRender.objects.filter(tournament=tournament, kind=HALL_PLAN).values_list(
-            "key", "version", "rendered_at"
+        LiveArtifact.objects.filter(tournament=tournament, what=HALL_PLAN).values_list(
+            "variant", "revision", "computed_at"
         )
     )
 
@@ -96,8 +97,7 @@ def test_the_plan_is_rendered_once_and_reused_by_the_slides_of_a_new_ranking(
     assert "Position 1 : qui est où" in after and "Position 1 : plan des tables" in after
 
     # Exactly what a render from nothing gives.
-    SharedRender.objects.all().delete()
-    StandingsSnapshot.objects.all().delete()
+    LiveArtifact.objects.all().delete()
     assert slides(tournament) == after
 
 
@@ -117,7 +117,7 @@ def test_a_changed_seat_shows_on_the_slides(arbiter_client, evening):  # noqa: F
     assert "NOUVEAUNOM" in html
     (again,) = plan_rows(tournament)
     assert again[1] != stored[1]  # the plan rendered again, under its new version
-    assert SharedRender.objects.filter(tournament=tournament, kind=HALL).count() == 1
+    assert LiveArtifact.objects.filter(tournament=tournament, what=HALL).count() == 1
 
 
 def test_each_language_gets_its_own_plan(evening):  # noqa: F811

@@ -3,18 +3,18 @@
 from datetime import timedelta
 
 import pytest
-from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.documents import backup
-from scoring.live.rendered import HALL
-from scoring.live.views.hall import KEEP_SECONDS
-from scoring.models import Deal, ScoreSheet, SharedRender, StandingsSnapshot
+from scoring.live.versioned import COALESCE_MAX_SECONDS as KEEP_SECONDS
+from scoring.live.views.hall import HALL
+from scoring.models import Deal, LiveArtifact
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
 from tournament.evening import clock, hall
 from tournament.models import ChangeLog, Player, Position, Registration, Seat, Table, Tournament
+from tournament.models.audit import revision_bump
 
 pytestmark = pytest.mark.django_db
 
@@ -71,8 +71,7 @@ def test_deals_waiting_for_a_phone_confirmation_count_nowhere_on_the_screen(even
     html = screen(tournament.hall_token).content.decode()
     assert ">1346<" in html  # DUPONT's total from 004's five deals
     Deal.objects.filter(sheet=sheet, number=5).update(pending=True)
-    # As every deal write does (scoring.sheets.services.bump_version): the standings' version.
-    ScoreSheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1)
+    revision_bump(tournament.pk)  # as every write does, in its transaction
     html = screen(tournament.hall_token).content.decode()
     assert ">1346<" not in html
 
@@ -152,19 +151,29 @@ def test_the_slides_answer_304_until_something_changes_with_the_clock_in_a_heade
     assert client.get(url, HTTP_IF_NONE_MATCH=started["ETag"]).status_code == 200
 
 
+def slow(tournament: Tournament) -> None:
+    """The slides as if they had taken a second to render: kept KEEP_SECONDS."""
+    renders = LiveArtifact.objects.filter(tournament=tournament, what=HALL)
+    renders.update(computed_at=timezone.now(), compute_seconds=1)
+
+
 def test_served_slides_are_kept_a_poll_period_whatever_comes(arbiter_client, evening, settings):
-    """With the public standings coalesced (as served), slides rendered less than KEEP_SECONDS
-    ago are kept: a deal does not re-render the room's plan at once; past that, it shows."""
+    """With the public standings coalesced (as served), slides rendered less than a few times
+    their computing time ago (at most KEEP_SECONDS) are kept: a deal does not re-render the
+    room's plan at once; past that, it shows."""
     settings.LIVE_STANDINGS_COALESCE = 10
     tournament, position, _sheet = evening
     url = reverse("hall-slides", args=[tournament.hall_token])
     client = Client()
     first = client.get(url)
+    slow(tournament)
     deal_post(arbiter_client, table_sheet(arbiter_client, position, 2), DEALS_004[0])
-    StandingsSnapshot.objects.update(computed_at=timezone.now() - timedelta(minutes=1))
+    LiveArtifact.objects.filter(what="ranking").update(
+        computed_at=timezone.now() - timedelta(minutes=1)
+    )
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    renders = SharedRender.objects.filter(tournament=tournament, kind=HALL)
-    renders.update(rendered_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
+    renders = LiveArtifact.objects.filter(tournament=tournament, what=HALL)
+    renders.update(computed_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
     later = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert later.status_code == 200 and later["ETag"] != first["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=later["ETag"]).status_code == 304
@@ -178,15 +187,18 @@ def test_the_screen_opens_on_the_slides_its_polls_get(arbiter_client, evening, s
     url = reverse("hall-slides", args=[tournament.hall_token])
     client = Client()
     slides = client.get(url)
+    slow(tournament)
     deal_post(arbiter_client, table_sheet(arbiter_client, position, 2), DEALS_004[0])
-    StandingsSnapshot.objects.update(computed_at=timezone.now() - timedelta(minutes=1))
+    LiveArtifact.objects.filter(what="ranking").update(
+        computed_at=timezone.now() - timedelta(minutes=1)
+    )
     html = screen(tournament.hall_token, client).content.decode()
     assert f'data-etag="{slides["ETag"].strip(chr(34))}"' in html
     assert slides.content.decode() in html
     assert client.get(url, HTTP_IF_NONE_MATCH=slides["ETag"]).status_code == 304
     # Once the slides are no longer kept, the screen opens on the new standings.
-    renders = SharedRender.objects.filter(tournament=tournament, kind=HALL)
-    renders.update(rendered_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
+    renders = LiveArtifact.objects.filter(tournament=tournament, what=HALL)
+    renders.update(computed_at=timezone.now() - timedelta(seconds=KEEP_SECONDS + 1))
     html = screen(tournament.hall_token, client).content.decode()
     assert f'data-etag="{slides["ETag"].strip(chr(34))}"' not in html
 

@@ -4,8 +4,8 @@ and an ETag that follows this player's seat, not the others'."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db import connection
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -20,13 +20,13 @@ from scoring.live.counted import (
 )
 from scoring.live.provisional import mark_provisional, table_winners
 from scoring.live.standings import player_deals, standings_for
-from scoring.live.views.public import POLL_SECONDS
 from scoring.live.views.reports import player_context
-from scoring.models import Deal, DealScore, Incident, ScoreSheet, SharedRender
+from scoring.models import Deal, DealScore, Incident, LiveArtifact, ScoreSheet
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from scoring.sheets.services.deals import deal_record
 from tournament.evening.selectors import played_positions, position_in_play
 from tournament.models import Player, Position, Seat, Tournament, player_name
+from tournament.models.audit import revision_bump
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def reference_card(tournament: Tournament, entry) -> str:
         players_count=len(standings.players),
         results=sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         polling=tournament.status != tournament.Status.FINISHED,
-        poll_seconds=POLL_SECONDS,
+        poll_seconds=settings.LIVE_POLL_SECONDS,
     )
     return render_to_string("scoring/_public_player_card.html", context)
 
@@ -98,9 +98,11 @@ def test_a_card_poll_asks_the_same_queries_at_any_field_size(client):
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
         counts.append(len(captured))
-        # The player's own row is read, never the whole stored ranking (its version only).
-        snapshots = [q["sql"].lower() for q in captured if "standingssnapshot" in q["sql"].lower()]
-        assert snapshots and not [sql for sql in snapshots if "payload" in sql]
+        # The player's own row is read, never the whole stored ranking (its version only): the
+        # fragments are read by what they are, the ranking's body by its row's id.
+        sqls = [q["sql"].lower() for q in captured if "liveartifact" in q["sql"].lower()]
+        assert [sql for sql in sqls if "ranking" in sql]
+        assert not [sql for sql in sqls if "body" in sql and "what" not in sql]
     assert counts[0] == counts[1]
 
 
@@ -222,7 +224,7 @@ def test_the_card_after_a_deal_at_the_players_table_is_the_card_computed_afresh(
     # be served for them.
     score = DealScore.objects.filter(registration=entry).order_by("deal__number").last()
     DealScore.objects.filter(pk=score.pk).update(points=score.points + 1000)
-    ScoreSheet.objects.filter(pk=score.deal.sheet_id).update(version=F("version") + 1)
+    revision_bump(tournament.pk)  # as every write does, in its transaction
     after = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert after != before
     assert after == reference_card(tournament, entry)
@@ -233,15 +235,15 @@ def test_a_deal_at_another_table_serves_the_stored_deals_of_this_card(client):
     entry = tournament.registrations.filter(scores__isnull=False).order_by("number").first()
     url = card_url(tournament, entry.pk)
     client.get(url, HTTP_HX_REQUEST="true")
-    stored = SharedRender.objects.get(tournament=tournament, kind="card-deals")
+    stored = LiveArtifact.objects.get(tournament=tournament, what="card-deals")
     other = Deal.objects.filter(sheet__tournament=tournament).exclude(
         player_scores__registration=entry
     )
     deal = other.first()
     Deal.objects.filter(pk=deal.pk).update(pending=True)
-    ScoreSheet.objects.filter(pk=deal.sheet_id).update(version=F("version") + 1)
+    revision_bump(tournament.pk)  # as every write does, in its transaction
     assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
-    assert SharedRender.objects.get(pk=stored.pk).rendered_at == stored.rendered_at
+    assert LiveArtifact.objects.get(pk=stored.pk).computed_at == stored.computed_at
 
 
 def _card_row(html: str, position: int) -> str:
@@ -257,7 +259,7 @@ def test_a_table_in_play_has_no_best_bilan_yet_and_says_so(client):
     tournament = running(16)
     sheet = ScoreSheet.objects.filter(tournament=tournament, table__position__number=2).first()
     Deal.objects.filter(sheet=sheet).delete()
-    ScoreSheet.objects.filter(pk=sheet.pk).update(version=F("version") + 1)
+    revision_bump(tournament.pk)  # as every write does, in its transaction
     sheet.refresh_from_db()
     deal_record(sheet=sheet, data={"players": 4, "passed": True, "dealer": 0})
     players = list(sheet.players.values_list("registration_id", flat=True))

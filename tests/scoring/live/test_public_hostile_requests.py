@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.live import rendered
-from scoring.models import SharedRender
+from scoring.models import LiveArtifact
 from tests.report_builders import build_tournament
 from tests.scoring.events.venue_helpers import cut_event, start_session_2
 from tournament.evening import hall
@@ -25,16 +25,16 @@ QUERIES = [
     "q=" + "a" * 3000, "q=%F0%9F%82%A1", "duree=-1", "duree=1e9", "seance=999", "seance=-1",
     "seance=1&page=9999",
 ]  # fmt: skip
-# What the pages below share (scoring.live.rendered): the standings' default page, a card's
+# What the pages below share (the live store): the standings' default page, a card's
 # deals, the hall's slides and room plan, the event's slides and pages (?page=3 of the event
 # page is its last page: kept, up to MAX_PAGES), in the one language asked.
 EXPECTED = [  # and the card's deals of the player asked, "fr:<registration id>"
-    (rendered.EVENT_HALL, "2:fr"),
+    ("event-hall", "2:fr"),
     (rendered.EVENT_PAGE, "fr:2:1"),
     (rendered.EVENT_PAGE, "fr:2:3"),
-    (rendered.HALL, "fr"),
+    ("hall", "fr"),
     (rendered.HALL_PLAN, "fr"),
-    (rendered.STANDINGS, "fr:1"),
+    ("standings", "fr:1"),
 ]
 HEADERS = [
     {},
@@ -70,10 +70,10 @@ def test_odd_queries_and_headers_answer_a_page_and_store_a_bounded_number_of_ren
         head = client.head(url, **headers)
         assert get.status_code in (200, 304), (url, headers.keys())
         assert head.status_code == get.status_code and not head.content
-    renders = SharedRender.objects.exclude(kind=rendered.STANDINGS_ROWS)
+    renders = LiveArtifact.objects.exclude(what__in=[rendered.STANDINGS_ROWS, "ranking"])
     # Odd queries are rendered for their viewer, not stored.
     card = (rendered.CARD_DEALS, f"fr:{built['registrations']['A'].pk}")
-    assert sorted(renders.values_list("kind", "key")) == sorted([*EXPECTED, card])
+    assert sorted(renders.values_list("what", "variant")) == sorted([*EXPECTED, card])
 
 
 def test_an_etag_trick_opens_nothing_a_404_hides(arbiter):
@@ -99,4 +99,4 @@ def test_an_etag_trick_opens_nothing_a_404_hides(arbiter):
         "public-player", args=[public["tournament"].pk, private["registrations"]["A"].pk]
     )
     assert client.get(other).status_code == 404
-    assert not SharedRender.objects.filter(tournament=private["tournament"]).exists()
+    assert not LiveArtifact.objects.filter(tournament=private["tournament"]).exists()

@@ -13,6 +13,7 @@ from scoring.sheets.generate import GenerateOptions, tournament_generate
 from scoring.sheets.services import deal_record
 from tests.report_builders import build_tournament
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
+from tournament.models.audit import revision_bump
 
 pytestmark = pytest.mark.django_db
 
@@ -175,6 +176,7 @@ def test_the_player_page_counts_only_published_and_confirmed_deals(client, built
     assert response.context["ranked"].row.total == 75
     # A position back to draft takes its deals and bilans off the public page.
     Position.objects.filter(pk=built["positions"][2].pk).update(status=Position.Status.DRAFT)
+    revision_bump(built["tournament"].pk)  # as every write does, in its transaction
     response = client.get(player_url(built, "H"))
     assert [line["position"] for line in response.context["deals"]["lines"]] == [1]
     assert [r.position for r in response.context["results"]] == [1]

@@ -1,7 +1,7 @@
-"""The shared renders: the public standings' default pages and the hall screen's slides are
-rendered once per version and language, equal to a fresh render after a write, never served
-under a newer ETag than their data, kept to the current version, and a hit costs the same few
-queries at any field size."""
+"""The live store's pages (scoring.live.versioned): the public standings' default pages and the
+hall screen's slides are rendered once per revision and language, equal to a fresh render after
+a write, never served under a newer ETag than their data, one row per variant, and a hit costs
+the same few queries at any field size."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from scoring.live import rendered
 from scoring.live.counted import standings_fingerprint
-from scoring.models import SharedRender, StandingsSnapshot
+from scoring.live.rendered import STANDINGS_ROWS
+from scoring.models import LiveArtifact
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tests.report_builders import build_tournament
 from tests.scoring.live.test_shared_standings import WRITES
@@ -46,8 +47,7 @@ def slides_url(tournament: Tournament) -> str:
 
 def fresh(client: Client, url: str, **headers: str) -> str:
     """The page rendered with nothing shared: no stored render, no stored standings."""
-    SharedRender.objects.all().delete()
-    StandingsSnapshot.objects.all().delete()
+    LiveArtifact.objects.all().delete()
     response = client.get(url, **headers)
     assert response.status_code == 200
     return response.content.decode()
@@ -58,9 +58,9 @@ def test_the_shared_render_equals_a_fresh_one_after_a_deal(client, built, page):
     tournament = built["tournament"]
     url = partial_url(tournament) if page == "partial" else slides_url(tournament)
     first = client.get(url)
-    kind = rendered.STANDINGS if page == "partial" else rendered.HALL
-    row = SharedRender.objects.get(tournament=tournament, kind=kind)
-    assert first["ETag"] == f'"{row.version}-fr"'  # the version it was rendered from
+    kind, variant = ("standings", "fr:1") if page == "partial" else ("hall", "fr")
+    row = LiveArtifact.objects.get(tournament=tournament, what=kind)
+    assert first["ETag"] == f'"{row.revision}-{variant}"'  # the revision it was rendered from
     hit = client.get(url)
     assert hit.content == first.content and hit["ETag"] == first["ETag"]
 
@@ -77,7 +77,7 @@ def test_the_shared_render_equals_a_fresh_one_after_a_deal(client, built, page):
 def test_a_hit_serves_the_stored_render_without_rendering(client, built):
     tournament = built["tournament"]
     client.get(partial_url(tournament))
-    stored = SharedRender.objects.filter(tournament=tournament, kind=rendered.STANDINGS)
+    stored = LiveArtifact.objects.filter(tournament=tournament, what="standings")
     stored.update(body=gzip.compress(b"<p>stored</p>"))
     assert client.get(partial_url(tournament)).content == b"<p>stored</p>"
     # A body this code did not store (damaged, or of an older format) is rendered again.
@@ -95,8 +95,8 @@ def test_each_language_gets_its_own_render(client, built):
     assert "Classement individuel" in french.content.decode()
     assert "Classement individuel" not in english.content.decode()
     assert french["ETag"] != english["ETag"]
-    renders = SharedRender.objects.filter(tournament=tournament, kind=rendered.STANDINGS)
-    keys = renders.values_list("key", flat=True)
+    renders = LiveArtifact.objects.filter(tournament=tournament, what="standings")
+    keys = renders.values_list("variant", flat=True)
     assert sorted(keys) == ["en:1", "fr:1"]
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == english.content
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content == french.content
@@ -110,8 +110,8 @@ def test_searches_sorts_and_far_pages_are_rendered_for_their_viewer(client, buil
     far = str(rendered.MAX_PAGES + 1)
     assert client.get(partial_url(tournament, page=far)).status_code == 200
     assert client.get(partial_url(tournament, page="x")).status_code == 200
-    # (The players' rows of the standings computed are stored for their cards: not renders.)
-    assert not SharedRender.objects.exclude(kind=rendered.STANDINGS_ROWS).exists()
+    # (The ranking and its players' rows for their cards are stored: not renders.)
+    assert not LiveArtifact.objects.exclude(what__in=[STANDINGS_ROWS, "ranking"]).exists()
 
 
 def test_the_table_keeps_only_the_current_version_bounded(client, built):
@@ -124,12 +124,15 @@ def test_the_table_keeps_only_the_current_version_bounded(client, built):
         WRITES[write](built)
     client.get(partial_url(tournament))
     Client().get(slides_url(tournament))
-    rows = SharedRender.objects.filter(tournament=tournament)
+    rows = LiveArtifact.objects.filter(tournament=tournament)
     version = standings_fingerprint(tournament)
-    standings = rows.filter(kind=rendered.STANDINGS)
-    assert list(standings.values_list("key", flat=True)) == ["fr:1"]
-    assert standings.get().version == version
-    assert rows.filter(kind=rendered.HALL).count() == 1
+    standings = rows.filter(what="standings")
+    # One row per variant, replaced in place: bounded by the pages and languages asked.
+    assert sorted(standings.values_list("variant", flat=True)) == sorted(
+        f"{language}:{page}" for language in ("en", "fr") for page in (1, 2, rendered.MAX_PAGES)
+    )
+    assert standings.get(variant="fr:1").revision == version
+    assert sorted(rows.filter(what="hall").values_list("variant", flat=True)) == ["en", "fr"]
 
 
 def test_a_stale_render_never_carries_the_new_etag(client, built):
@@ -139,19 +142,20 @@ def test_a_stale_render_never_carries_the_new_etag(client, built):
     WRITES["incident"](built)
     new_version = standings_fingerprint(tournament)
     # Another process is computing the new standings: this one serves the previous ones.
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+    LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()
     )
     # A phone holding them is told nothing changed; a new viewer gets them under their ETag.
     assert client.get(url, HTTP_IF_NONE_MATCH=old["ETag"]).status_code == 304
     stale = client.get(url)
     assert stale["ETag"] == old["ETag"] and stale.content == old.content
-    assert not SharedRender.objects.filter(version=new_version).exists()
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(claim="")
+    assert not LiveArtifact.objects.filter(revision=new_version).exists()
+    # The new ranking is ready, and the stale page's retry (a second) has come.
+    LiveArtifact.objects.filter(tournament=tournament).update(claim="")
     new = client.get(url, HTTP_IF_NONE_MATCH=old["ETag"])
     assert new.status_code == 200 and new_version in new["ETag"]
-    render = SharedRender.objects.get(tournament=tournament, kind=rendered.STANDINGS)
-    assert new["ETag"] == f'"{render.version}-fr"'
+    render = LiveArtifact.objects.get(tournament=tournament, what="standings", variant="fr:1")
+    assert new["ETag"] == f'"{render.revision}-fr:1"'
 
 
 def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
@@ -174,7 +178,7 @@ def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
         assert not any(
             word in q["sql"] for q in captured for word in ("INSERT", "UPDATE", "DELETE")
         )
-        # No query reads the stored standings (their version only): the render is the answer.
-        snapshots = [q["sql"] for q in captured if "standingssnapshot" in q["sql"]]
-        assert snapshots and not any("payload" in sql for sql in snapshots)
+        # No query reads the stored ranking: the stored page is the answer.
+        assert any("liveartifact" in q["sql"] for q in captured)
+        assert not any("ranking" in q["sql"] for q in captured)
     assert counts[0] == counts[1]

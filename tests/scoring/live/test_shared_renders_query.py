@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from scoring.live import rendered
-from scoring.models import SharedRender
+from scoring.models import LiveArtifact
 from tests.scoring.live.test_shared_renders import built as built  # noqa: F401 - fixture
 from tests.scoring.live.test_shared_renders import partial_url
 
@@ -24,10 +23,10 @@ def test_an_odd_page_number_is_rendered_for_its_viewer_only(client, built, page)
     tournament = built["tournament"]
     odd = client.get(partial_url(tournament) + "?page=" + page)
     assert odd.status_code == 200
-    assert not SharedRender.objects.filter(kind=rendered.STANDINGS).exists()
+    assert not LiveArtifact.objects.filter(what="standings").exists()
     for plain in ("1", "10"):
         shown = client.get(partial_url(tournament, page=plain)).content.decode()
         links = re.findall(r'href="\?([^"]*)"', shown)  # the sort links
         assert links and all(link.startswith(f"page={plain}&amp;sort=") for link in links)
-    keys = SharedRender.objects.filter(kind=rendered.STANDINGS).values_list("key", flat=True)
+    keys = LiveArtifact.objects.filter(what="standings").values_list("variant", flat=True)
     assert sorted(keys) == ["fr:1", "fr:10"]

@@ -14,12 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.live import shared
+from scoring.live import shared, versioned
 from scoring.live.counted import standings_fingerprint
 from scoring.live.provisional import mark_provisional
 from scoring.live.shared import shared_standings
 from scoring.live.standings import Standings, standings_for
-from scoring.models import Deal, Incident, ScoreSheet, StandingsSnapshot
+from scoring.models import Deal, Incident, LiveArtifact, ScoreSheet
 from scoring.sheets.services import (
     deal_delete,
     deal_record,
@@ -127,7 +127,7 @@ def check_after(built, write: Callable[[], object]) -> None:
         stored = shared_standings(tournament, public=public)
         assert stored.version == served.version
         same(stored.standings, fresh)
-    assert StandingsSnapshot.objects.filter(tournament=tournament).count() == 2
+    assert LiveArtifact.objects.filter(tournament=tournament, what="ranking").count() == 2
 
 
 @pytest.mark.parametrize("kind", WRITES)
@@ -157,15 +157,15 @@ def test_while_another_process_computes_the_previous_version_is_served_under_its
     WRITES["incident"](built)
     new_version = standings_fingerprint(tournament)
     # Another process has just claimed the new version.
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+    LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()
     )
     served = shared_standings(tournament, public=True)
     assert served.version == old.version != new_version
     same(served.standings, old.standings)
     # A claim left by a process that died lapses: this one computes.
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
-        claimed_at=timezone.now() - timedelta(seconds=shared.CLAIM_SECONDS + 1)
+    LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
+        claimed_at=timezone.now() - timedelta(seconds=versioned.CLAIM_SECONDS + 1)
     )
     served = shared_standings(tournament, public=True)
     assert served.version == new_version
@@ -178,7 +178,7 @@ def test_a_stale_answer_never_carries_the_new_etag(client, built):
     old_etag = client.get(url)["ETag"]
     WRITES["incident"](built)
     new_version = standings_fingerprint(tournament)
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+    LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()
     )
     # The previous standings are served: a phone holding them is told nothing changed, a new
@@ -187,7 +187,8 @@ def test_a_stale_answer_never_carries_the_new_etag(client, built):
     stale = client.get(url)
     assert stale.status_code == 200 and stale["ETag"] == old_etag
     assert new_version not in stale["ETag"]
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(claim="")
+    # The new ranking is ready, and the stale page's retry (a second) has come.
+    LiveArtifact.objects.filter(tournament=tournament).update(claim="")
     fresh = client.get(url, HTTP_IF_NONE_MATCH=old_etag)
     assert fresh.status_code == 200 and new_version in fresh["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"]).status_code == 304
@@ -199,9 +200,9 @@ def test_the_table_keeps_one_row_per_tournament_and_audience(built):
         WRITES[write](built)
         shared_standings(tournament, public=True)
         shared_standings(tournament, public=False)
-    rows = StandingsSnapshot.objects.filter(tournament=tournament)
-    assert sorted(rows.values_list("public", flat=True)) == [False, True]
-    assert all(row.version == standings_fingerprint(tournament) for row in rows)
+    rows = LiveArtifact.objects.filter(tournament=tournament, what="ranking")
+    assert sorted(rows.values_list("variant", flat=True)) == ["arbiter", "public"]
+    assert all(row.revision == standings_fingerprint(tournament) for row in rows)
 
 
 def test_a_poll_on_a_hit_costs_the_same_queries_at_any_size(client):
@@ -229,8 +230,9 @@ def test_a_poll_on_a_hit_costs_the_same_queries_at_any_size(client):
 
 
 def age(tournament, *, seconds: float, compute_seconds: float) -> None:
-    """The public snapshot as if computed `seconds` ago in `compute_seconds`."""
-    StandingsSnapshot.objects.filter(tournament=tournament, public=True).update(
+    """The public ranking and the pages shown from it as if computed `seconds` ago in
+    `compute_seconds`."""
+    LiveArtifact.objects.filter(tournament=tournament).exclude(variant="arbiter").update(
         computed_at=timezone.now() - timedelta(seconds=seconds), compute_seconds=compute_seconds
     )
 
@@ -264,7 +266,7 @@ def test_the_public_ranking_keeps_its_version_a_while_however_many_deals_come(
     same(served.standings, mark_provisional(standings_for(tournament, public=True)))
     # However long a computation took, the standings are never kept over 3 s.
     WRITES["team formed"](built)
-    age(tournament, seconds=shared.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
+    age(tournament, seconds=versioned.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
     assert shared_standings(tournament, public=True).version == standings_fingerprint(tournament)
 
 
@@ -289,8 +291,8 @@ def test_a_ranking_stored_in_an_older_format_is_recomputed_once_and_stored_again
 ):
     tournament = built["tournament"]
     first = shared_standings(tournament, public=True)
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament, public=True)
-    snapshot.update(payload=zlib.compress(json.dumps({"format": 0}).encode()))
+    snapshot = LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public")
+    snapshot.update(body=zlib.compress(json.dumps({"format": 0}).encode()))
     computed = []
     real = shared.standings_for
     monkeypatch.setattr(
@@ -301,4 +303,4 @@ def test_a_ranking_stored_in_an_older_format_is_recomputed_once_and_stored_again
         assert served.version == first.version
         same(served.standings, first.standings)
     assert computed == [1]
-    assert json.loads(zlib.decompress(bytes(snapshot.get().payload)))["format"] != 0
+    assert json.loads(zlib.decompress(bytes(snapshot.get().body)))["format"] != 0
