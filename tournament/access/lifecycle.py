@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import hooks
-from tournament.access.audit import save_recorded
+from tournament.access.audit import revision_bump, save_recorded
 from tournament.models import Cut, Position, Tournament
 
 
@@ -23,13 +23,16 @@ class Locked(ValidationError):
 
 def locked_tournament(tournament: Tournament) -> Tournament:
     """The tournament's row, fresh and locked until the end of the transaction: writes that
-    read it first (status, counts, capacity) are serialised."""
+    read it first (status, counts, capacity) are serialised. The live revision is taken first,
+    as every write takes it (one lock order: no deadlock on PostgreSQL)."""
+    revision_bump(tournament.pk)
     return Tournament.objects.select_for_update(no_key=True, of=("self",)).get(pk=tournament.pk)
 
 
 def locked_position(position: Position) -> Position:
     """The position's row, fresh and locked until the end of the transaction, with its
-    tournament."""
+    tournament (the live revision first, as every write takes it)."""
+    revision_bump(position.tournament_id)
     return (
         Position.objects.select_for_update(no_key=True, of=("self",))
         .select_related("tournament")

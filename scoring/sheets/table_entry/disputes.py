@@ -26,6 +26,7 @@ from scoring.sheets.table_entry.confirmations import deal_change_record, seat_of
 from scoring.sheets.table_entry.deals import clean_note
 from scoring.sheets.table_entry.links import table_sheet
 from tournament.access import throttle
+from tournament.access.audit import revision_bump
 from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Registration
 
@@ -97,6 +98,7 @@ def deal_contest(
     with transaction.atomic():
         # Under the sheet's row lock, as the table's signatures are taken: a sheet finished
         # meanwhile is seen finished.
+        revision_bump(sheet.tournament_id)  # the revision first, as every write: no deadlock
         sheet = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
         ensure_sheet_writable(sheet)
         _check_contestable(sheet, deal, registration)
