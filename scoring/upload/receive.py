@@ -13,7 +13,6 @@ its digest names it. A refusal stores nothing.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from scoring.documents.backup import (
 )
 from scoring.documents.backup.document import Sections, check_document, parse_backup
 from scoring.documents.backup.plan import Plan
+from scoring.documents.backup.sending import SOURCE_RE
 from scoring.documents.report_records import sent_records
 from scoring.models import Deal
 from scoring.season.circuits import circuit_tournament_add
@@ -40,8 +40,6 @@ from scoring.upload.keys import enterable_championships
 from scoring.upload.replace import tournament_replace, unlicensed_players_match
 from scoring.uploads import ReceivedVersion, UploadKey
 from tournament.models import Club, Tournament
-
-SOURCE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 class Refused(Exception):

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.arbiter_report import arbiter_report
 from scoring.documents.backup import tournament_export
+from scoring.documents.backup.sending import KEY as SENT
 from scoring.documents.report_records import records_document
 from scoring.upload.transport import network_error, open_url, url_check
 from scoring.uploads import ComiteServer, ResultsSend
@@ -57,6 +58,8 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
     """The document sent: the backup, its source and the arbiter's report's figures."""
     report = arbiter_report(tournament)
     data = tournament_export(tournament)
+    # The backup's record of this laptop's sending changes at each try: not the server's.
+    data.pop(SENT, None)
     data["source"] = source
     data["report"] = {
         # What a backup does not hold: the evening's arbiters and the calls for the arbiter.
