@@ -73,6 +73,16 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
     return json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
 
 
+def unsendable_reason(tournament: Tournament) -> str | None:
+    """Why the tournament cannot be sent now, in French (None: it can)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return _(
+            "Seul un tournoi terminé s'envoie au serveur du comité : ce tournoi est en cours "
+            "(rouvert depuis ?), terminez-le d'abord."
+        )
+    return None
+
+
 def results_send(*, tournament: Tournament, opener: Opener | None = None) -> ResultsSend:
     """Send the finished tournament to the comité's server once; returns the sending with the
     server's answer, or waiting (the network failed: try again later)."""
@@ -81,8 +91,9 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         raise ValidationError(
             _("Renseignez d'abord l'adresse du serveur du comité et la clé de votre club.")
         )
-    if tournament.status != Tournament.Status.FINISHED:
-        raise ValidationError(_("Seul un tournoi terminé s'envoie au serveur du comité."))
+    reason = unsendable_reason(tournament)
+    if reason is not None:
+        raise ValidationError(reason)
     url_check(server.url, allow_http=server.allow_http)
     sending, _created = ResultsSend.objects.get_or_create(
         tournament=tournament, defaults={"source": secrets.token_urlsafe(18)}

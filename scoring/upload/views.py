@@ -188,7 +188,7 @@ def comite_settings(request: HttpRequest) -> HttpResponse:
         "has_key": bool(server and server.key),
         # What the end of the evening left to send: the tournaments this user may send.
         "waiting": [
-            sending
+            (sending, send.unsendable_reason(sending.tournament))
             for sending in send.waiting_sends()
             if may(request.user, Permission.EXPORT, sending.tournament)
         ],
