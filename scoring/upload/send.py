@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from scoring.documents.arbiter_report import arbiter_report
 from scoring.documents.backup import tournament_export
 from scoring.documents.backup.sending import KEY as SENT
-from scoring.documents.report_records import records_document
+from scoring.documents.report_records import incident_authors, records_document
 from scoring.upload.transport import network_error, open_url, url_check
 from scoring.uploads import ComiteServer, ResultsSend
 from tournament.models import Tournament
@@ -62,8 +62,9 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
     data.pop(SENT, None)
     data["source"] = source
     data["report"] = {
-        # What a backup does not hold: the evening's arbiters and the calls for the arbiter.
-        **records_document(report.staff, report.calls),
+        # What a backup does not hold: the evening's arbiters, the calls for the arbiter and
+        # who recorded each incident.
+        **records_document(report.staff, report.calls, incident_authors(report.incidents)),
         "ranking": [
             {"rank": line.rank, "number": line.number, "licence": line.licence, "total": line.total}
             for line in report.ranking
