@@ -163,15 +163,27 @@ def club_check(named: Any, club: Club) -> None:
         same = _folded(code) == _folded(club.code)
     else:
         same = _folded(named["name"]) == _folded(club.name)
-    if not same:
+    if same:
+        return
+    if _folded(named["name"]) == _folded(club.name):
+        # Same name, another FFT number: the numbers are what differs, say them.
         raise Refused(
             _(
-                "Refusé : ce document est celui du club « %(named)s », et cette clé est celle "
-                "du club « %(club)s ». Un club n'envoie que ses propres tournois."
+                "Refusé : ce document est celui du club n° FFT « %(named)s », et cette clé est "
+                "celle du club n° FFT « %(club)s » (tous deux nommés « %(name)s »). Un club "
+                "n'envoie que ses propres tournois."
             )
-            % {"named": named["name"][:100], "club": club.name},
+            % {"named": str(code)[:20], "club": club.code, "name": club.name},
             status=403,
         )
+    raise Refused(
+        _(
+            "Refusé : ce document est celui du club « %(named)s », et cette clé est celle "
+            "du club « %(club)s ». Un club n'envoie que ses propres tournois."
+        )
+        % {"named": named["name"][:100], "club": club.name},
+        status=403,
+    )
 
 
 def deal_scores_check(sections: Sections, deals: dict[Any, Deal]) -> None:
