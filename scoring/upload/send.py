@@ -161,3 +161,14 @@ def waiting_sends() -> list[ResultsSend]:
 
 def sending_of(tournament: Tournament) -> ResultsSend | None:
     return ResultsSend.objects.filter(tournament=tournament).first()
+
+
+def sending_outdated(sending: ResultsSend) -> bool:
+    """The server's copy is out of date: this laptop's tournament changed since the document
+    the server received (reopened and corrected), by the digest the server stored it under."""
+    if sending.status != ResultsSend.Status.RECEIVED:
+        return False
+    if sending.tournament.status != Tournament.Status.FINISHED:
+        return True  # reopened: the version on the server is no longer the evening's last word
+    body = upload_document(sending.tournament, source=sending.source)
+    return hashlib.sha256(body).hexdigest() != sending.digest

@@ -207,9 +207,11 @@ def tournament_send(request: TournamentRequest, pk: int) -> HttpResponse:
             for message in refusal.messages:
                 messages.error(request, message)
         return redirect("tournament-send", pk)
+    sending = send.sending_of(tournament)
     context = {
         "tournament": tournament,
-        "sending": send.sending_of(tournament),
+        "sending": sending,
+        "outdated": sending is not None and send.sending_outdated(sending),
         "server": send.comite_server(),
     }
     return render(request, "scoring/tournament_send.html", context)
