@@ -186,14 +186,14 @@ class _Incident(Protocol):
     arbiter: str
 
 
-I = TypeVar("I", bound=_Incident)
+LineT = TypeVar("LineT", bound=_Incident)
 
 
-def incident_authors(lines: list[I]) -> list[IncidentAuthor]:
+def incident_authors(lines: list[LineT]) -> list[IncidentAuthor]:
     return [IncidentAuthor(line.recorded_at, line.arbiter) for line in lines]
 
 
-def with_authors(lines: list[I], sent: SentRecords | None) -> list[I]:
+def with_authors(lines: list[LineT], sent: SentRecords | None) -> list[LineT]:
     """The incidents of a received tournament (credited to nobody by the restore) with who
     recorded them on the laptop: the same incidents in the same order, found by their time."""
     if sent is None or len(sent.incidents) != len(lines):

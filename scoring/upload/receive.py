@@ -88,6 +88,7 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
     digest = hashlib.sha256(raw).hexdigest()
     already = _already(club, source, digest)
     if already is not None:
+        _used(key)  # a retry is a use of the key too: the keys' page says when it last sent
         return Received(already, created=False)
     if sections["tournament.tournament"][0].get("status") != Tournament.Status.FINISHED:
         raise Refused(_("Le tournoi n'est pas terminé : seul un tournoi terminé s'envoie."))
@@ -106,6 +107,7 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
         already = _already(club, source, digest)
         if already is None:
             raise
+        _used(key)
         return Received(already, created=False)
 
 
@@ -140,8 +142,12 @@ def _store(key: UploadKey, plan: Plan, data: dict, *, source: str, digest: str, 
         tournament=tournament,
         key=key,
     )
-    UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    _used(key)
     return Received(version, created=True)
+
+
+def _used(key: UploadKey) -> None:
+    UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
 
 
 def _already(club: Club, source: str, digest: str) -> ReceivedVersion | None:

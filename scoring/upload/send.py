@@ -124,7 +124,7 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         sending.message = _(
             "Serveur du comité injoignable : %(error)s. L'envoi attend : réessayez plus tard "
             "(bouton « Réessayer l'envoi » ou commande send_results)."
-        ) % {"error": network_error(error)}
+        ) % {"error": network_error(error).rstrip(".")}
     sending.save()
     return sending
 

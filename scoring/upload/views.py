@@ -51,12 +51,14 @@ class KeyForm(forms.Form):
         field.queryset = keys.enterable_championships(club)
 
 
+ISSUED_SESSION_KEY = "upload-key-issued"
+
+
 @club_required(Permission.CLUB_ADMINISTER)
 @require_http_methods(["GET", "POST"])
 def club_upload_keys(request: ClubRequest, pk: int) -> HttpResponse:
     club = request.club
     form = KeyForm(request.POST or None, club=club)
-    issued = ""
     if request.method == "POST" and form.is_valid():
         _row, issued = keys.upload_key_issue(
             club=club,
@@ -64,7 +66,11 @@ def club_upload_keys(request: ClubRequest, pk: int) -> HttpResponse:
             label=form.cleaned_data["label"],
             championships=form.cleaned_data["championships"],
         )
-        form = KeyForm(club=club)
+        # Post/redirect/get: a reload issues no second key; the key is shown on the next page
+        # only, then forgotten (it is never stored but as its digest).
+        request.session[ISSUED_SESSION_KEY] = issued
+        return redirect("club-upload-keys", pk)
+    issued = request.session.pop(ISSUED_SESSION_KEY, "") if request.method == "GET" else ""
     context = {"club": club, "keys": keys.keys_of(club), "form": form, "issued": issued}
     return render(request, "clubs/upload_keys.html", context)
 
@@ -92,8 +98,17 @@ def _answer(message: str, status: int, **extra) -> JsonResponse:
 
 
 @csrf_exempt  # a laptop's program, not a browser: the upload key is the credential
-@require_POST
 def results_upload(request: HttpRequest) -> JsonResponse:
+    if request.method != "POST":  # a person's browser or a wrong client: say it, in French
+        response = _answer(
+            _(
+                "Cette adresse reçoit les tournois envoyés par le portable d'un club (POST "
+                "avec la clé d'envoi) : il n'y a rien à y lire."
+            ),
+            405,
+        )
+        response["Allow"] = "POST"
+        return response
     try:
         key = keys.key_authenticate(
             request.headers.get("Authorization", ""), address=client_address(request)

@@ -6,19 +6,27 @@ tournament there."""
 from __future__ import annotations
 
 import io
+import urllib.request
 
 import pytest
 from django.core.management import call_command
 
 from scoring.upload.send import comite_server_save, results_send
 from scoring.uploads import ReceivedVersion, ResultsSend
-from tests.scoring.upload.test_send_from_laptop import SERVER, routed  # noqa: F401
+from tests.scoring.upload.test_send_from_laptop import SERVER, Routed
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 
-def _sent_then_moved(finished, key, routed, tmp_path, arbiter, *options: str) -> Tournament:
+@pytest.fixture
+def routed(monkeypatch) -> Routed:
+    opener = Routed()
+    monkeypatch.setattr(urllib.request, "urlopen", opener)
+    return opener
+
+
+def _sent_then_moved(finished, key, tmp_path, arbiter, *, copy: bool = False) -> Tournament:
     """Send from the first laptop, back it up, lose that laptop, restore onto another."""
     comite_server_save(url=SERVER, key=key)
     first = results_send(tournament=finished)
@@ -28,7 +36,7 @@ def _sent_then_moved(finished, key, routed, tmp_path, arbiter, *options: str) ->
     finished.delete()  # the first laptop's tournament and its sending are gone
     before = set(Tournament.objects.values_list("pk", flat=True))
     call_command(
-        "restore_tournament", str(path), owner=arbiter.username, *options, stdout=io.StringIO()
+        "restore_tournament", str(path), owner=arbiter.username, copy=copy, stdout=io.StringIO()
     )
     return Tournament.objects.exclude(pk__in=before).get()
 
@@ -39,7 +47,7 @@ def test_the_same_evening_restored_elsewhere_is_the_next_version(
     source = ResultsSend.objects.get_or_create(
         tournament=finished, defaults={"source": "evening-source-01"}
     )[0].source
-    restored = _sent_then_moved(finished, key, routed, tmp_path, arbiter)
+    restored = _sent_then_moved(finished, key, tmp_path, arbiter)
     assert ResultsSend.objects.get(tournament=restored).source == source
     on_server = ReceivedVersion.objects.get().tournament_id
     tournaments = Tournament.objects.count()
@@ -57,7 +65,7 @@ def test_the_same_evening_restored_elsewhere_is_the_next_version(
 def test_an_explicit_copy_is_a_new_tournament_on_the_server(
     finished, key, routed, tmp_path, arbiter
 ):
-    restored = _sent_then_moved(finished, key, routed, tmp_path, arbiter, "--copy")
+    restored = _sent_then_moved(finished, key, tmp_path, arbiter, copy=True)
     assert not ResultsSend.objects.filter(tournament=restored).exists()
     copy = results_send(tournament=restored)
     assert copy.version == 1
