@@ -26,7 +26,7 @@ from scoring.documents.backup import tournament_export
 from scoring.documents.backup.sending import KEY as SENT
 from scoring.documents.report_records import incident_authors, records_document
 from scoring.upload.transport import network_error, open_url, url_check
-from scoring.uploads import ComiteServer, ResultsSend
+from scoring.uploads import ComiteServer, ReceivedVersion, ResultsSend
 from tournament.models import Tournament
 
 ENDPOINT = "/api/comite/resultats/"
@@ -172,3 +172,13 @@ def sending_outdated(sending: ResultsSend) -> bool:
         return True  # reopened: the version on the server is no longer the evening's last word
     body = upload_document(sending.tournament, source=sending.source)
     return hashlib.sha256(body).hexdigest() != sending.digest
+
+
+def received_versions_of(tournament: Tournament) -> list[ReceivedVersion]:
+    """On the server: every version of the tournament a club sent, the first first."""
+    return list(
+        ReceivedVersion.objects.filter(tournament=tournament)
+        .select_related("key")
+        .order_by("number")
+        .defer("document")  # the documents themselves stay in the database
+    )

@@ -230,3 +230,13 @@ def tournament_send(request: TournamentRequest, pk: int) -> HttpResponse:
         "server": send.comite_server(),
     }
     return render(request, "scoring/tournament_send.html", context)
+
+
+@permission_required(Permission.VIEW)
+@require_http_methods(["GET"])
+def tournament_versions(request: TournamentRequest, pk: int) -> HttpResponse:
+    # The tournament's staff on the server (the key's issuer owns a received tournament) and
+    # the comité's administrators: the versions' documents are the club's data, not public.
+    tournament = request.tournament
+    context = {"tournament": tournament, "versions": send.received_versions_of(tournament)}
+    return render(request, "scoring/received_versions.html", context)
