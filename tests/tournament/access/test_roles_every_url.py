@@ -119,8 +119,8 @@ URL_NAMES = [
     "table-finish", "table-forget", "table-identify", "table-link-revoke",
     "table-preview", "table-sheet", "table-sw", "team-assign", "team-list", "team-member-remove",
     "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
-    "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
-    "tournament-send", "tournament-staff", "tournament-staff-remove", "tournament-statistics",
+    "tournament-finish", "tournament-list", "tournament-received-versions", "tournament-reopen",
+    "tournament-restore", "tournament-send", "tournament-staff", "tournament-staff-remove", "tournament-statistics",
 ]  # fmt: skip
 
 
