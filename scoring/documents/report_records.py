@@ -182,8 +182,11 @@ def desk_calls(tournament: Tournament) -> list[CallLine]:
 
 
 class _Incident(Protocol):
-    recorded_at: datetime
-    arbiter: str
+    @property
+    def recorded_at(self) -> datetime: ...
+
+    @property
+    def arbiter(self) -> str: ...
 
 
 LineT = TypeVar("LineT", bound=_Incident)
