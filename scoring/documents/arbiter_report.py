@@ -20,7 +20,13 @@ from django.utils.translation import gettext_lazy
 
 from scoring.core.penalties import RULE_PENALTY_DEFAULTS
 from scoring.counting import waiting_rule
-from scoring.documents.report_records import CallLine, StaffLine, received_records
+from scoring.documents.report_records import (
+    CallLine,
+    StaffLine,
+    desk_calls,
+    received_records,
+    with_authors,
+)
 from scoring.live.provisional import mark_provisional
 from scoring.live.standings import Standings, standings_for
 from scoring.models import Deal, Incident, SheetPlayer, TableCall
@@ -165,7 +171,7 @@ def arbiter_report(tournament: Tournament) -> ArbiterReport:
         },
         field=field_lines(registrations),
         positions=position_lines(tournament),
-        incidents=incident_lines(tournament),
+        incidents=with_authors(incident_lines(tournament), sent),
         adjusted=adjusted_scores(tournament, registrations),
         calls=sent.calls if sent else call_lines(tournament),
         ranking=rank_lines(standings),
@@ -340,11 +346,12 @@ def adjusted_scores(
 
 
 def call_lines(tournament: Tournament) -> list[CallLine]:
-    """Every call for the arbiter from a table's phone, in order (one query)."""
+    """Every call for the arbiter, from a table's phone or a deal the desk marked, in order of
+    time (two queries)."""
     calls = TableCall.objects.filter(table__position__tournament=tournament).select_related(
         "table__position", "taken_by"
     )
-    return [
+    phones = [
         CallLine(
             position=call.table.position.number,
             table=call.table.number,
@@ -356,6 +363,7 @@ def call_lines(tournament: Tournament) -> list[CallLine]:
         )
         for call in calls.order_by("created_at", "pk")
     ]
+    return sorted(phones + desk_calls(tournament), key=lambda line: line.called_at)
 
 
 def rank_lines(standings: Standings) -> list[RankLine]:

@@ -13,7 +13,6 @@ its digest names it. A refusal stores nothing.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from scoring.documents.backup import (
 )
 from scoring.documents.backup.document import Sections, check_document, parse_backup
 from scoring.documents.backup.plan import Plan
+from scoring.documents.backup.sending import SOURCE_RE
 from scoring.documents.report_records import sent_records
 from scoring.models import Deal
 from scoring.season.circuits import circuit_tournament_add
@@ -40,8 +40,6 @@ from scoring.upload.keys import enterable_championships
 from scoring.upload.replace import tournament_replace, unlicensed_players_match
 from scoring.uploads import ReceivedVersion, UploadKey
 from tournament.models import Club, Tournament
-
-SOURCE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 class Refused(Exception):
@@ -90,6 +88,7 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
     digest = hashlib.sha256(raw).hexdigest()
     already = _already(club, source, digest)
     if already is not None:
+        _used(key)  # a retry is a use of the key too: the keys' page says when it last sent
         return Received(already, created=False)
     if sections["tournament.tournament"][0].get("status") != Tournament.Status.FINISHED:
         raise Refused(_("Le tournoi n'est pas terminé : seul un tournoi terminé s'envoie."))
@@ -108,6 +107,7 @@ def results_receive(*, key: UploadKey, raw: bytes) -> Received:
         already = _already(club, source, digest)
         if already is None:
             raise
+        _used(key)
         return Received(already, created=False)
 
 
@@ -142,8 +142,12 @@ def _store(key: UploadKey, plan: Plan, data: dict, *, source: str, digest: str, 
         tournament=tournament,
         key=key,
     )
-    UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    _used(key)
     return Received(version, created=True)
+
+
+def _used(key: UploadKey) -> None:
+    UploadKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
 
 
 def _already(club: Club, source: str, digest: str) -> ReceivedVersion | None:
@@ -165,15 +169,27 @@ def club_check(named: Any, club: Club) -> None:
         same = _folded(code) == _folded(club.code)
     else:
         same = _folded(named["name"]) == _folded(club.name)
-    if not same:
+    if same:
+        return
+    if _folded(named["name"]) == _folded(club.name):
+        # Same name, another FFT number: the numbers are what differs, say them.
         raise Refused(
             _(
-                "Refusé : ce document est celui du club « %(named)s », et cette clé est celle "
-                "du club « %(club)s ». Un club n'envoie que ses propres tournois."
+                "Refusé : ce document est celui du club n° FFT « %(named)s », et cette clé est "
+                "celle du club n° FFT « %(club)s » (tous deux nommés « %(name)s »). Un club "
+                "n'envoie que ses propres tournois."
             )
-            % {"named": named["name"][:100], "club": club.name},
+            % {"named": str(code)[:20], "club": club.code, "name": club.name},
             status=403,
         )
+    raise Refused(
+        _(
+            "Refusé : ce document est celui du club « %(named)s », et cette clé est celle "
+            "du club « %(club)s ». Un club n'envoie que ses propres tournois."
+        )
+        % {"named": named["name"][:100], "club": club.name},
+        status=403,
+    )
 
 
 def deal_scores_check(sections: Sections, deals: dict[Any, Deal]) -> None:

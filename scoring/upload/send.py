@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.arbiter_report import arbiter_report
 from scoring.documents.backup import tournament_export
-from scoring.documents.report_records import records_document
+from scoring.documents.backup.sending import KEY as SENT
+from scoring.documents.report_records import incident_authors, records_document
 from scoring.upload.transport import network_error, open_url, url_check
-from scoring.uploads import ComiteServer, ResultsSend
+from scoring.uploads import ComiteServer, ReceivedVersion, ResultsSend
 from tournament.models import Tournament
 
 ENDPOINT = "/api/comite/resultats/"
@@ -57,10 +58,13 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
     """The document sent: the backup, its source and the arbiter's report's figures."""
     report = arbiter_report(tournament)
     data = tournament_export(tournament)
+    # The backup's record of this laptop's sending changes at each try: not the server's.
+    data.pop(SENT, None)
     data["source"] = source
     data["report"] = {
-        # What a backup does not hold: the evening's arbiters and the calls for the arbiter.
-        **records_document(report.staff, report.calls),
+        # What a backup does not hold: the evening's arbiters, the calls for the arbiter and
+        # who recorded each incident.
+        **records_document(report.staff, report.calls, incident_authors(report.incidents)),
         "ranking": [
             {"rank": line.rank, "number": line.number, "licence": line.licence, "total": line.total}
             for line in report.ranking
@@ -68,6 +72,16 @@ def upload_document(tournament: Tournament, *, source: str) -> bytes:
         "penalty_total": report.penalty_total,
     }
     return json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
+def unsendable_reason(tournament: Tournament) -> str | None:
+    """Why the tournament cannot be sent now, in French (None: it can)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return _(
+            "Seul un tournoi terminé s'envoie au serveur du comité : ce tournoi est en cours "
+            "(rouvert depuis ?), terminez-le d'abord."
+        )
+    return None
 
 
 def results_send(*, tournament: Tournament, opener: Opener | None = None) -> ResultsSend:
@@ -78,8 +92,9 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         raise ValidationError(
             _("Renseignez d'abord l'adresse du serveur du comité et la clé de votre club.")
         )
-    if tournament.status != Tournament.Status.FINISHED:
-        raise ValidationError(_("Seul un tournoi terminé s'envoie au serveur du comité."))
+    reason = unsendable_reason(tournament)
+    if reason is not None:
+        raise ValidationError(reason)
     url_check(server.url, allow_http=server.allow_http)
     sending, _created = ResultsSend.objects.get_or_create(
         tournament=tournament, defaults={"source": secrets.token_urlsafe(18)}
@@ -109,7 +124,7 @@ def results_send(*, tournament: Tournament, opener: Opener | None = None) -> Res
         sending.message = _(
             "Serveur du comité injoignable : %(error)s. L'envoi attend : réessayez plus tard "
             "(bouton « Réessayer l'envoi » ou commande send_results)."
-        ) % {"error": network_error(error)}
+        ) % {"error": network_error(error).rstrip(".")}
     sending.save()
     return sending
 
@@ -146,3 +161,24 @@ def waiting_sends() -> list[ResultsSend]:
 
 def sending_of(tournament: Tournament) -> ResultsSend | None:
     return ResultsSend.objects.filter(tournament=tournament).first()
+
+
+def sending_outdated(sending: ResultsSend) -> bool:
+    """The server's copy is out of date: this laptop's tournament changed since the document
+    the server received (reopened and corrected), by the digest the server stored it under."""
+    if sending.status != ResultsSend.Status.RECEIVED:
+        return False
+    if sending.tournament.status != Tournament.Status.FINISHED:
+        return True  # reopened: the version on the server is no longer the evening's last word
+    body = upload_document(sending.tournament, source=sending.source)
+    return hashlib.sha256(body).hexdigest() != sending.digest
+
+
+def received_versions_of(tournament: Tournament) -> list[ReceivedVersion]:
+    """On the server: every version of the tournament a club sent, the first first."""
+    return list(
+        ReceivedVersion.objects.filter(tournament=tournament)
+        .select_related("key")
+        .order_by("number")
+        .defer("document")  # the documents themselves stay in the database
+    )

@@ -46,13 +46,14 @@ def open_url(request: urllib.request.Request, timeout: float) -> Any:
 
 
 def network_error(error: BaseException) -> str:
-    """What failed on the way to the server, in French (the technical detail in brackets)."""
+    """What failed on the way to the server, in French (the technical detail in brackets): a
+    fragment without a final stop, placed inside a sentence."""
     reason = getattr(error, "reason", error)
     if isinstance(reason, ssl.SSLCertVerificationError):
         return _(
             "certificat du serveur refusé : il n'est signé par aucune autorité reconnue par ce "
             "portable, ou il est celui d'un autre nom (%(detail)s). Vérifiez l'adresse, ou "
-            "indiquez le certificat du comité (COMITE_CA_BUNDLE)."
+            "indiquez le certificat du comité (COMITE_CA_BUNDLE)"
         ) % {"detail": getattr(reason, "verify_message", "") or str(reason)[:120]}
     if isinstance(reason, ssl.SSLError):
         return _("connexion chiffrée impossible (%(detail)s)") % {"detail": str(reason)[:120]}

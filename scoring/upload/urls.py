@@ -15,4 +15,9 @@ urlpatterns = [
     path("api/comite/resultats/", views.results_upload, name="results-upload"),
     path("comite/serveur/", views.comite_settings, name="comite-settings"),
     path("tournois/<id:pk>/envoi-au-comite/", views.tournament_send, name="tournament-send"),
+    path(
+        "tournois/<id:pk>/versions-recues/",
+        views.tournament_versions,
+        name="tournament-received-versions",
+    ),
 ]

@@ -51,12 +51,14 @@ class KeyForm(forms.Form):
         field.queryset = keys.enterable_championships(club)
 
 
+ISSUED_SESSION_KEY = "upload-key-issued"
+
+
 @club_required(Permission.CLUB_ADMINISTER)
 @require_http_methods(["GET", "POST"])
 def club_upload_keys(request: ClubRequest, pk: int) -> HttpResponse:
     club = request.club
     form = KeyForm(request.POST or None, club=club)
-    issued = ""
     if request.method == "POST" and form.is_valid():
         _row, issued = keys.upload_key_issue(
             club=club,
@@ -64,7 +66,11 @@ def club_upload_keys(request: ClubRequest, pk: int) -> HttpResponse:
             label=form.cleaned_data["label"],
             championships=form.cleaned_data["championships"],
         )
-        form = KeyForm(club=club)
+        # Post/redirect/get: a reload issues no second key; the key is shown on the next page
+        # only, then forgotten (it is never stored but as its digest).
+        request.session[ISSUED_SESSION_KEY] = issued
+        return redirect("club-upload-keys", pk)
+    issued = request.session.pop(ISSUED_SESSION_KEY, "") if request.method == "GET" else ""
     context = {"club": club, "keys": keys.keys_of(club), "form": form, "issued": issued}
     return render(request, "clubs/upload_keys.html", context)
 
@@ -92,8 +98,17 @@ def _answer(message: str, status: int, **extra) -> JsonResponse:
 
 
 @csrf_exempt  # a laptop's program, not a browser: the upload key is the credential
-@require_POST
 def results_upload(request: HttpRequest) -> JsonResponse:
+    if request.method != "POST":  # a person's browser or a wrong client: say it, in French
+        response = _answer(
+            _(
+                "Cette adresse reçoit les tournois envoyés par le portable d'un club (POST "
+                "avec la clé d'envoi) : il n'y a rien à y lire."
+            ),
+            405,
+        )
+        response["Allow"] = "POST"
+        return response
     try:
         key = keys.key_authenticate(
             request.headers.get("Authorization", ""), address=client_address(request)
@@ -188,7 +203,7 @@ def comite_settings(request: HttpRequest) -> HttpResponse:
         "has_key": bool(server and server.key),
         # What the end of the evening left to send: the tournaments this user may send.
         "waiting": [
-            sending
+            (sending, send.unsendable_reason(sending.tournament))
             for sending in send.waiting_sends()
             if may(request.user, Permission.EXPORT, sending.tournament)
         ],
@@ -207,9 +222,21 @@ def tournament_send(request: TournamentRequest, pk: int) -> HttpResponse:
             for message in refusal.messages:
                 messages.error(request, message)
         return redirect("tournament-send", pk)
+    sending = send.sending_of(tournament)
     context = {
         "tournament": tournament,
-        "sending": send.sending_of(tournament),
+        "sending": sending,
+        "outdated": sending is not None and send.sending_outdated(sending),
         "server": send.comite_server(),
     }
     return render(request, "scoring/tournament_send.html", context)
+
+
+@permission_required(Permission.VIEW)
+@require_http_methods(["GET"])
+def tournament_versions(request: TournamentRequest, pk: int) -> HttpResponse:
+    # The tournament's staff on the server (the key's issuer owns a received tournament) and
+    # the comité's administrators: the versions' documents are the club's data, not public.
+    tournament = request.tournament
+    context = {"tournament": tournament, "versions": send.received_versions_of(tournament)}
+    return render(request, "scoring/received_versions.html", context)

@@ -114,6 +114,17 @@ def correct(out: str) -> None:
     Path(out).write_text("{}")
 
 
+def move_laptop(out: str) -> None:
+    """The evening moves to another laptop: backed up, gone from here, restored (--owner)."""
+    from django.core.management import call_command
+
+    backup = Path(out).with_suffix(".backup.json")
+    call_command("backup_tournament", _tournament().pk, output=str(backup), verbosity=0)
+    _tournament().delete()
+    call_command("restore_tournament", str(backup), owner=ARBITER, verbosity=0)
+    Path(out).write_text(json.dumps({"tournament": _tournament().pk}))
+
+
 def read_comite(out: str, circuit: str) -> None:
     from scoring.models import Championship
     from scoring.season.championships import championship_standings
@@ -157,6 +168,7 @@ if __name__ == "__main__":
         "configure": configure,
         "document": document,
         "correct": correct,
+        "move-laptop": move_laptop,
         "read-comite": read_comite,
     }
     steps[step](out, *args)

@@ -11,6 +11,8 @@ on PostgreSQL), as at the end of a club evening.
 - reopened, corrected and sent again: version 2 replaces version 1's content in the same
   tournament (its id and public link stay), version 1's document kept in the history; no
   player copied again; the comité's circuit counts the tournament once;
+- backed up and restored onto another laptop, sent from there: version 3 of the same
+  tournament, still counted once;
 - neither server logged an error.
 
 PostgreSQL only (`make test`'s PostgreSQL pass, which sets DATABASE_URL). Run it alone with
@@ -219,6 +221,16 @@ def test_a_club_evening_reaches_the_comite(sites):
     assert link in laptop_send(laptop, cookies)  # a double click: the same link
     assert request(comite.port, "GET", link.removeprefix(comite_url)).status == 200
     assert len(held["keys_used"]) == 1  # the good key only
+
+    # Backed up, restored onto another laptop, sent from there: version 3 of the same
+    # tournament (its source travels in the backup), not a second one counted twice.
+    laptop.seeded["tournament"] = laptop.step("move-laptop")["tournament"]
+    assert "Reçu : version 3" in answer_of(laptop_send(laptop, cookies))
+    held = comite.step("read-comite", str(comite.seeded["circuit"]))
+    assert [v["number"] for v in held["versions"]] == [1, 2, 3]
+    assert [t["pk"] for t in held["tournaments"]] == [first_copy]
+    assert held["players"] == players_at_version_1
+    assert held["circuit_finished"] == [first_copy]
 
     for site in (laptop, comite):
         log = site.log.read_text()

@@ -42,6 +42,36 @@ def club_create(*, name: str, code: str = "", admin, user=None, admin_is_new: bo
 
 
 @transaction.atomic
+def club_identity_set(*, club: Club, name: str, code: str, user) -> Club:
+    """The club's name and FFT number, as its administrator types them (a laptop's club named
+    exactly as on the comité's server: the server checks a sent tournament's club by them).
+    Recorded in the club's history, before and after."""
+    name, code = " ".join((name or "").split()), (code or "").strip()
+    if not name:
+        raise ValidationError({"name": _("Nom du club : indiquez-le.")})
+    if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
+        raise ValidationError({"name": _("Nom du club : un autre club porte déjà ce nom.")})
+    if code and Club.objects.filter(code__iexact=code).exclude(pk=club.pk).exists():
+        raise ValidationError({"code": _("Numéro de club FFT : un autre club a déjà ce numéro.")})
+    before = {"name": club.name, "code": club.code}
+    club.name, club.code = name, code or None
+    club.full_clean()
+    club.save()
+    after = {"name": club.name, "code": club.code}
+    if after != before:
+        change_record(
+            tournament=None,
+            club=club,
+            obj=club,
+            action="update",
+            before=before,
+            after=after,
+            user=user,
+        )
+    return club
+
+
+@transaction.atomic
 def club_adopt(*, club: Club) -> int:
     """The tournaments, events and roster entries that belong to no club become `club`'s (a
     laptop's one club and the demo loaded into it); how many rows changed."""

@@ -12,6 +12,7 @@ urlpatterns = [
         name="club-invitation-answer",
     ),
     path("clubs/<id:pk>/membres/", views.club_members, name="club-members"),
+    path("clubs/<id:pk>/identite/", views.club_identity, name="club-identity"),
     path(
         "clubs/<id:pk>/membres/<id:member>/retirer/",
         views.club_member_remove,

@@ -3,12 +3,14 @@ invitations, which it accepts or declines."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.access.permissions import Permission, club_required
@@ -105,3 +107,37 @@ def club_invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
             else _("Invitation refusée."),
         )
     return redirect("club-invitations")
+
+
+class IdentityForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Nom du club"), max_length=200)
+    code = forms.CharField(
+        label=gettext_lazy("Numéro de club FFT"),
+        max_length=20,
+        required=False,
+        help_text=gettext_lazy(
+            "Exactement comme sur le serveur du comité : il reconnaît les tournois envoyés "
+            "par ce numéro (ou par le nom, quand l'un des deux n'en a pas)."
+        ),
+    )
+
+
+@club_required(Permission.CLUB_ADMINISTER)
+@require_http_methods(["GET", "POST"])
+def club_identity(request: ClubRequest, pk: int) -> HttpResponse:
+    club = request.club
+    form = IdentityForm(request.POST or None, initial={"name": club.name, "code": club.code})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_identity_set(
+                club=club,
+                name=form.cleaned_data["name"],
+                code=form.cleaned_data["code"],
+                user=request.user,
+            )
+        except ValidationError as refusal:
+            form.add_error(None, refusal)
+        else:
+            messages.success(request, _("Nom et numéro du club enregistrés."))
+            return redirect("club-identity", pk)
+    return render(request, "clubs/club_identity.html", {"club": club, "form": form})

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from scoring.documents.backup.document import FORMAT, SECTIONS, VERSION
+from scoring.documents.backup.sending import KEY, sending_export
 
 if TYPE_CHECKING:
     from tournament.models import Tournament
@@ -59,6 +60,8 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
     # Named for a comité's server, which takes a club's tournament only with that club's key
     # (scoring.upload.receive); a restore ignores it (the restorer's club is taken).
     data["club"] = {"name": club.name, "code": club.code} if club is not None else None
+    # The laptop's identity of the tournament on the comité's server (backup.sending).
+    data[KEY] = sending_export(tournament)
     data["sections"] = {
         label: [_row(obj, usernames) for obj in _rows_of(label, lookup, tournament).iterator()]
         for label, lookup in SECTIONS

@@ -26,6 +26,7 @@ class Plan:
     # File keys of players matched to roster players already in the database.
     reused_players: dict[Any, int] = field(default_factory=dict)
     restorer: Any = None  # the account restoring (the guard of a person's history asks it)
+    sent: Any = None  # the file's record of its sending to the comité (backup.sending)
 
     def rows(self, model: type[M]) -> Iterator[tuple[Any, M]]:
         """(file key, instance) of each checked row of a model's section."""

@@ -22,6 +22,8 @@ from scoring.documents.backup.document import (
     unreadable,
 )
 from scoring.documents.backup.plan import Plan, related_label
+from scoring.documents.backup.sending import KEY as SENT
+from scoring.documents.backup.sending import sending_restore
 from tournament.access.history import history_guard
 from tournament.clubs.selectors import home_club, restorable_clubs
 from tournament.evening.positions import published_on_commit
@@ -158,7 +160,8 @@ def tournament_check(
     """Parse and check a backup without writing anything; raises BackupError. The tournament
     and its new roster entries go to `club` (the restorer's first club when not given), which
     must be one of the user's clubs unless `operator` (the server's own command: any club)."""
-    sections = check_document(parse_backup(raw))
+    data = parse_backup(raw)
+    sections = check_document(data)
     club = club if club is not None else home_club(user)
     if (
         club is not None
@@ -177,12 +180,14 @@ def tournament_check(
         sections, owner_id=user.pk if user is not None else None, club_id=club.pk if club else None
     )
     try:
-        return checker.check()
+        plan = checker.check()
     except BackupError:
         raise
     except Exception as exc:  # a case the checks above missed: refuse the file, never a 500
         logger.exception("Unexpected error while checking a backup")
         raise unreadable() from exc
+    plan.sent = data.get(SENT)
+    return plan
 
 
 def tournament_import(
@@ -191,15 +196,20 @@ def tournament_import(
     user: AbstractBaseUser | AnonymousUser | None = None,
     club: Club | None = None,
     operator: bool = False,
+    copy: bool = False,
 ) -> Tournament:
     """Restore a backup as a new tournament owned by `user`, in `club` (one of
     `restorable_clubs(user)`, chosen by the caller; the user's first club when not given);
-    returns it.
+    returns it. The same evening keeps its identity on the comité's server (backup.sending);
+    a `copy` gets a new one at its first send.
 
     Raises BackupError, writing nothing, when the file is not a sound backup.
     """
     plan = tournament_check(raw, user=user, club=club, operator=operator)
-    return tournament_write(plan, user=user)
+    tournament = tournament_write(plan, user=user)
+    if not copy:
+        sending_restore(tournament, plan.sent)
+    return tournament
 
 
 def tournament_write(

@@ -28,8 +28,22 @@ class Command(BaseCommand):
             "the owner's first club; the club named in the file is never used)",
         )
 
+        parser.add_argument(
+            "--copy",
+            action="store_true",
+            help="restore as a copy: a new tournament for the comité's server too (without it, "
+            "the same evening restored elsewhere keeps its identity there and a send is its "
+            "next version)",
+        )
+
     def handle(
-        self, *args, path: str, owner: str | None = None, club: str | None = None, **options
+        self,
+        *args,
+        path: str,
+        owner: str | None = None,
+        club: str | None = None,
+        copy: bool = False,
+        **options,
     ):
         into = None
         if club:
@@ -52,7 +66,7 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from exc
         try:
-            tournament = tournament_import(raw, user=user, club=into, operator=True)
+            tournament = tournament_import(raw, user=user, club=into, operator=True, copy=copy)
         except BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(self.style.SUCCESS(f"Restored '{tournament.name}' as id {tournament.pk}"))

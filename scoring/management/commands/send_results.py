@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.upload.send import results_send, waiting_sends
+from scoring.upload.send import results_send, unsendable_reason, waiting_sends
 
 
 class Command(BaseCommand):
@@ -17,14 +17,22 @@ class Command(BaseCommand):
             self.stdout.write("Aucun envoi en attente.")
             return
         still = 0
+        # Each tournament is named and tried on its own: one that cannot be sent (reopened
+        # since) is skipped with its reason, never stopping the others.
         for sending in waiting:
-            try:
-                done = results_send(tournament=sending.tournament)
-            except ValidationError as refusal:
-                raise CommandError(" ".join(refusal.messages)) from refusal
-            status = done.get_status_display()
-            self.stdout.write(f"{sending.tournament.name} : {status}. {done.message}")
-            still += done.status == done.Status.WAITING
+            name = sending.tournament.name
+            reason = unsendable_reason(sending.tournament)
+            if reason is None:
+                try:
+                    done = results_send(tournament=sending.tournament)
+                except ValidationError as refusal:
+                    reason = " ".join(refusal.messages)
+                else:
+                    self.stdout.write(f"{name} : {done.get_status_display()}. {done.message}")
+                    still += done.status == done.Status.WAITING
+                    continue
+            self.stdout.write(f"{name} : non envoyé. {reason}")
+            still += 1
         if still:
             sendings = "envoi toujours" if still == 1 else "envois toujours"
             raise CommandError(f"{still} {sendings} en attente : réessayez plus tard.")

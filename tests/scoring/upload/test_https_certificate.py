@@ -99,6 +99,7 @@ def test_a_certificate_the_laptop_does_not_trust_is_refused_in_french(
     sending = results_send(tournament=finished)
     assert sending.status == ResultsSend.Status.WAITING
     assert "certificat du serveur refusé" in sending.message
+    assert ".." not in sending.message.replace("...", "")  # one stop, not two
     assert not Comite.received  # nothing went to a server the laptop does not trust
 
 

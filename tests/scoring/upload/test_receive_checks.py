@@ -86,7 +86,13 @@ def test_by_fft_number_when_both_clubs_have_one(key, club, document):
         key=key_authenticate(f"Bearer {key}", address="192.0.2.1"), raw=raw
     ).created
     raw = edited(document, lambda data: data.update(club={"name": club.name, "code": "0999"}))
-    assert refused(key, raw).status == 403
+    refusal = refused(key, raw)
+    assert refusal.status == 403
+    # Only the numbers differ: the message names them, not the same name twice.
+    assert "club n° FFT « 0999 », et cette clé est celle du club n° FFT « 0712 »" in (
+        refusal.message
+    )
+    assert f"tous deux nommés « {club.name} »" in refusal.message
 
 
 def change_deal(data: dict) -> None:

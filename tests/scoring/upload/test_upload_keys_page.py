@@ -22,7 +22,9 @@ def test_the_key_is_shown_once_then_listed_and_revoked(arbiter_client, club):
         reverse("club-upload-keys", args=[club.pk])
         in arbiter_client.get(reverse("club-members", args=[club.pk])).content.decode()
     )
-    issued = arbiter_client.post(page, {"label": "Portable du club"}).content.decode()
+    posted = arbiter_client.post(page, {"label": "Portable du club"})
+    assert posted.status_code == 302 and posted.url == page  # post/redirect/get
+    issued = arbiter_client.get(page).content.decode()
     key = re.search(r"<code>(tdk_[A-Za-z0-9_-]+)</code>", issued).group(1)
     row = UploadKey.objects.get()
     assert row.club == club and row.digest == key_digest(key) and row.label == "Portable du club"
@@ -50,3 +52,12 @@ def test_another_clubs_key_cannot_be_revoked_from_this_club(arbiter_client, arbi
     row, key = upload_key_issue(club=other, user=arbiter)
     arbiter_client.post(reverse("club-upload-key-revoke", args=[club.pk, row.pk]))
     assert key_authenticate(f"Bearer {key}", address="192.0.2.1") == row  # still valid
+
+
+def test_a_reload_after_issuing_issues_no_second_key(arbiter_client, club):
+    page = reverse("club-upload-keys", args=[club.pk])
+    shown = arbiter_client.post(page, {"label": "Portable"}, follow=True).content.decode()
+    key = re.search(r"<code>(tdk_[A-Za-z0-9_-]+)</code>", shown).group(1)
+    reloaded = arbiter_client.get(page).content.decode()  # the browser's reload: a GET
+    assert UploadKey.objects.count() == 1
+    assert key not in reloaded and 'id="issued-key"' not in reloaded  # shown once

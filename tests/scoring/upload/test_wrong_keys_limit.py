@@ -18,7 +18,7 @@ from scoring.upload.keys import (
     upload_key_revoke,
     wrong_keys_key,
 )
-from scoring.uploads import ReceivedVersion
+from scoring.uploads import ReceivedVersion, UploadKey
 from tournament.access import throttle
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +66,29 @@ def test_a_revoked_key_counts_as_a_wrong_one(club):
         assert "révoquée" in message(post(b"{}", revoked))
     assert post(b"{}", revoked).status_code == 401  # the allowance-th: refused, and it locks
     assert post(b"{}", revoked).status_code == 429
+
+
+def test_the_lock_counts_wrong_keys_in_a_row(key, document):
+    """As the README says: a valid key from the address clears its count."""
+    for i in range(WRONG_KEY_ALLOWANCE - 1):
+        assert post(b"{}", f"tdk_typo{i:03d}").status_code == 401
+    assert post(document, key).status_code == 201
+    assert throttle.hits(wrong_keys_key(GUESSER)) == 0
+    answers = [post(b"{}", f"tdk_again{i:03d}").status_code for i in range(WRONG_KEY_ALLOWANCE)]
+    assert answers == [401] * WRONG_KEY_ALLOWANCE  # a fresh allowance, not 1 left
+    assert post(b"{}", "tdk_one-too-many").status_code == 429
+
+
+def test_reading_the_address_answers_in_french_json():
+    response = Client().get(reverse("results-upload"))
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert response["Content-Type"].startswith("application/json")
+    assert "portable d'un club" in message(response)
+
+
+def test_a_retry_already_received_is_the_keys_last_use(key, document):
+    assert post(document, key).status_code == 201
+    UploadKey.objects.update(last_used_at=None)
+    again = post(document, key)
+    assert again.status_code == 200 and "Déjà reçu" in message(again)
+    assert UploadKey.objects.get().last_used_at is not None

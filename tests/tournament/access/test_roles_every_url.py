@@ -88,7 +88,8 @@ URL_NAMES = [
     "championship-edit", "championship-list", "championship-pdf", "championship-player",
     "championship-xlsx", "checkin", "checkin-toggle", "checkin-walkin", "circuit-detail",
     "circuit-list", "circuit-tournament-add", "circuit-tournament-remove",
-    "club-invitation-answer", "club-invitations", "club-member-remove", "club-members",
+    "club-identity", "club-invitation-answer", "club-invitations", "club-member-remove",
+    "club-members",
     "club-upload-key-revoke", "club-upload-keys", "cockpit-live",
     "code-unlock", "comite-settings", "deal-adjust", "deal-adjust-clear", "deal-confirm",
     "deal-delete", "deal-edit",
@@ -119,8 +120,9 @@ URL_NAMES = [
     "table-finish", "table-forget", "table-identify", "table-link-revoke",
     "table-preview", "table-sheet", "table-sw", "team-assign", "team-list", "team-member-remove",
     "tournament-backup", "tournament-create", "tournament-detail", "tournament-edit",
-    "tournament-finish", "tournament-list", "tournament-reopen", "tournament-restore",
-    "tournament-send", "tournament-staff", "tournament-staff-remove", "tournament-statistics",
+    "tournament-finish", "tournament-list", "tournament-received-versions", "tournament-reopen",
+    "tournament-restore", "tournament-send", "tournament-staff", "tournament-staff-remove",
+    "tournament-statistics",
 ]  # fmt: skip
 
 
