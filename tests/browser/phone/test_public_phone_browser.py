@@ -1,6 +1,8 @@
 """On a 390×844 phone: a player finds their next table in two taps, sees their rank and total
 without scrolling sideways, and the phone remembers them; the standings fit the screen."""
 
+import datetime
+
 import pytest
 
 from scoring.sheets.generate import GenerateOptions, tournament_generate
@@ -108,7 +110,10 @@ def test_the_standings_fit_a_phone_and_refreshes_send_nothing_new(phone_page, li
         "response",
         lambda response: statuses.append(response.status) if "/classement/" in response.url else 0,
     )
-    page.clock.install()  # the 5-second refresh runs when the test moves the page's clock
+    # The page's clock is paused: its 5-second refresh runs when the test moves it, never by
+    # itself while a slow machine runs the steps before.
+    page.clock.install(time=datetime.datetime(2026, 11, 21, 20, 0))
+    page.clock.pause_at(datetime.datetime(2026, 11, 21, 20, 1))
     page.goto(f"{live_server.url}/public/{tournament.pk}/")
     first = page.locator("table.ranking tbody tr").first
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
