@@ -206,8 +206,16 @@ def test_a_club_evening_on_the_lan(
         standings = standings_for(Tournament.objects.get(pk=tournament.pk), public=True)
         leader = standings.players[0].row.name
         hall = desk_context.new_page()
+        # Its slides turn on Playwright's clock, 3 s each, moved by the test (never waited for):
+        # 12 slides are more than a cycle.
+        hall.clock.install()
         hall.goto(hall_url + "?duree=3")
-        hall.wait_for_function("() => document.body.dataset.kind === 'standings'", timeout=20_000)
+        hall.wait_for_function("() => document.body.dataset.kind !== undefined")
+        for _slide in range(12):
+            if hall.evaluate("() => document.body.dataset.kind") == "standings":
+                break
+            hall.clock.run_for(3000)
+        hall.wait_for_function("() => document.body.dataset.kind === 'standings'")
         assert leader in hall.inner_text("section[data-kind=standings]")
 
         # --- a player checks their rank on their phone ----------------------------------------

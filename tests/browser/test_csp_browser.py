@@ -46,17 +46,19 @@ def test_the_watch_catches_an_inline_handler_and_style(browser, live_server, con
         page = context.new_page()
         response = page.goto(f"{live_server.url}/connexion/")
         assert "script-src 'self'" in response.headers["content-security-policy"]
-        page.evaluate(
-            """() => {
-              const button = document.createElement("button");
-              button.id = "inline";
-              button.setAttribute("onclick", "document.title = 'ran'");
-              document.body.append(button);
-              document.body.setAttribute("style", "color: red");
-            }"""
-        )
-        page.click("#inline")
-        page.wait_for_timeout(300)
+        # Each refusal is reported on the console (tests/browser_helpers.py): wait for it.
+        with page.expect_console_message(lambda m: "style-src" in m.text):
+            page.evaluate(
+                """() => {
+                  const button = document.createElement("button");
+                  button.id = "inline";
+                  button.setAttribute("onclick", "document.title = 'ran'");
+                  document.body.append(button);
+                  document.body.setAttribute("style", "color: red");
+                }"""
+            )
+        with page.expect_console_message(lambda m: "script-src" in m.text):
+            page.click("#inline")
         assert page.title() != "ran"  # the inline handler was refused
         assert any("script-src" in v for v in violations), violations
         assert any("style-src" in v for v in violations), violations

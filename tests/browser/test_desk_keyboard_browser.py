@@ -39,6 +39,21 @@ def wait_focus(page, name: str) -> None:
     )
 
 
+# Every save the entry row sends, counted in the page as it starts (htmx fires
+# htmx:beforeRequest in the submit's own handler): read right after a key, none is in flight.
+# The live preview's requests (its own element, on a delay) are not saves.
+COUNT_SAVES = """() => {
+  window.savesSent = 0;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt.id === "deal-form") window.savesSent += 1;
+  });
+}"""
+
+
+def saves_sent(page) -> int:
+    return page.evaluate("() => window.savesSent")
+
+
 def field_boxes(page) -> dict[str, dict]:
     """Each field's box in the page (not the window: showing the message may scroll it)."""
     return page.evaluate(
@@ -115,17 +130,20 @@ def test_t_then_enter_records_one_passed_deal_and_the_next_enter_does_nothing(
 ):
     page = desk_page
     open_sheet(page, live_server, sheet)
+    page.evaluate(COUNT_SAVES)
     page.keyboard.type("T")
     page.wait_for_selector("#passed-note", state="visible")
-    page.wait_for_timeout(400)  # "T" alone saves nothing
+    # "T" alone saves nothing: the page sent no request (a save starts in the key's own handler).
+    assert saves_sent(page) == 0
     assert not Deal.objects.filter(sheet=sheet).exists()
     page.keyboard.press("Enter")
     page.wait_for_selector("#deal-1")
     wait_focus(page, "taker")
+    assert saves_sent(page) == 1
     assert page.locator("#deal-form h3").inner_text() == "Donne 2"
-    # The habitual Enter on the fresh row: no red error, no second deal.
+    # The habitual Enter on the fresh row: no request sent, so no red error and no second deal.
     page.keyboard.press("Enter")
-    page.wait_for_timeout(500)
+    assert saves_sent(page) == 1
     assert page.locator("#entry-errors .errorlist").count() == 0
     assert page.locator("#deal-form h3").inner_text() == "Donne 2"
     deals = list(Deal.objects.filter(sheet=sheet))
@@ -137,6 +155,7 @@ def test_t_then_enter_records_one_passed_deal_and_the_next_enter_does_nothing(
     page.keyboard.press("Enter")
     page.wait_for_selector("#deal-2")
     assert Deal.objects.filter(sheet=sheet).count() == 2
+    assert saves_sent(page) == 2
 
 
 def test_page_down_and_page_up_move_between_the_tables_sheets(

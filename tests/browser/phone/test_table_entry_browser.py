@@ -60,6 +60,17 @@ def table_of_five(arbiter):
     return {"tournament": tournament, "table": table, "link": link, "players": registrations}
 
 
+# The page is in the service worker's cache: the page watches for it and says so (Playwright's
+# wait_for_function does not await a promise).
+WATCH_PAGE_CACHED = """() => {
+  const cached = () => caches.open("tarot-table-v1").then((c) => c.match(location.href));
+  (async () => {
+    while (!(await cached())) await new Promise((resolve) => setTimeout(resolve, 50));
+    window.pageCached = true;
+  })();
+}"""
+
+
 def phone(browser):
     context = browser.new_context(locale="fr-FR", **PHONE)
     page = context.new_page()
@@ -215,9 +226,8 @@ def test_deals_typed_offline_are_stored_exactly_once(
             "() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
         )
         # Waits for the page's copy in the cache (a state), however long a loaded machine takes.
-        page.wait_for_function(
-            "async () => !!(await (await caches.open('tarot-table-v1')).match(location.href))"
-        )
+        page.evaluate(WATCH_PAGE_CACHED)
+        page.wait_for_function("() => window.pageCached === true")
         identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
         for kept, deal in enumerate(DEALS[:3], start=1):
@@ -341,10 +351,11 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         page.wait_for_selector("#cockpit-alerts:has-text('Table 1 appelle')", timeout=20_000)
         # Meanwhile the sheet did not change: its refreshes were bodiless 304s, and each change
         # above came as a new sheet (200).
-        for _ in range(30):
-            if 304 in refreshes:
-                break
-            other.wait_for_timeout(500)
+        if 304 not in refreshes:  # the next refresh (every 5 s) of an unchanged sheet
+            other.wait_for_event(
+                "response",
+                lambda response: response.url.endswith("/feuille/") and response.status == 304,
+            )
         assert 200 in refreshes and 304 in refreshes, refreshes
         assert "L'attaque avait 45" not in other.inner_text("#row-1")
         page.click("#cockpit-alerts button:has-text('J\\'y vais')")
