@@ -56,42 +56,65 @@ def wait_listed(page, count: int) -> None:
     )
 
 
-def test_two_tabs_offline_keep_every_deal_and_store_each_once(
+def two_tabs(browser, url: str, pin: str):
+    """One phone, the table's page open twice, its player identified, the Wi-Fi gone."""
+    context = browser.new_context(locale="fr-FR", **PHONE)
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.set_default_timeout(15_000)
+        page.goto(url)
+    identify(first, 0, pin)
+    second.reload()
+    second.wait_for_selector("#who-bound", state="visible")
+    context.set_offline(True)
+    return context, first, second
+
+
+def test_two_tabs_offline_lose_no_deal_and_store_each_once(
     browser,
     live_server,
     one_request_at_a_time,
     table_of_five,  # noqa: F811
 ):
     url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
-    context = browser.new_context(locale="fr-FR", **PHONE)
+    context, first, second = two_tabs(browser, url, table_of_five["players"][0].pin)
     try:
-        first, second = context.new_page(), context.new_page()
-        for page in (first, second):
-            page.set_default_timeout(15_000)
-            page.goto(url)
-        identify(first, 0, table_of_five["players"][0].pin)
-        second.reload()
-        second.wait_for_selector("#who-bound", state="visible")
-        context.set_offline(True)
-        second.evaluate(STALE_STORAGE)
         # Interleaved: the first tab keeps deal 1, the second deal 2, the first deal 3, the
-        # second deal 4; each tab's list shows the other's deals as they come.
-        for index, deal in enumerate(DEALS[:4]):
-            page = first if index % 2 == 0 else second
-            enter(page, deal, online=False)
-            for tab in (first, second):
-                wait_listed(tab, index + 1)
-        assert listed_numbers(first) == ["Donne 1", "Donne 2", "Donne 3", "Donne 4"]
-        assert listed_numbers(second) == listed_numbers(first)
+        # second deal 4; the second tab reads stale values from the moment deal 1 is kept.
+        enter(first, DEALS[0], online=False)
+        second.evaluate(STALE_STORAGE)
+        enter(second, DEALS[1], online=False)
+        enter(first, DEALS[2], online=False)
+        enter(second, DEALS[3], online=False)
         assert Deal.objects.count() == 0
 
         # Back online, both tabs send: each deal once, none lost.
         context.set_offline(False)
         for tab in (first, second):
-            tab.wait_for_selector("#row-4", timeout=30_000)
-            tab.wait_for_selector("#queue-status", state="hidden")
+            tab.wait_for_selector("#queue-status", state="hidden", timeout=30_000)
         assert [deal.number for deal in Deal.objects.order_by("number")] == [1, 2, 3, 4]
-        assert Deal.objects.count() == 4
+        first.wait_for_selector("#row-4")
+    finally:
+        context.close()
+
+
+def test_each_tab_lists_the_deals_the_other_keeps(
+    browser,
+    live_server,
+    one_request_at_a_time,
+    table_of_five,  # noqa: F811
+):
+    url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
+    context, first, second = two_tabs(browser, url, table_of_five["players"][0].pin)
+    try:
+        for index, deal in enumerate(DEALS[:4]):
+            enter(first if index % 2 == 0 else second, deal, online=False)
+            # The other tab's list and next deal number follow, without a reload.
+            for tab in (first, second):
+                wait_listed(tab, index + 1)
+                tab.wait_for_selector(f"#deal-number:text-is('{index + 2}')")
+        assert listed_numbers(first) == ["Donne 1", "Donne 2", "Donne 3", "Donne 4"]
+        assert listed_numbers(second) == listed_numbers(first)
     finally:
         context.close()
 
