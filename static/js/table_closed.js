@@ -6,7 +6,8 @@
   var status = document.getElementById("late-status");
   if (!status) return;
   var _ = window.gettext || function (text) { return text; };
-  var key = "tarot-queue-" + status.dataset.token;
+  // One storage key per deal (static/js/table_queue.js); an older page's list is split first.
+  var store = new window.TableQueue(status.dataset.token);
 
   function csrfToken() {
     var match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -16,7 +17,7 @@
   }
 
   function queue() {
-    try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; }
+    try { return store.list(); } catch (e) { return []; }
   }
 
   function send() {
@@ -33,11 +34,9 @@
       body: JSON.stringify(item),
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        var status = data.refused || response.status;
-        if (status === 202 || status === 200 || status === 201) {
-          localStorage.setItem(key, JSON.stringify(queue().filter(function (q) {
-            return q.client_id !== item.client_id;
-          })));
+        var answered = data.refused || response.status;
+        if (answered === 202 || answered === 200 || answered === 201) {
+          store.remove(item.client_id);
           status.textContent = data.message || _("Donne reçue après la clôture : l'arbitre décidera.");
           send();
         } else {

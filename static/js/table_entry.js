@@ -13,7 +13,9 @@
   var token = app.dataset.token;
   var players = parseInt(app.dataset.players, 10);
   var calledKing = app.dataset.calledKing === "1";
-  var QUEUE_KEY = "tarot-queue-" + token;
+  // One storage key per waiting deal (static/js/table_queue.js): another tab of this table
+  // adds and drops its own keys, never this tab's.
+  var queueStore = new window.TableQueue(token);
   var form = document.getElementById("deal-entry");
   var flushing = false;
   var blocked = false; // a refused or conflicting deal waits for the player's decision
@@ -37,11 +39,11 @@
   }
 
   function readQueue() {
-    try { return JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { return []; }
+    try { return queueStore.list(); } catch (e) { return []; }
   }
 
-  function writeQueue(queue) {
-    localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
+  function unqueue(clientId) {
+    queueStore.remove(clientId);
     showState();
   }
 
@@ -359,7 +361,7 @@
   }
 
   function dropQueued(id) {
-    writeQueue(readQueue().filter(function (q) { return q.client_id !== id; }));
+    unqueue(id);
     $("conflict-box").hidden = true;
     taken = null;
     blocked = false;
@@ -420,15 +422,14 @@
       setStatus(true);
       if (answer.status === 202 && answer.data.late) {
         // The position closed meanwhile: the server keeps the deal for the arbiter to decide.
-        writeQueue(readQueue().filter(function (q) { return q.client_id !== item.client_id; }));
+        unqueue(item.client_id);
         $("entry-error").textContent = answer.data.message;
         flush();
       } else if (answer.status === 201 || answer.status === 200) {
         sayAfterConflict = "";
-        var rest = readQueue().filter(function (q) { return q.client_id !== item.client_id; });
         $("table-sheet").dataset.version = answer.data.version;
-        writeQueue(rest);
-        if (rest.length) flush(); else refreshSheet();
+        unqueue(item.client_id);
+        if (readQueue().length) flush(); else refreshSheet();
       } else if (answer.data && answer.data.field === "entered_by") {
         // Not (or no longer) identified: the deal stays on the phone until the player is.
         showWho(false);
@@ -551,10 +552,9 @@
     if (built.error) { $("entry-error").textContent = built.error; return; }
     if (fixing !== null) { sendFix(built.deal); return; }
     if (sheetFull()) { showState(); return; }
-    var queue = readQueue();
     // The number and sheet version it is typed against travel with it, however late it goes.
-    queue.push({ client_id: newId(), number: nextDeal().number, version: sheetData().version, deal: built.deal });
-    writeQueue(queue);
+    queueStore.add({ client_id: newId(), number: nextDeal().number, version: sheetData().version, deal: built.deal });
+    showState();
     resetForm();
     // Back to the top of the form: the next deal starts with its taker.
     toForm();
@@ -676,6 +676,13 @@
 
   window.addEventListener("online", function () { setStatus(true); flush(); refreshSheet(); });
   window.addEventListener("offline", function () { setStatus(false); });
+  // Another tab of this table added, sent or dropped a deal: this tab's list and next number
+  // follow (an old page's list-form queue written meanwhile is split into keys too).
+  window.addEventListener("storage", function (event) {
+    if (event.key !== null && !queueStore.owns(event.key)) return;
+    if (event.key === queueStore.legacyKey) queueStore.migrate();
+    showState();
+  });
   setInterval(function () { flush(); if (!readQueue().length || blocked) refreshSheet(); }, 5000);
 
   setStatus(navigator.onLine);

@@ -26,12 +26,15 @@ def queued(context, origin: str, token: str) -> list:
     (the tab may be showing the browser's error page, which has no access to it)."""
     import json
 
+    held = []
     for entry in context.storage_state()["origins"]:
         if entry["origin"] == origin:
+            # One key per waiting deal (static/js/table_queue.js), in the order it was typed.
             for item in entry["localStorage"]:
-                if item["name"] == f"tarot-queue-{token}":
-                    return json.loads(item["value"])
-    return []
+                if item["name"].startswith(f"tarot-deal-{token}:"):
+                    held.append(json.loads(item["value"]))
+    held.sort(key=lambda entry: (entry["item"]["number"], entry["at"]))
+    return [entry["item"] for entry in held]
 
 
 def test_deals_typed_offline_on_a_plain_http_lan_survive_a_reload_and_a_closed_tab(
