@@ -1,0 +1,46 @@
+"""A table's phone page open when the arbiter closes the position: its periodic refresh of the
+sheet is answered 404, and the phone switches by itself to the page saying the position is
+closed (before, the page stayed silent and kept offering the form)."""
+
+import pytest
+from django.urls import reverse
+
+from tests.browser.phone.test_table_entry_browser import (  # noqa: F401 - table_of_five: fixture
+    identify,
+    phone,
+    table_of_five,
+)
+from tournament.access.lifecycle import position_close
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_open_table_page_switches_to_the_closed_page_when_the_position_closes(
+    browser,
+    live_server,
+    one_request_at_a_time,
+    console_errors,
+    table_of_five,  # noqa: F811 - the fixture
+):
+    token = table_of_five["link"].token
+    url = live_server.url + reverse("table-entry", args=[token])
+    context, page = phone(browser)
+    try:
+        page.goto(url)
+        identify(page, 0, table_of_five["players"][0].pin)
+        assert page.locator("#deal-entry").is_visible()
+        position_close(position=table_of_five["table"].position)
+        # The next periodic refresh (every few seconds) finds the sheet gone.
+        page.wait_for_selector("h1:has-text('La position 1 est close')", timeout=30_000)
+        assert page.url == url
+        assert page.locator("#deal-entry").count() == 0
+        # The refresh's own 404 is the one error the browser logged (the closed page's 404 is
+        # the page made to say so, not counted).
+        sheet = live_server.url + reverse("table-sheet", args=[token])
+        assert [line.split(" at ", 1)[1] for line in console_errors.found] == [
+            f"{sheet}: Failed to load resource: "
+            "the server responded with a status of 404 (Not Found)"
+        ]
+        console_errors.found.clear()
+    finally:
+        context.close()
