@@ -261,6 +261,9 @@
     return fetch(app.dataset.urlSheet, { credentials: "same-origin", cache: "no-store", headers: headers })
       .then(function (response) {
         if (response.status === 304 || response.ok) reportedQueue = held;
+        // The sheet is gone (the position closed, the table's code changed): this page's own
+        // address now says so, and sends what the phone still holds to the arbiter.
+        if (response.status === 404) { window.location.reload(); return null; }
         if (response.status === 304) return null;
         if (!response.ok) throw new Error("sheet " + response.status);
         return response.text().then(function (html) {
