@@ -37,9 +37,15 @@ def test_a_deal_typed_offline_during_the_close_reaches_the_arbiter_as_a_late_dea
         context.set_offline(False)
         page.wait_for_selector("#entry-error:has-text('Donne reçue après la clôture')")
         page.wait_for_selector("#queue-status", state="hidden")
-        # Nothing left in the phone's storage for this table (one key per waiting deal).
-        held = "() => Object.keys(localStorage).filter((key) => key.startsWith('tarot-'))"
-        assert page.evaluate(held) == []
+        # Nothing left in the phone's storage for this table (one key per waiting deal), read
+        # from the browser: the page may already be switching to the closed position's page.
+        held = [
+            item["name"]
+            for origin in context.storage_state()["origins"]
+            for item in origin["localStorage"]
+            if item["name"].startswith("tarot-")
+        ]
+        assert held == []
         late = LateDeal.objects.get()
         assert late.status == LateDeal.Status.WAITING and late.entered_by_player.number == 1
         assert not Deal.objects.exists()
