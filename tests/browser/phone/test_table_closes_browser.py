@@ -29,8 +29,13 @@ def test_an_open_table_page_switches_to_the_closed_page_when_the_position_closes
         page.goto(url)
         identify(page, 0, table_of_five["players"][0].pin)
         assert page.locator("#deal-entry").is_visible()
+        # Closed while the phone sends nothing (the test's writes and the live server's reads
+        # share one in-memory SQLite database, which a concurrent refresh would find locked).
+        context.set_offline(True)
+        page.wait_for_selector("#net-status:has-text('Hors ligne')")
         position_close(position=table_of_five["table"].position)
-        # The next periodic refresh (every few seconds) finds the sheet gone.
+        context.set_offline(False)
+        # The next refresh (the Wi-Fi back, or the periodic one) finds the sheet gone.
         page.wait_for_selector("h1:has-text('La position 1 est close')", timeout=30_000)
         assert page.url == url
         assert page.locator("#deal-entry").count() == 0
