@@ -265,6 +265,8 @@ def desk_pages(e: Evening) -> list[tuple[str, str]]:
         ("clubs/club_members.html", f"/clubs/{e.club}/membres/"),
         ("clubs/club_invitations.html", "/clubs/invitations/"),
         ("clubs/upload_keys.html", f"/clubs/{e.club}/cles-d-envoi/"),
+        ("clubs/club_identity.html", f"/clubs/{e.club}/identite/"),
+        ("scoring/received_versions.html", f"/tournois/{t}/versions-recues/"),
         ("scoring/comite_settings.html", "/comite/serveur/"),
         ("scoring/tournament_send.html", f"/tournois/{t}/envoi-au-comite/"),
         ("scoring/deals_waiting.html", f"/tournois/{t}/donnes-en-attente/"),
