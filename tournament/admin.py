@@ -1,7 +1,13 @@
-"""Django admin for the tournament side, labels in French through the models."""
+"""Django admin for the tournament side, labels in French through the models.
+
+A tournament's content (registrations, teams, positions, tables, seats; sheets and deals in
+scoring.admin) is to read only here: it changes through the desk, which keeps the locks, the
+history and the live pages' revision. What stays editable moves the revision of every
+tournament it shows in (a tournament's own save does, by its signal)."""
 
 from django.contrib import admin
 
+from tournament.access.audit import revision_bump
 from tournament.clubs.services import invitation_send
 
 from .models import (
@@ -17,6 +23,32 @@ from .models import (
     Team,
     Tournament,
 )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """To read: nothing added, changed or deleted through the admin."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class ClubMemberInline(admin.TabularInline):
@@ -62,9 +94,8 @@ class ClubAdmin(admin.ModelAdmin):
         return None
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(ReadOnlyInline):
     model = Registration
-    extra = 0
     autocomplete_fields = ["player", "team"]
 
 
@@ -73,6 +104,8 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "date", "host_club", "club", "format", "status", "is_public"]
     list_filter = ["host_club", "status", "format", "is_public"]
     search_fields = ["name", "club", "venue"]
+    # Finishing and reopening go through the desk (logged, checked for waiting deals).
+    readonly_fields = ["status"]
     inlines = [RegistrationInline]
 
 
@@ -81,36 +114,43 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["last_name", "first_name", "licence", "club", "origin_club"]
     search_fields = ["last_name", "first_name", "licence", "club"]
 
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        # A name or a club shows on the live pages of every tournament the player is in.
+        for tournament_id in Registration.objects.filter(player=obj).values_list(
+            "tournament_id", flat=True
+        ):
+            revision_bump(tournament_id)
+
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(ReadOnlyAdmin):
     list_display = ["name", "tournament"]
     list_filter = ["tournament"]
     search_fields = ["name"]
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(ReadOnlyAdmin):
     list_display = ["number", "player", "tournament", "team", "status"]
     list_filter = ["tournament", "status"]
     search_fields = ["player__last_name", "player__first_name"]
     autocomplete_fields = ["player", "team"]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "position", "game"]
     list_filter = ["position__tournament"]
     inlines = [SeatInline]
 
 
 @admin.register(Position)
-class PositionAdmin(admin.ModelAdmin):
+class PositionAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "tournament", "status"]
     list_filter = ["tournament", "status"]
 
