@@ -25,8 +25,8 @@ from .models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """To read: nothing added, changed or deleted through the admin."""
+class ReadOnly:
+    """To read: nothing added, changed or deleted through the admin (a page or an inline)."""
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -38,17 +38,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
     extra = 0
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class ClubMemberInline(admin.TabularInline):
