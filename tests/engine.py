@@ -77,13 +77,10 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "scoring/uploads.py": UPLOAD,
     "scoring/sheets/table_entry/late.py": ("tests/scoring/sheets/test_late_deals.py",),
     "scoring/sheets/waiting.py": ("tests/scoring/sheets/test_close_with_waiting_deals.py",),
-    "scoring/sheets/table_entry/confirmations.py": (
+    # The sheet's row lock (sheet_locked) the phones' confirmations, disputes and signatures take.
+    "scoring/sheets/services/sheets.py": (
         "tests/scoring/sheets/table_entry/test_confirm_list.py",
-    ),
-    "scoring/sheets/table_entry/disputes.py": (
         "tests/scoring/sheets/table_entry/test_disputes.py",
-    ),
-    "scoring/sheets/table_entry/signatures.py": (
         "tests/scoring/sheets/table_entry/test_signatures.py",
     ),
     "tournament/access/lifecycle.py": (

@@ -41,6 +41,17 @@ class StaleSheetError(Exception):
         )
 
 
+def sheet_locked(sheet: ScoreSheet, *, with_tournament: bool = False) -> ScoreSheet:
+    """The sheet's row, fresh and locked until the end of the transaction, the tournament's
+    live revision taken first, as every write takes it (bump_version, the lifecycle's locks):
+    one lock order, no deadlock on PostgreSQL."""
+    revision_bump(sheet.tournament_id)
+    rows = ScoreSheet.objects.select_for_update()
+    if with_tournament:
+        rows = rows.select_related("tournament")
+    return rows.get(pk=sheet.pk)
+
+
 def bump_version(
     sheet: ScoreSheet, expected: int | None, *, validating: bool = False, after_close: bool = False
 ) -> None:

@@ -23,10 +23,15 @@ from django.utils.translation import gettext as _
 
 from scoring.core.deal import DealError
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableLink
-from scoring.sheets.services import StaleSheetError, bump_version, ensure_sheet_writable
+from scoring.sheets.services import (
+    StaleSheetError,
+    bump_version,
+    ensure_sheet_writable,
+    sheet_locked,
+)
 from scoring.sheets.table_entry.codes import Client, CodeRefused, proven
 from scoring.sheets.table_entry.links import table_sheet
-from tournament.access.audit import change_record, revision_bump
+from tournament.access.audit import change_record
 from tournament.models import ChangeLog, Registration
 
 MAX_LISTED = 60  # deal ids one confirmation may carry (a sheet holds far fewer)
@@ -233,8 +238,7 @@ def _confirm(
 def _same_version(sheet: ScoreSheet, expected: int | None) -> None:
     """Under the sheet's row lock: the sheet is writable and still at the version the phone
     showed (StaleSheetError otherwise); the version is not moved."""
-    revision_bump(sheet.tournament_id)  # the revision first, as every write: no deadlock
-    locked = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+    locked = sheet_locked(sheet)
     ensure_sheet_writable(locked)
     if expected is not None and locked.version != expected:
         raise StaleSheetError(locked, expected)

@@ -24,11 +24,11 @@ from scoring.sheets.services import (
     deal_record,
     deal_update,
     sheet_for_table,
+    sheet_locked,
 )
 from scoring.sheets.table_entry.codes import CodeRefused
 from scoring.sheets.table_entry.links import table_sheet
 from scoring.sheets.table_entry.numbers import number_check
-from tournament.access.audit import revision_bump
 from tournament.access.lifecycle import Locked
 from tournament.models import Registration, Table
 
@@ -101,8 +101,7 @@ def phone_deal_record(
             # many. Under this lock the second request sees the first one's deal (a resend: the
             # original is answered) or its version (409). SQLite's IMMEDIATE transactions
             # already serialise writers; the lock is a no-op there.
-            revision_bump(sheet.tournament_id)  # the revision first, as every write: no deadlock
-            list(ScoreSheet.objects.select_for_update().filter(pk=sheet.pk).order_by().values("pk"))
+            sheet_locked(sheet)
             earlier = Deal.objects.filter(sheet=sheet, client_id=client_id).first()
             if earlier is not None:
                 return earlier, True

@@ -20,13 +20,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Deal, ScoreSheet, TableLink
-from scoring.sheets.services import ensure_sheet_writable
+from scoring.sheets.services import ensure_sheet_writable, sheet_locked
 from scoring.sheets.table_entry.codes import Client, CodeRefused, proven
 from scoring.sheets.table_entry.confirmations import deal_change_record, seat_of
 from scoring.sheets.table_entry.deals import clean_note
 from scoring.sheets.table_entry.links import table_sheet
 from tournament.access import throttle
-from tournament.access.audit import revision_bump
 from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Registration
 
@@ -98,8 +97,7 @@ def deal_contest(
     with transaction.atomic():
         # Under the sheet's row lock, as the table's signatures are taken: a sheet finished
         # meanwhile is seen finished.
-        revision_bump(sheet.tournament_id)  # the revision first, as every write: no deadlock
-        sheet = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
+        sheet = sheet_locked(sheet)
         ensure_sheet_writable(sheet)
         _check_contestable(sheet, deal, registration)
         # The row's own conditions: of two contests at once, one changes it.

@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Deal, ScoreSheet, TableLink
-from scoring.sheets.services import ensure_sheet_writable
+from scoring.sheets.services import ensure_sheet_writable, sheet_locked
 from scoring.sheets.table_entry.codes import CodeRefused
 from scoring.sheets.table_entry.confirmations import seat_of
 from scoring.sheets.table_entry.links import table_sheet
-from tournament.access.audit import change_record, revision_bump
+from tournament.access.audit import change_record
 from tournament.access.lifecycle import Locked
 from tournament.models import ChangeLog, Registration
 
@@ -90,8 +90,7 @@ def sheet_sign(*, link: TableLink, registration: Registration, via: str) -> Scor
     with transaction.atomic():
         # One signature at a time per sheet, and none beside a desk write (which takes the
         # same row lock to move the version): the last two players signing at once finish it.
-        revision_bump(sheet.tournament_id)  # the revision first, as every write: no deadlock
-        sheet = ScoreSheet.objects.select_for_update().select_related("tournament").get(pk=sheet.pk)
+        sheet = sheet_locked(sheet, with_tournament=True)
         _check_signable(sheet)
         held = [
             entry
