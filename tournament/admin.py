@@ -7,7 +7,7 @@ tournament it shows in (a tournament's own save does, by its signal)."""
 
 from django.contrib import admin
 
-from tournament.access.audit import revision_bump
+from tournament.models.audit import revisions_bump
 from tournament.clubs.services import invitation_send
 
 from .models import (
@@ -112,10 +112,9 @@ class PlayerAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         # A name or a club shows on the live pages of every tournament the player is in.
-        for tournament_id in Registration.objects.filter(player=obj).values_list(
-            "tournament_id", flat=True
-        ):
-            revision_bump(tournament_id)
+        revisions_bump(
+            Registration.objects.filter(player=obj).values_list("tournament_id", flat=True)
+        )
 
 
 @admin.register(Team)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.events.brackets import bracket_seat, registrations_copy
-from tournament.access.audit import change_record
+from tournament.access.audit import change_record, revisions_bump
 from tournament.access.lifecycle import locked_tournament
 from tournament.evening.selectors import last_played_position
 from tournament.models import Cut, Registration, Tournament
@@ -69,7 +69,10 @@ def cut_withdrawal_replace(
 
 @transaction.atomic
 def _replace(*, cut: Cut, registration: Registration, user) -> list[Registration]:
-    """The withdrawal and the replacement, the drafts not seated again yet."""
+    """The withdrawal and the replacement, the drafts not seated again yet. Both brackets'
+    revisions are taken first, in ascending order, as every write over several brackets takes
+    them: two such writes (another replacement, the event's save) cannot deadlock."""
+    revisions_bump([cut.qualified_id, *([cut.consolante_id] if cut.consolante_id else [])])
     qualified = locked_tournament(cut.qualified)
     cut = Cut.objects.select_for_update().get(pk=cut.pk)
     if registration.tournament_id != qualified.pk:

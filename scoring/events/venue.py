@@ -44,6 +44,15 @@ def session_brackets(event: Event, session: int | None = None) -> tuple[int, lis
     return session, brackets
 
 
+def bracket_revisions(event: Event) -> list[tuple[int, int, int]]:
+    """(id, session, live revision) of every bracket of the event, by id: one statement."""
+    rows = Tournament.objects.filter(event_id=event.pk).order_by("pk")
+    return [
+        (pk, session or 0, number or 0)
+        for pk, session, number in rows.values_list("pk", "session", "revision__number")
+    ]
+
+
 def hall_holder(event: Event, brackets: list[Tournament]) -> Tournament | None:
     """The bracket holding the venue's hall link: whichever bracket of the event it was made on
     (the screen follows the event to its latest session), the session's own first; else None."""

@@ -77,6 +77,11 @@ class Versioned:
     body: bytes | None = None  # gzipped
     response: HttpResponse | None = None  # computed for this request
 
+    @property
+    def revision(self) -> int:
+        """The revision what it holds is of (its ETag's first part)."""
+        return int(self.etag.split("-", 1)[0])
+
 
 def tournament_scope(request: Any, *args: Any, **kwargs: Any) -> tuple[int, int]:
     return request.tournament.pk, revision_of(request.tournament.pk)
@@ -139,7 +144,11 @@ def serve(
         served = Versioned(etag=current_etag(what, variant, scope))
         request.live_etag = served.etag  # type: ignore[attr-defined]  # the page polls with it
         if not (conditional and _matches(request, served.etag)):
-            served.response = compute()
+            response = compute()
+            if hasattr(response, "revision"):  # it shows an older revision's stored fragment
+                served.etag = current_etag(what, variant, (home, int(response.revision)))
+            if not (conditional and _matches(request, served.etag)):
+                served.response = response
         return served
     row = _header(home, what, variant)
     if row is not None and (row.revision == current or (coalesce and kept(row))):
@@ -188,12 +197,17 @@ def respond(request: HttpRequest, served: Versioned) -> HttpResponse:
         body = gzip.decompress(served.body)
         response = HttpResponse(body, content_type="text/html; charset=utf-8")
     if response.status_code in (200, 304):
-        # Weak once compressed, as Django's gzip makes it (tournament.middleware reads both).
-        weak = "W/" if response.has_header("Content-Encoding") else ""
-        response["ETag"] = weak + quote_etag(served.etag)
+        response["ETag"] = etag_header(served.etag)
     if served.stale:
         response[STALE_HEADER] = "1"
     return response
+
+
+def etag_header(etag: str) -> str:
+    """The ETag header of a live answer: weak, whether its body goes out gzipped (which makes
+    a strong tag weak, as Django's gzip does), plain or not at all (a 304), so a browser holding
+    the tag of a 200 gets a 304 under the very same tag (comparison is weak, RFC 9110 13.1.2)."""
+    return "W/" + quote_etag(etag)
 
 
 def stored_text(served: Versioned) -> str | None:

@@ -13,9 +13,16 @@ from django.db import models
 from django.db.models.signals import post_save
 
 from tournament.models import ChangeLog, Club, Event, Tournament
-from tournament.models.audit import revision_bump, revision_of
+from tournament.models.audit import revision_bump, revision_of, revisions_bump
 
-__all__ = ["change_record", "revision_bump", "revision_of", "save_recorded", "settings_save"]
+__all__ = [
+    "change_record",
+    "revision_bump",
+    "revision_of",
+    "revisions_bump",
+    "save_recorded",
+    "settings_save",
+]
 
 Action = ChangeLog.Action
 ObjectType = ChangeLog.ObjectType
@@ -74,10 +81,10 @@ def _tournament_saved(sender: type, instance: Tournament, raw: bool = False, **k
 
 
 def _event_saved(sender: type, instance: Event, raw: bool = False, **kwargs: Any) -> None:
-    """An event's page shows its own settings beside its brackets': each bracket moves."""
+    """An event's page shows its own settings beside its brackets': each bracket moves (in
+    ascending order, as every write over several brackets takes them)."""
     if not raw:
-        for pk in Tournament.objects.filter(event=instance).values_list("pk", flat=True):
-            revision_bump(pk)
+        revisions_bump(Tournament.objects.filter(event=instance).values_list("pk", flat=True))
 
 
 def connect() -> None:

@@ -128,9 +128,10 @@ def gate(
 
 
 def _moved(links: dict[str, Any]) -> None:
-    """An attempt at a tournament's code shows on its cockpit (a locked code): its revision."""
+    """An attempt at a tournament's code shows on its cockpit (a locked code): its revision; on
+    no table's phone page (their revision, Revision.common, stays)."""
     if links.get("tournament_id") is not None:
-        revision_bump(links["tournament_id"])
+        revision_bump(links["tournament_id"], tables=False)
 
 
 def hits(key: str) -> int:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.access.audit import change_record
+from tournament.access.audit import change_record, revisions_bump
 from tournament.access.clubs import club_roles
 from tournament.access.history import history_guard, merge_renames
 from tournament.access.scopes import club_players
@@ -171,7 +171,9 @@ def _apply(
 def _merge(*, keep: Player | None, drop: Player | None, users: list):
     if keep is None or drop is None:
         raise ValidationError(_("L'une des deux fiches n'existe plus : corrigez l'autre."))
-    history_guard(players=[keep, drop], users=users, renamed=merge_renames(keep=keep, drop=drop))
+    concerned = history_guard(
+        players=[keep, drop], users=users, renamed=merge_renames(keep=keep, drop=drop)
+    )
     # The tournament is not named: it may be the other club's, and private.
     if identity.shared_tournament(keep, drop) is not None:
         raise ValidationError(
@@ -180,6 +182,9 @@ def _merge(*, keep: Player | None, drop: Player | None, users: list):
                 "plutôt la licence de la fiche erronée."
             )
         )
+    # Their tournaments' live pages show the kept entry from now on: each revision moves, in
+    # ascending order, as every write over several tournaments takes them.
+    revisions_bump(tournament.pk for tournament in concerned)
     identity.entries_merge(keep=keep, drop=drop)
     ids = {"kept": keep.pk, "merged": drop.pk}
     return {"resolution": Resolution.MERGE, **ids}, {"resolution": Resolution.MERGE, **ids}

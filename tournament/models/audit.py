@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
@@ -62,7 +64,9 @@ class ChangeLog(models.Model):
             self.username = self.user.get_username()
         super().save(*args, **kwargs)
         if self.tournament_id is not None:  # every record moves the live pages' version
-            revision_bump(self.tournament_id)
+            # A record about one sheet (its deals, signatures, incidents) leaves the other
+            # tables' phones as they were: only the whole revision moves.
+            revision_bump(self.tournament_id, tables=self.sheet_id is None)
 
 
 class Revision(models.Model):
@@ -70,12 +74,19 @@ class Revision(models.Model):
     write that can change what a live page shows (tournament.access.audit.revision_bump, called
     by the history's one writer). Live pages are versioned by it (scoring.live.versioned); a
     read never moves it. Its own row, so that saving a tournament's settings from a form can
-    never write an older number back."""
+    never write an older number back.
+
+    `common` moves with the same writes except those no table's phone page shows but its own
+    sheet's (its deals, confirmations, signatures, incidents: bump_version, a record naming the
+    sheet; a code attempt, which the cockpit alone shows): a table's
+    phone page is versioned by it and its own sheet's (scoring.sheets.views.table.page), so a
+    deal at one table leaves the other tables' phones a 304."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="revision"
     )
     number = models.PositiveBigIntegerField(_("révision"), default=0)
+    common = models.PositiveBigIntegerField(_("révision hors feuilles"), default=0)
 
     class Meta:
         verbose_name = _("révision en direct")
@@ -85,18 +96,31 @@ class Revision(models.Model):
         return f"{self.tournament_id}@{self.number}"
 
 
-def revision_bump(tournament_id: int) -> None:
+def revision_bump(tournament_id: int, *, tables: bool = True) -> None:
     """Move the tournament's live revision by one, in the caller's transaction: one upsert, which
     holds the revision's row lock until the transaction ends, so revisions follow commit order
-    (a page computed at revision N holds every write numbered N or below)."""
+    (a page computed at revision N holds every write numbered N or below). `common` moves too,
+    unless no table's phone page shows the write but its own sheet's (`tables=False`: a sheet's
+    own write, or a code attempt, which the cockpit alone shows; Revision's docstring)."""
     q = connection.ops.quote_name
     table, key, number = q(Revision._meta.db_table), q("tournament_id"), q("number")
+    common, step = q("common"), 1 if tables else 0
     sql = (
-        f"INSERT INTO {table} ({key}, {number}) VALUES (%s, 1) "
-        f"ON CONFLICT ({key}) DO UPDATE SET {number} = {table}.{number} + 1"
+        f"INSERT INTO {table} ({key}, {number}, {common}) VALUES (%s, 1, %s) "
+        f"ON CONFLICT ({key}) DO UPDATE SET {number} = {table}.{number} + 1, "
+        f"{common} = {table}.{common} + %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id])
+        cursor.execute(sql, [tournament_id, step, step])
+
+
+def revisions_bump(tournament_ids: Iterable[int]) -> None:
+    """Move several tournaments' revisions (an event's brackets, a player's tournaments) in
+    ascending id order, whatever order they are given in: two writes over the same brackets
+    then take their row locks in one order and cannot deadlock on PostgreSQL. A write over
+    several brackets takes them all here first, before any other lock."""
+    for tournament_id in sorted(set(tournament_ids)):
+        revision_bump(tournament_id)
 
 
 def revision_of(tournament_id: int) -> int:

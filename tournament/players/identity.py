@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournament.access.audit import change_record
+from tournament.access.audit import change_record, revisions_bump
 from tournament.core.collation import fold
 from tournament.models import Player, Registration, Tournament, player_name
 from tournament.players.folding import Fold
@@ -277,6 +277,9 @@ def player_merge(*, keep: Player, drop: Player, user) -> Player:
             )
             % {"keep": keep.licence, "drop": drop.licence}
         )
+    # Every tournament's revision first, in ascending order, as every write over several
+    # tournaments takes them (no deadlock with an event's save or a cut's replacement).
+    revisions_bump(tournament.pk for tournament in tournaments)
     before, after = entries_merge(keep=keep, drop=drop)
     for tournament in tournaments:
         change_record(

@@ -4,18 +4,17 @@
 What the public sees is scoring.live.counted's rule (public brackets only, counted deals only);
 a private event answers 404 (tournament.access.permissions.event_required, hidden).
 
-Its version is read in one statement whatever the number of brackets and players (the
-version of the public ranking every bracket serves, shared and coalesced:
-scoring.live.shared.event_versions) and names its ETag: an unchanged event answers 304 with no
-body. The brackets' standings, PAGE_SIZE lines of each a page, are rendered once per version,
-language, session and page (the first MAX_PAGES) and shared by every viewer of every server
-process (scoring.live.rendered); the page around them (the viewer's menu) is rendered for each
-viewer, with no query of its own.
+It is a live view (scoring.live.versioned): its scope is the event's, every bracket's revision
+read in one statement and summed (each only grows, and a bracket once in an event stays there,
+so the sum moves whenever one of them does: an event's own settings move each bracket's); an
+unchanged event answers 304 with no body. The brackets' standings, PAGE_SIZE lines of each a
+page, are computed once per revision, language, session and page (the first MAX_PAGES) and
+shared by every viewer of every server process, stored beside the event's first bracket; the
+page around them (the viewer's menu) is rendered for each viewer, with no query of its own.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,18 +24,22 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 
-from scoring.events.venue import session_brackets, venue_standings
+from scoring.events.venue import bracket_revisions, session_brackets, venue_standings
 from scoring.events.wording import carry_text, cut_text
-from scoring.live.rendered import EVENT_PAGE, MAX_PAGES, shared_fragment, store_fragment
-from scoring.live.shared import event_versions
+from scoring.live.rendered import MAX_PAGES
+from scoring.live.versioned import Versioned, serve, stored_text, versioned
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import EventRequest, Permission, event_required
 
 # Lines of each bracket's standings a page, as on a tournament's public standings.
 PAGE_SIZE = 50
 BRACKETS_TEMPLATE = "scoring/events/venue/_public_brackets.html"
+# The page in the live store's terms (computed for each viewer), and its brackets' render
+# (stored per language, session and page).
+EVENT_PAGE = "event"
+EVENT_BRACKETS = "event-page"
 
 
 def session_asked(request: EventRequest) -> int | None:
@@ -51,40 +54,43 @@ def page_asked(request: EventRequest) -> int:
 
 
 @dataclass(frozen=True)
-class EventVersion:
-    """The event's version, its sessions, the session shown (the one asked if it exists, else
-    the latest, as session_brackets) and the bracket its renders are stored beside."""
+class EventScope:
+    """The event's brackets (by id) with their sessions and revisions, read in one statement
+    once a request (the scope, the variant, then the page), and the session shown (the one
+    asked if it exists, else the latest, as session_brackets)."""
 
-    version: str
-    sessions: list[int]
+    brackets: list[tuple[int, int, int]]
     session: int
-    home: int | None
+
+    @property
+    def sessions(self) -> list[int]:
+        return sorted({session for _pk, session, _number in self.brackets})
+
+    @property
+    def scope(self) -> tuple[int, int]:
+        """Stored beside the first bracket, at the sum of the brackets' revisions."""
+        home = self.brackets[0][0] if self.brackets else 0
+        return home, sum(number for _pk, _session, number in self.brackets)
 
 
-def event_version(request: EventRequest) -> EventVersion:
-    """Read once a request (by the ETag check, then by the page): one statement."""
-    found: EventVersion | None = getattr(request, "event_version", None)
+def event_scope(request: EventRequest) -> EventScope:
+    found: EventScope | None = getattr(request, "event_scope", None)
     if found is None:
-        event = request.event
-        rows = event_versions(event.pk)
-        sessions = sorted({row[1] or 0 for row in rows})
+        brackets = bracket_revisions(request.event)
+        sessions = {session for _pk, session, _number in brackets}
         asked = session_asked(request)
         session = asked if asked is not None and asked in sessions else max(sessions, default=1)
-        key = repr((event.updated_at, event.is_public, rows))
-        found = EventVersion(
-            version=hashlib.sha256(key.encode()).hexdigest()[:20],
-            sessions=sessions,
-            session=session,
-            home=rows[0][0] if rows else None,
-        )
-        request.event_version = found  # type: ignore[attr-defined]
+        found = EventScope(brackets, session)
+        request.event_scope = found  # type: ignore[attr-defined]
     return found
 
 
-def _public_etag(request: EventRequest, pk: int) -> str:
-    current = event_version(request)
-    page = page_asked(request)
-    return f"{current.version}-{current.session}-{page}-{get_language()}"
+def _scope(request: EventRequest, pk: int) -> tuple[int, int]:
+    return event_scope(request).scope
+
+
+def _variant(request: EventRequest, pk: int) -> str:
+    return f"{get_language()}:{event_scope(request).session}:{page_asked(request)}"
 
 
 def brackets_shown(standings_list, page: int = 1) -> tuple[list[dict[str, Any]], int, int]:
@@ -127,33 +133,40 @@ def _brackets_html(request: EventRequest, session: int, page: int) -> str:
     return render_to_string(BRACKETS_TEMPLATE, context)
 
 
-def _shared_brackets(request: EventRequest, current: EventVersion, page: int) -> str:
-    """The brackets' render stored at the version the ETag check read (the data it is rendered
-    from is read after that version, so never older), or rendered and stored."""
-    if current.home is None or page > MAX_PAGES:
-        return _brackets_html(request, current.session, page)
-    home = current.home
-    key = f"{get_language()}:{current.session}:{page}"
-    body = shared_fragment(home, EVENT_PAGE, key, current.version)
-    if body is None:
-        body = _brackets_html(request, current.session, page)
-        store_fragment(home, EVENT_PAGE, key, current.version, body)
-    return body
+def _shared_brackets(request: EventRequest, current: EventScope, page: int) -> Versioned:
+    """The brackets' render at the event's revision: stored, or computed once and stored (the
+    one mechanism, scoring.live.versioned); past MAX_PAGES, rendered for this viewer."""
+
+    def html() -> HttpResponse:
+        return HttpResponse(_brackets_html(request, current.session, page))
+
+    variant = _variant(request, 0) if current.brackets and page <= MAX_PAGES else None
+    return serve(
+        request,
+        what=EVENT_BRACKETS,
+        variant=variant,
+        scope=current.scope,
+        compute=html,
+        conditional=False,
+    )
 
 
 @event_required(Permission.EVENT_PUBLIC, hidden=True)
 @require_safe
-@condition(etag_func=_public_etag)
+@versioned(EVENT_PAGE, _variant, scope=_scope, store=False)
 def public_event(request: EventRequest, pk: int) -> HttpResponse:
-    current = event_version(request)
-    body = _shared_brackets(request, current, page_asked(request))
+    """The page holds its viewer's menu: computed for each (the brackets inside it shared),
+    sent under the revision of the brackets it shows."""
+    current = event_scope(request)
+    brackets = _shared_brackets(request, current, page_asked(request))
     context = {
         "event": request.event,
         "session": current.session,
         "sessions": current.sessions,
-        "brackets_html": mark_safe(body),  # rendered by _brackets_html from our template
+        "brackets_html": mark_safe(stored_text(brackets) or ""),  # _brackets_html's, our template
     }
     response = render(request, "scoring/events/venue/public_event.html", context)
+    response.revision = brackets.revision  # type: ignore[attr-defined]
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response

@@ -44,8 +44,9 @@ class StaleSheetError(Exception):
 def sheet_locked(sheet: ScoreSheet, *, with_tournament: bool = False) -> ScoreSheet:
     """The sheet's row, fresh and locked until the end of the transaction, the tournament's
     live revision taken first, as every write takes it (bump_version, the lifecycle's locks):
-    one lock order, no deadlock on PostgreSQL."""
-    revision_bump(sheet.tournament_id)
+    one lock order, no deadlock on PostgreSQL. A write of this sheet alone: the other tables'
+    phones keep their revision (Revision.common)."""
+    revision_bump(sheet.tournament_id, tables=False)
     rows = ScoreSheet.objects.select_for_update()
     if with_tournament:
         rows = rows.select_related("tournament")
@@ -65,8 +66,9 @@ def bump_version(
     `validating` lets the arbiter's (un)validation through a validated sheet, `after_close` their
     acceptance of a late deal through a closed position (scoring.sheets.waiting).
     """
-    # The live revision first, as every write takes it: one lock order, no deadlock.
-    revision_bump(sheet.tournament_id)
+    # The live revision first, as every write takes it: one lock order, no deadlock. This
+    # sheet's alone: the other tables' phones keep theirs (Revision.common).
+    revision_bump(sheet.tournament_id, tables=False)
     rows = ScoreSheet.objects.filter(pk=sheet.pk)
     if expected is not None:
         rows = rows.filter(version=expected)

@@ -63,6 +63,7 @@ from scoring.sheets.table_entry.links import (
     link_revoke,
     links_for_position,
     normalise_code,
+    table_revision,
     table_sheet,
 )
 from scoring.sheets.table_entry.numbers import DealNumberTaken, conflict_answer
@@ -121,6 +122,7 @@ __all__ = [
     "sheet_sign",
     "signature_board",
     "signed_seats",
+    "table_revision",
     "table_sheet",
     "who_confirms",
 ]

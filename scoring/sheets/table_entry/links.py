@@ -7,10 +7,11 @@ import re
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max, Subquery
 
 from scoring.models import ScoreSheet, TableLink
 from tournament.access.audit import change_record
-from tournament.models import ChangeLog, Position, Tournament
+from tournament.models import ChangeLog, Position, Revision, Tournament
 
 # Unambiguous letters and digits for a code read off paper (no 0/O, 1/I/L).
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -92,6 +93,33 @@ def link_revoke(*, link: TableLink, user=None) -> TableLink:
             user=user,
         )
     return next(new for new in links_for_position(table.position) if new.table_id == table.pk)
+
+
+def table_revision(tournament_id: int, table_id: int) -> int:
+    """What a table's phone page shows moves this number, in one statement: the tournament's
+    writes other than one sheet's own (Revision.common: seats, names, settings, positions),
+    plus the table's sheet's own writes, each of which moves its version (bump_version) or
+    leaves a record naming it (the history's ids only grow): their sum, each part only growing.
+    A deal at another table moves none of them."""
+    sheets = ScoreSheet.objects.filter(table_id=table_id)
+    logged = (
+        ChangeLog.objects.filter(sheet__table_id=table_id)
+        .order_by()
+        .values("sheet_id")
+        .annotate(last=Max("pk"))
+        .values("last")
+    )
+    found = (
+        Revision.objects.filter(pk=tournament_id)
+        .annotate(version=Subquery(sheets.values("version")[:1]), logged=Subquery(logged[:1]))
+        .values_list("common", "version", "logged")
+        .first()
+    )
+    if found is None:  # nothing written yet
+        return 0
+    common, version, last = found
+    # A sheet counts one from the moment it exists (its version starts at 0).
+    return common + (0 if version is None else version + 1) + (last or 0)
 
 
 def table_sheet(link: TableLink) -> ScoreSheet | None:

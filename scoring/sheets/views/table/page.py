@@ -3,7 +3,6 @@ on the sheet, and the service worker that keeps it offline."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -11,12 +10,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import quote_etag
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 
+from scoring.live.versioned import current_etag, etag_header, versioned
 from scoring.models import Deal, ScoreSheet, TableCall, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
@@ -104,13 +103,27 @@ def table_code(request: HttpRequest) -> HttpResponse:
 
 
 class SheetState(NamedTuple):
-    """What the phone's sheet is drawn from, besides its deals: read once a request (by the
-    ETag check, then by the page)."""
+    """What the phone's sheet is drawn from, besides its deals: read once a request (the
+    phone's player and the table's call by the variant, then the rest by the page)."""
 
     sheet: ScoreSheet | None
     seats: list[Seat]  # by seat index
     bound: Registration | None
     call: TableCall | None  # the arbiter's call the phones show (table_entry.table_call_shown)
+
+
+# The table's sheet in the live store's terms: computed for each phone, never stored.
+SHEET = "table-sheet"
+
+
+def _viewer(request: HttpRequest, link: TableLink) -> tuple[Registration | None, TableCall | None]:
+    """The phone's player and the call its table shows (it lapses with time, not with a write:
+    it is read at each poll, as part of the variant), read once a request."""
+    found = getattr(request, "table_viewer", None)
+    if found is None:
+        found = (bound(request, link), table_entry.table_call_shown(link.table_id))
+        request.table_viewer = found  # type: ignore[attr-defined]
+    return found
 
 
 def _state(request: HttpRequest, link: TableLink) -> SheetState:
@@ -120,32 +133,26 @@ def _state(request: HttpRequest, link: TableLink) -> SheetState:
         state = SheetState(
             table_entry.table_sheet(link),
             sorted(seats, key=lambda s: s.index),
-            bound(request, link),
-            table_entry.table_call_shown(link.table_id),
+            *_viewer(request, link),
         )
         request.table_sheet_state = state  # type: ignore[attr-defined]
     return state
 
 
-def _sheet_etag(request: HttpRequest, link: TableLink) -> str:
-    """The sheet's version names its deals (every deal write, confirmation, contest, closing
-    and validation bumps it: scoring.sheets.services.sheets.bump_version); with the sheet's
-    other fields, who sits where under which name, the tournament's settings (the deals a
-    table plays), the phone's own player, the table's call to the arbiter and the language,
-    it names the whole partial. A phone's 5-second refresh of an unchanged table is then a
-    bodiless 304: no deal is read, no score computed, nothing rendered."""
-    sheet, seats, player, call = _state(request, link)
-    key = (
-        link.pk,
-        sheet and (sheet.pk, sheet.version, sheet.status, sheet.extra_deals, sheet.updated_at),
-        [(s.pk, s.direction, s.registration_id, s.registration.player.full_name) for s in seats],
-        player.pk if player is not None else None,
-        call and (call.pk, call.taken_at is not None),
-        link.table.game,
-        link.table.position.tournament.updated_at,
-        get_language(),
-    )
-    return hashlib.sha256(repr(key).encode()).hexdigest()[:20]
+def _sheet_variant(request: HttpRequest, link: TableLink) -> str:
+    """The table (its sheet is never another table's), the phone's player (their own rows are
+    "mine"), the call shown and the language."""
+    player, call = _viewer(request, link)
+    shown = f"{call.pk}{'t' if call.taken_at else 'o'}" if call is not None else "-"
+    return f"{link.pk}:{player.pk if player is not None else 0}:{shown}:{get_language()}"
+
+
+def _sheet_scope(request: HttpRequest, link: TableLink) -> tuple[int, int]:
+    """The table's revision: its tournament's, less the other sheets' own writes (a deal at
+    another table leaves this phone a 304), plus its own sheet's (tournament.models.Revision).
+    Read before the sheet, so the sheet shown is never older."""
+    tournament_id = link.table.position.tournament_id
+    return tournament_id, table_entry.table_revision(tournament_id, link.table_id)
 
 
 def _sheet_context(link: TableLink, state: SheetState) -> dict:
@@ -260,9 +267,11 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
 @require_safe
 @table_link(page=True)
 def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
+    # The sheet drawn in the page is the partial's: its first refresh is already a 304 (the
+    # revision read first, so the sheet drawn is never older).
+    etag = current_etag(SHEET, _sheet_variant(request, link), _sheet_scope(request, link))
     context = _sheet_context(link, _state(request, link))
-    # The sheet drawn in the page is the partial's: its first refresh is already a 304.
-    context["sheet_etag"] = quote_etag(_sheet_etag(request, link))
+    context["sheet_etag"] = etag_header(etag)
     # The short way back to this page, printed under the bookmark hint: the table's code there.
     context["code_page"] = absolute_url(request, reverse("table-code"))
     return _remember_device(request, render(request, "scoring/table_entry.html", context))
@@ -272,10 +281,11 @@ def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
 @require_safe
 @table_link(page=True)
 @reports_queue
-@condition(etag_func=_sheet_etag)
+@versioned(SHEET, _sheet_variant, scope=_sheet_scope, store=False)
 def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
     """The running sheet, refreshed by the phone after each save and every few seconds, with
-    the ETag it was sent with (static/js/table_entry.js): unchanged, a 304."""
+    the ETag it was sent with (static/js/table_entry.js): unchanged, a 304 that reads no deal.
+    Computed for its phone alone (its player's rows), never stored."""
     context = _sheet_context(link, _state(request, link))
     return render(request, "scoring/_table_sheet.html", context)
 
