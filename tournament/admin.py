@@ -7,8 +7,8 @@ tournament it shows in (a tournament's own save does, by its signal)."""
 
 from django.contrib import admin
 
-from tournament.models.audit import revisions_bump
 from tournament.clubs.services import invitation_send
+from tournament.models.audit import revisions_bump
 
 from .models import (
     ChangeLog,

@@ -258,9 +258,3 @@ def standings_fingerprint(tournament: Tournament) -> str:
     """The version of what the tournament's live pages show: its live revision
     (tournament.access.audit.revision_bump), moved by every write in the write's transaction."""
     return str(revision_of(tournament.pk))
-
-
-def event_fingerprints(event_id: int) -> dict[int, str]:
-    """Every bracket of an event with its revision, in one statement whatever their number."""
-    rows = Tournament.objects.filter(event_id=event_id).values_list("pk", "revision__number")
-    return {pk: str(number or 0) for pk, number in rows}

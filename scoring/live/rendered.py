@@ -1,9 +1,8 @@
 """Fragments inside live pages, kept in the live store (LiveArtifact) beside what @versioned
 serves (scoring.live.versioned): each under a version of its own, a key holding its language,
-replaced in place, storing a version dropping that kind's other versions: an event page's
-brackets (by their revisions), the room plan inside the hall's slides and a player's card deals
-(by a digest of what they show), the players' rows of the public standings (by the ranking's
-version, a fixed number of buckets).
+replaced in place, storing a version dropping that kind's other versions: the room plan inside
+the hall's slides and a player's card deals (by a digest of what they show), the players' rows
+of the public standings (by the ranking's version, a fixed number of buckets).
 """
 
 from __future__ import annotations
@@ -20,9 +19,6 @@ from tournament.models import Tournament
 # The room plan inside the hall's slides (scoring.live.views.hall): per language, under a digest
 # of the plan (tournament.evening.selectors.room_plan), re-used by the slides of every ranking.
 HALL_PLAN = "hall-plan"
-# An event's public page (scoring.events.views.public): its brackets' standings per language,
-# session and page, stored beside the event's first bracket.
-EVENT_PAGE = "event-page"
 # The players' rows of the public standings in buckets (scoring.live.shared), for their cards.
 STANDINGS_ROWS = "standings-rows"
 # A player's deals on their public card (scoring.live.card): one row per player and language,

@@ -15,17 +15,15 @@ decoding the field's ranking (none at its revision: it reads the ranking).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from scoring.core import ranking
 from scoring.live import versioned
-from scoring.live.counted import event_fingerprints, standings_fingerprint
+from scoring.live.counted import standings_fingerprint
 from scoring.live.provisional import PartialPosition, mark_provisional, provisional_text
 from scoring.live.rendered import STANDINGS_ROWS, shared_fragment, store_fragments
 from scoring.live.snapshot import decode, decode_row, encode, encode_rows
@@ -104,30 +102,6 @@ def _computed(tournament: Tournament, *, public: bool, version: str) -> Standing
     return standings
 
 
-def event_versions(event_id: int) -> list[tuple[int, int, bool, str]]:
-    """(id, session, is_public, version) of every bracket of the event, by id: the version of
-    the public ranking each serves, as shared_standings would serve it. One statement while
-    every public bracket's ranking keeps its version (a private bracket's is its
-    fingerprint); else the fingerprints in a second, and a bracket whose version moved is
-    resolved as shared_standings resolves it (computed by the first process to claim it)."""
-    rows = _snapshot_rows(f"t.{connection.ops.quote_name('event_id')} = %s", event_id, True)
-    fingerprints: dict[int, str] = {}
-    versions = []
-    for pk, session, is_public, *snapshot in rows:
-        row = _header_of(snapshot)
-        if is_public and row is not None and versioned.kept(row):
-            versions.append((pk, session, bool(is_public), row.revision))
-            continue
-        fingerprints = fingerprints or event_fingerprints(event_id)
-        version = fingerprints[pk]
-        if is_public and (row is None or row.revision != version):
-            tournament = Tournament.objects.get(pk=pk)
-            version = _resolved(tournament, row, public=True, version=version).version
-        versions.append((pk, session, bool(is_public), version))
-    return versions
-
-
-_HEADER_COLUMNS = versioned.HEADER_COLUMNS
 # The ranking's row in the live store: its `what` (the pages rendered from it are others), and
 # its `variant` by audience.
 RANKING = "ranking"
@@ -139,31 +113,7 @@ def _variant(public: bool) -> str:
 
 def _header(tournament_id: int, public: bool) -> versioned.Header | None:
     """The row of the tournament's ranking for this audience, without the ranking."""
-    rows = _snapshot_rows(f"t.{connection.ops.quote_name('id')} = %s", tournament_id, public)
-    return _header_of(rows[0][3:]) if rows else None
-
-
-def _snapshot_rows(where: str, value: int, public: bool) -> list[tuple[Any, ...]]:
-    """(id, session, is_public, *_HEADER_COLUMNS) of the tournaments `where` (on `t`, with
-    `value`) says, by id, with their ranking's row for this audience (NULLs if none), without
-    the ranking: asked by every poll, one plain statement (through the ORM, building it cost
-    more than running it)."""
-    q = connection.ops.quote_name
-    columns = ", ".join(f"s.{q(c)}" for c in _HEADER_COLUMNS)
-    sql = (
-        f"SELECT t.{q('id')}, t.{q('session')}, t.{q('is_public')}, {columns}"
-        f" FROM {q(Tournament._meta.db_table)} t LEFT JOIN {q(LiveArtifact._meta.db_table)} s"
-        f" ON s.{q('tournament_id')} = t.{q('id')} AND s.{q('what')} = %s"
-        f" AND s.{q('variant')} = %s WHERE {where} ORDER BY t.{q('id')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [RANKING, _variant(public), value])
-        return [tuple(row) for row in cursor.fetchall()]
-
-
-def _header_of(row: Sequence[Any]) -> versioned.Header | None:
-    """The header of a ranking's columns (None if they are the NULLs of no ranking stored)."""
-    return None if row[0] is None else versioned.header_of(row)
+    return versioned.stored_header(tournament_id, RANKING, _variant(public))
 
 
 def _served_stored(tournament: Tournament, row: versioned.Header, *, public: bool) -> Served:

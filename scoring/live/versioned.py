@@ -150,7 +150,7 @@ def serve(
             if not (conditional and _matches(request, served.etag)):
                 served.response = response
         return served
-    row = _header(home, what, variant)
+    row = stored_header(home, what, variant)
     if row is not None and (row.revision == current or (coalesce and kept(row))):
         found = _stored(request, row, variant, conditional=conditional)
         if found is not None:
@@ -249,7 +249,8 @@ def _stored(
 HEADER_COLUMNS = ("id", "revision", "computed_at", "compute_seconds", "claim", "claimed_at")
 
 
-def _header(tournament_id: int, what: str, variant: str) -> Header | None:
+def stored_header(tournament_id: int, what: str, variant: str) -> Header | None:
+    """The stored row of (what, variant) without its body (None if there is none)."""
     # Asked by every poll: one plain statement (through the ORM, building it cost more).
     q = connection.ops.quote_name
     sql = (

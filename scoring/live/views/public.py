@@ -16,14 +16,13 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES
 from scoring.live.shared import CardStanding, shared_player_row
-from scoring.live.versioned import serve, tournament_scope, versioned
+from scoring.live.versioned import etag_header, serve, tournament_scope, versioned
 from scoring.live.views.reports import ranking_context
 from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
@@ -104,7 +103,7 @@ def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
         compute=lambda: _partial_response(request),
         conditional=False,
     )
-    context["etag"] = quote_etag(served.etag)
+    context["etag"] = etag_header(served.etag)
     return _revalidate(render(request, "scoring/public_tournament.html", context))
 
 
@@ -224,7 +223,7 @@ def public_player(request: TournamentRequest, pk: int, registration: int) -> Htt
         return render(request, "scoring/_public_player_card.html", context)
     # The page's refreshes ask for the card alone, with the card's ETag.
     page_etag: str = request.live_etag  # type: ignore[attr-defined]  # set by @versioned
-    context["etag"] = quote_etag(page_etag.removesuffix(":page") + ":card")
+    context["etag"] = etag_header(page_etag.removesuffix(":page") + ":card")
     return render(request, "scoring/public_player.html", context)
 
 

@@ -1,6 +1,7 @@
-"""The event's public page rendered once per version and shared (scoring.live.rendered): a
-second viewer reads the stored render, a change is shown at once, the version costs the same
-few queries whatever the field's size, and long brackets come a page at a time."""
+"""The event's public page on the one live mechanism (scoring.live.versioned): its brackets'
+render computed once per revision and shared, a second viewer reads the stored render, a change
+is shown at once, an unchanged event answers 304 from its revision alone, the page costs the
+same few queries whatever the field's size, and long brackets come a page at a time."""
 
 import re
 from datetime import timedelta
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.events.views import public
-from scoring.live.rendered import EVENT_PAGE
+from scoring.events.views.public import EVENT_BRACKETS
 from scoring.models import LiveArtifact
 from scoring.sheets.services.sheets import sheet_validate
 from tests.scoring.events.test_venue_public import section
@@ -46,48 +47,45 @@ def no_ranking(*args, **kwargs):
     raise AssertionError("the stored render should have been served")
 
 
-def test_a_second_viewer_reads_the_stored_render_and_no_ranking(
-    arbiter, client, monkeypatch, settings
-):
+def test_a_second_viewer_reads_the_stored_render_and_no_ranking(arbiter, client, monkeypatch):
     result = cut_event(arbiter, public=True)
     start_session_2(result)
     url = reverse("public-event", args=[result.event.pk])
     status, first, cold = queries(client, url)
-    assert status == 200 and LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 1
+    assert status == 200 and LiveArtifact.objects.filter(what=EVENT_BRACKETS).count() == 1
     monkeypatch.setattr(public, "venue_standings", no_ranking)
     status, again, warm = queries(client, url)
     assert status == 200 and brackets(again) == brackets(first)
-    # The event, its brackets' versions and their fingerprints, the stored render.
+    # The event, its brackets' revisions (one statement), the stored render's row and body.
     assert warm < cold and warm <= 4
-    # While the brackets' public rankings keep their version (coalesced, as served), their
-    # fingerprints are not even read.
-    settings.LIVE_STANDINGS_COALESCE = 10
-    LiveArtifact.objects.filter(what="ranking", variant="public").update(
-        computed_at=timezone.now(), compute_seconds=1
-    )
-    status, kept, count = queries(client, url)
-    assert status == 200 and brackets(kept) == brackets(first) and count <= 3
+    # Held by the browser: the event and the revisions, nothing else.
+    etag = client.get(url)["ETag"]
+    with CaptureQueriesContext(connection) as captured:
+        held = client.get(url, headers={"if-none-match": etag})
+    assert held.status_code == 304 and held.content == b"" and len(captured) <= 2
 
 
-def test_while_the_brackets_keep_their_version_the_page_answers_304(arbiter, client, settings):
-    """Coalesced (as served): a validated deal shows once the bracket's ranking is past its
-    window, computed then by the first viewer, not at every deal."""
+def test_while_its_render_is_kept_the_page_answers_304(arbiter, client, settings):
+    """Coalesced as every stored live page is (versioned.kept): a validated deal shows once
+    the brackets' render is past its keep, computed then by the first viewer, not at every
+    deal; meanwhile a viewer holding it gets a 304 under the revision it shows."""
     result = cut_event(arbiter, public=True)
     Tournament.objects.filter(pk=result.main.pk).update(public_requires_validation=True)
     start_session_2(result)
     url = reverse("public-event", args=[result.event.pk])
     before = client.get(url)
     settings.LIVE_STANDINGS_COALESCE = 10
-    snapshots = LiveArtifact.objects.filter(what="ranking", variant="public")
-    snapshots.update(computed_at=timezone.now(), compute_seconds=0.2)
+    renders = LiveArtifact.objects.filter(what=EVENT_BRACKETS)
+    renders.update(computed_at=timezone.now(), compute_seconds=0.2)
     sheet = result.main.positions.get(number=1).tables.order_by("number").first().sheet
     sheet_validate(sheet=sheet, user=arbiter)
-    assert client.get(url, headers={"if-none-match": before["ETag"]}).status_code == 304
-    snapshots.update(computed_at=timezone.now() - timedelta(seconds=3))
+    kept = client.get(url, headers={"if-none-match": before["ETag"]})
+    assert kept.status_code == 304 and kept["ETag"] == before["ETag"]
+    renders.update(computed_at=timezone.now() - timedelta(seconds=3))
     after = client.get(url, headers={"if-none-match": before["ETag"]})
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert '<td class="num">90</td>' in section(after.content.decode(), result.main.pk)
-    assert snapshots.get(tournament=result.main).computed_at > timezone.now() - timedelta(seconds=1)
+    assert renders.get().computed_at > timezone.now() - timedelta(seconds=1)
 
 
 def test_a_validated_deal_shows_at_once_on_the_shared_page(arbiter, client):
@@ -105,7 +103,7 @@ def test_a_validated_deal_shows_at_once_on_the_shared_page(arbiter, client):
     # The taker's 3 × 30 in the session; the stored render is replaced, not served stale.
     assert '<td class="num">90</td>' in section(after.content.decode(), result.main.pk)
     assert brackets(client.get(url).content.decode()) == brackets(after.content.decode())
-    assert LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 1
+    assert LiveArtifact.objects.filter(what=EVENT_BRACKETS).count() == 1
 
 
 @pytest.mark.parametrize("warm", [False, True])
@@ -140,7 +138,7 @@ def test_long_brackets_come_a_page_at_a_time(arbiter, client, monkeypatch):
     assert f'href="?seance={session}&amp;page=1"' in html
     assert f'href="?seance={session}&amp;page=2" aria-current="page"' in html
     assert page_2["ETag"] != client.get(url)["ETag"]
-    assert LiveArtifact.objects.filter(what=EVENT_PAGE).count() == 2  # one row a page
+    assert LiveArtifact.objects.filter(what=EVENT_BRACKETS).count() == 2  # one row a page
 
 
 def test_a_private_event_still_answers_404_after_a_render_was_stored(arbiter, client):

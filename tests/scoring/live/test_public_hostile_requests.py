@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.events.views.public import EVENT_BRACKETS
 from scoring.live import rendered
 from scoring.models import LiveArtifact
 from tests.report_builders import build_tournament
@@ -30,8 +31,8 @@ QUERIES = [
 # page is its last page: kept, up to MAX_PAGES), in the one language asked.
 EXPECTED = [  # and the card's deals of the player asked, "fr:<registration id>"
     ("event-hall", "2:fr"),
-    (rendered.EVENT_PAGE, "fr:2:1"),
-    (rendered.EVENT_PAGE, "fr:2:3"),
+    (EVENT_BRACKETS, "fr:2:1"),
+    (EVENT_BRACKETS, "fr:2:3"),
     ("hall", "fr"),
     (rendered.HALL_PLAN, "fr"),
     ("standings", "fr:1"),

@@ -60,7 +60,7 @@ def test_the_shared_render_equals_a_fresh_one_after_a_deal(client, built, page):
     first = client.get(url)
     kind, variant = ("standings", "fr:1") if page == "partial" else ("hall", "fr")
     row = LiveArtifact.objects.get(tournament=tournament, what=kind)
-    assert first["ETag"] == f'"{row.revision}-{variant}"'  # the revision it was rendered from
+    assert first["ETag"] == f'W/"{row.revision}-{variant}"'  # the revision it was rendered from
     hit = client.get(url)
     assert hit.content == first.content and hit["ETag"] == first["ETag"]
 
@@ -155,7 +155,7 @@ def test_a_stale_render_never_carries_the_new_etag(client, built):
     new = client.get(url, HTTP_IF_NONE_MATCH=old["ETag"])
     assert new.status_code == 200 and new_version in new["ETag"]
     render = LiveArtifact.objects.get(tournament=tournament, what="standings", variant="fr:1")
-    assert new["ETag"] == f'"{render.revision}-fr:1"'
+    assert new["ETag"] == f'W/"{render.revision}-fr:1"'
 
 
 def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
