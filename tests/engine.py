@@ -92,7 +92,13 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/tournament/access/test_login_gate.py",
     ),
     "tournament/evening/selectors.py": ("tests/scoring/live/test_player_card.py",),
-    "tournament/models/audit.py": ("tests/scoring/live/test_live_revision.py",),
+    # The revision's upsert (both counters), and writes over several brackets taking the
+    # revisions in ascending order under real parallel transactions.
+    "tournament/models/audit.py": (
+        "tests/scoring/live/test_live_revision.py",
+        "tests/load/test_brackets_lock_order.py",
+        "tests/scoring/sheets/test_table_sheet_refresh.py",
+    ),
     "tournament/models/clubs.py": ("tests/tournament/clubs/test_club_create.py", *MIGRATIONS),
     "tournament/models/players.py": ("tests/tournament/players/test_roster_entry_race.py",),
     "tournament/models/positions.py": ("tests/tournament/access/test_overflow_ids.py",),

@@ -2,17 +2,12 @@
 run): two saves based on the same version never both land, and a position closed meanwhile
 refuses the save that waited for it."""
 
-import os
-import threading
-
 import pytest
-from django.db import connection
 
 from scoring.sheets.services import StaleSheetError, deal_record, sheet_for_table
 from tests.desk_helpers import make_tournament
+from tests.load.engines import ON_POSTGRES, in_threads
 from tournament.access.lifecycle import Locked, position_close
-
-ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -20,28 +15,6 @@ pytestmark = [
 ]
 
 PASSED = {"passed": True, "dealer": 0}
-
-
-def in_threads(count: int, work) -> list:
-    """Run `work(i)` in `count` threads released together; their results or exceptions."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_saves_based_on_one_version_land_once():

@@ -12,7 +12,7 @@ from tests.scoring.live.test_shared_standings import WRITES, built, sheet  # noq
 from tournament.access.audit import revision_of, settings_save
 from tournament.evening.clock import clock_start
 from tournament.evening.hall import hall_announcement_set, hall_link_create
-from tournament.models import Position
+from tournament.models import Position, Revision
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +68,19 @@ def test_no_read_of_a_live_page_moves_the_revision(client, arbiter_client, built
         for name in ("tournament-detail", "cockpit-live", "ranking"):
             assert arbiter_client.get(reverse(name, args=[tournament.pk])).status_code == 200
     assert revision_of(tournament.pk) == before
+
+
+def test_a_sheets_own_write_leaves_the_other_tables_revision(built):  # noqa: F811
+    """Revision.common, which the tables' phone pages read: a deal moves the tournament's
+    revision (every public page shows it) but not common; a write beyond one sheet moves both."""
+    tournament = built["tournament"]
+    row = Revision.objects.get(pk=tournament.pk)
+    deal_record(
+        sheet=sheet(built, 1, 1),
+        data=dict(taker=2, contract="garde", oudlers=3, points=41, players=4),
+    )
+    after_deal = Revision.objects.get(pk=tournament.pk)
+    assert after_deal.number > row.number and after_deal.common == row.common
+    MORE_WRITES["hall announcement"](built)
+    after_setting = Revision.objects.get(pk=tournament.pk)
+    assert after_setting.number > after_deal.number and after_setting.common > row.common

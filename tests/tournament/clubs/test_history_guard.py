@@ -13,6 +13,7 @@ from tests.tournament.clubs.conftest import A_PRIVATE, HELD
 from tournament.access.history import history_guard
 from tournament.clubs.settlement import conflict_answer, conflict_propose, conflict_resolve
 from tournament.models import LicenceConflict, Player, Registration, Tournament
+from tournament.models.audit import revision_of
 from tournament.players.identity import player_merge
 
 pytestmark = pytest.mark.django_db
@@ -119,3 +120,18 @@ def test_an_import_into_a_tournament_the_user_does_not_run_is_refused(two_clubs)
     with pytest.raises(ValidationError, match="terminé"):
         import_apply(tournament=two_clubs["private"], rows=[row], user=two_clubs["admin-a"])
     assert len(import_apply(tournament=running, rows=[row], user=two_clubs["admin-a"])) == 1
+
+
+def test_a_settled_merge_moves_the_live_revision_of_each_tournament_concerned(client, two_clubs):
+    """Their live pages show the kept entry's name from now on: each tournament's revision
+    moves with the merge (it moved none before)."""
+    conflict, voleur = b_opens_a_conflict(client, two_clubs)
+    Tournament.objects.filter(pk=two_clubs["private"].pk).update(status="running")
+    concerned = [two_clubs["private"].pk, two_clubs["b-evening"].pk]
+    conflict_propose(
+        conflict=conflict, resolution="merge", entry="newcomer", user=two_clubs["admin-a"]
+    )
+    before = [revision_of(pk) for pk in concerned]
+    conflict_answer(conflict=conflict, accept=True, user=two_clubs["admin-b"])
+    assert Registration.objects.get(pk=two_clubs["past"].pk).player_id == voleur.pk
+    assert all(revision_of(pk) > number for pk, number in zip(concerned, before, strict=True))
