@@ -7,6 +7,7 @@ from scoring.live.views import cockpit as views_cockpit
 from scoring.live.views import hall as views_hall
 from scoring.live.views import public as views_public
 from scoring.live.views import reports as views_reports
+from scoring.live.views import table as views_table
 
 urlpatterns = [
     path("tournois/<id:pk>/", views_cockpit.tournament_detail, name="tournament-detail"),
@@ -62,4 +63,7 @@ urlpatterns = [
         views_public.public_player,
         name="public-player",
     ),
+    # A table's phone page and its running sheet (the rest of the phone's paths: scoring.sheets).
+    path("table/<str:token>/", views_table.table_entry_page, name="table-entry"),
+    path("table/<str:token>/feuille/", views_table.table_sheet_partial, name="table-sheet"),
 ]

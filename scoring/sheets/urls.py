@@ -68,8 +68,6 @@ urlpatterns = [
     path("tournois/<id:pk>/penalites/", incidents.penalty_settings, name="penalty-settings"),
     path("table/", table_page.table_code, name="table-code"),
     path("table/sw.js", table_page.service_worker, name="table-sw"),
-    path("table/<str:token>/", table_page.table_entry_page, name="table-entry"),
-    path("table/<str:token>/feuille/", table_page.table_sheet_partial, name="table-sheet"),
     path("table/<str:token>/apercu/", table_deals.table_preview, name="table-preview"),
     path("table/<str:token>/donnes/", table_deals.table_deal_create, name="table-deal-create"),
     path(

@@ -79,7 +79,7 @@ class Revision(models.Model):
     `common` moves with the same writes except those no table's phone page shows but its own
     sheet's (its deals, confirmations, signatures, incidents: bump_version, a record naming the
     sheet; a code attempt, which the cockpit alone shows): a table's
-    phone page is versioned by it and its own sheet's (scoring.sheets.views.table.page), so a
+    phone page is versioned by it and its own sheet's (scoring.live.views.table), so a
     deal at one table leaves the other tables' phones a 304."""
 
     tournament = models.OneToOneField(

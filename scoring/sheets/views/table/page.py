@@ -1,5 +1,6 @@
-"""The phone page itself: the table's running sheet, reached by its QR code or by the code printed
-on the sheet, and the service worker that keeps it offline."""
+"""The phone page itself: the table's running sheet (what it is drawn from; the page and its
+refreshes are live views, scoring.live.views.table), reached by its QR code or by the code
+printed on the sheet, and the service worker that keeps it offline."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from scoring.live.versioned import current_etag, etag_header, versioned
 from scoring.models import Deal, ScoreSheet, TableCall, TableLink
 from scoring.sheets import table_entry
 from scoring.sheets.screen import load_sheet_view, sheet_is_full
@@ -23,11 +23,8 @@ from scoring.sheets.views.table.common import (
     bound,
     client,
     client_address,
-    reports_queue,
-    table_link,
 )
 from tournament.access import throttle
-from tournament.public_address import absolute_url
 from tournament.seats import sheet_order_key
 
 if TYPE_CHECKING:
@@ -69,7 +66,7 @@ def _code_attempt(request: HttpRequest, code: str) -> str | TableLink:
     return link
 
 
-def _remember_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+def remember_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """The phone's own random id: wrong codes lock this phone, not the others of its network."""
     if not client(request).device:
         response.set_cookie(
@@ -97,7 +94,7 @@ def table_code(request: HttpRequest) -> HttpResponse:
         error = found
     status = 400 if error else 200
     context = {"error": error, "code": code}
-    return _remember_device(
+    return remember_device(
         request, render(request, "scoring/table_code.html", context, status=status)
     )
 
@@ -112,11 +109,9 @@ class SheetState(NamedTuple):
     call: TableCall | None  # the arbiter's call the phones show (table_entry.table_call_shown)
 
 
-# The table's sheet in the live store's terms: computed for each phone, never stored.
-SHEET = "table-sheet"
-
-
-def _viewer(request: HttpRequest, link: TableLink) -> tuple[Registration | None, TableCall | None]:
+def sheet_viewer(
+    request: HttpRequest, link: TableLink
+) -> tuple[Registration | None, TableCall | None]:
     """The phone's player and the call its table shows (it lapses with time, not with a write:
     it is read at each poll, as part of the variant), read once a request."""
     found = getattr(request, "table_viewer", None)
@@ -126,36 +121,20 @@ def _viewer(request: HttpRequest, link: TableLink) -> tuple[Registration | None,
     return found
 
 
-def _state(request: HttpRequest, link: TableLink) -> SheetState:
+def sheet_state(request: HttpRequest, link: TableLink) -> SheetState:
     state: SheetState | None = getattr(request, "table_sheet_state", None)
     if state is None:
         seats = link.table.seats.select_related("registration__player")
         state = SheetState(
             table_entry.table_sheet(link),
             sorted(seats, key=lambda s: s.index),
-            *_viewer(request, link),
+            *sheet_viewer(request, link),
         )
         request.table_sheet_state = state  # type: ignore[attr-defined]
     return state
 
 
-def _sheet_variant(request: HttpRequest, link: TableLink) -> str:
-    """The table (its sheet is never another table's), the phone's player (their own rows are
-    "mine"), the call shown and the language."""
-    player, call = _viewer(request, link)
-    shown = f"{call.pk}{'t' if call.taken_at else 'o'}" if call is not None else "-"
-    return f"{link.pk}:{player.pk if player is not None else 0}:{shown}:{get_language()}"
-
-
-def _sheet_scope(request: HttpRequest, link: TableLink) -> tuple[int, int]:
-    """The table's revision: its tournament's, less the other sheets' own writes (a deal at
-    another table leaves this phone a 304), plus its own sheet's (tournament.models.Revision).
-    Read before the sheet, so the sheet shown is never older."""
-    tournament_id = link.table.position.tournament_id
-    return tournament_id, table_entry.table_revision(tournament_id, link.table_id)
-
-
-def _sheet_context(link: TableLink, state: SheetState) -> dict:
+def sheet_context(link: TableLink, state: SheetState) -> dict:
     """The running sheet as the phone shows it (rows, totals, who deals, who waits, who entered
     each waiting deal, which ones this phone's player may correct, how many deals it holds)."""
     table = link.table
@@ -261,33 +240,6 @@ def _row(line, order, names, seat_of, bound_seat) -> dict[str, Any]:
         and enterer == bound_seat,
         "inputs": json.dumps(deal.engine_input()) if deal.pending else "",
     }
-
-
-@never_cache
-@require_safe
-@table_link(page=True)
-def table_entry_page(request: HttpRequest, link: TableLink) -> HttpResponse:
-    # The sheet drawn in the page is the partial's: its first refresh is already a 304 (the
-    # revision read first, so the sheet drawn is never older).
-    etag = current_etag(SHEET, _sheet_variant(request, link), _sheet_scope(request, link))
-    context = _sheet_context(link, _state(request, link))
-    context["sheet_etag"] = etag_header(etag)
-    # The short way back to this page, printed under the bookmark hint: the table's code there.
-    context["code_page"] = absolute_url(request, reverse("table-code"))
-    return _remember_device(request, render(request, "scoring/table_entry.html", context))
-
-
-@never_cache
-@require_safe
-@table_link(page=True)
-@reports_queue
-@versioned(SHEET, _sheet_variant, scope=_sheet_scope, store=False)
-def table_sheet_partial(request: HttpRequest, link: TableLink) -> HttpResponse:
-    """The running sheet, refreshed by the phone after each save and every few seconds, with
-    the ETag it was sent with (static/js/table_entry.js): unchanged, a 304 that reads no deal.
-    Computed for its phone alone (its player's rows), never stored."""
-    context = _sheet_context(link, _state(request, link))
-    return render(request, "scoring/_table_sheet.html", context)
 
 
 @require_safe
