@@ -23,9 +23,10 @@ pytestmark = [
 
 
 def pause_after_first_lock(monkeypatch) -> None:
-    """From now on (the data built), each thread, after its first revision taken, waits (at most a second) for the other to
-    take one: in opposite orders both then hold a row the other wants; in one order the second
-    thread is still waiting for the first row, and the first goes on alone."""
+    """From now on (the data built), each thread, after its first revision taken, waits (at
+    most a second) for the other to take one: in opposite orders both then hold a row the other
+    wants; in one order the second thread is still waiting for the first row, and the first
+    goes on alone."""
     barrier = threading.Barrier(2, timeout=1.0)
     seen = threading.local()
     bump = audit_models.revision_bump
