@@ -16,6 +16,7 @@ from tournament.core.seating.state import (
     Grouping,
     State,
     conflicts_of,
+    exchange_delta,
     in_conflict,
     keeps_fair,
     move,
@@ -320,16 +321,13 @@ def _exchange(
     if not others:
         return None
     s = others[int(rand() * len(others))]
-    meets, tables_r, tables_s = state.meets, grouping[r], grouping[s]
+    tables_r, tables_s = grouping[r], grouping[s]
     c, d = where[s][x], where[s][y]
-    # The second swap is priced on the counts as they are after the first: make the first, and
-    # undo it if the pair is refused.
-    delta = swap_delta(meets, tables_r[a], tables_r[b], x, y, state.inc)
-    move(state, tables_r, where[r], x, a, y, b)
-    delta += swap_delta(meets, tables_s[c], tables_s[d], x, y, state.inc)
+    first, second = (tables_r[a], tables_r[b]), (tables_s[c], tables_s[d])
+    delta = exchange_delta(state.meets, first, second, x, y, state.inc)
     if delta > 0 and rand() >= math.exp(-delta / temperature):
-        move(state, tables_r, where[r], y, a, x, b)  # undo
         return None
+    move(state, tables_r, where[r], x, a, y, b)
     move(state, tables_s, where[s], x, c, y, d)
     return delta
 

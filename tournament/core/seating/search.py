@@ -23,6 +23,7 @@ from tournament.core.seating.state import (
     Grouping,
     State,
     conflicts_of,
+    exchange_delta,
     move,
     swap_delta,
     table_index,
@@ -265,12 +266,10 @@ def even_prefixes(state: State, grouping: Grouping) -> None:
                     tables_r, tables_s = grouping[r], grouping[s]
                     a, b = where[r][x], where[r][y]
                     c, d = where[s][x], where[s][y]
-                    delta = swap_delta(meets, tables_r[a], tables_r[b], x, y, state.inc)
-                    move(state, tables_r, where[r], x, a, y, b)
-                    delta += swap_delta(meets, tables_s[c], tables_s[d], x, y, state.inc)
-                    if delta > 0:
-                        move(state, tables_r, where[r], y, a, x, b)  # undo
+                    first, second = (tables_r[a], tables_r[b]), (tables_s[c], tables_s[d])
+                    if exchange_delta(meets, first, second, x, y, state.inc) > 0:
                         continue
+                    move(state, tables_r, where[r], x, a, y, b)
                     move(state, tables_s, where[s], x, c, y, d)
                     improved = True
                     break

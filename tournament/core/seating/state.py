@@ -131,8 +131,9 @@ def swap_delta(
 ) -> int:
     """Cost change when x (at table ta) and y (at table tb) trade places.
 
-    The one place a swap is priced: the tabu search, the annealing (single swaps and the paired
-    swaps of `_exchange`), the fair sharing of odd seats and the spacing of them over time.
+    The one place a swap is priced: the tabu search, the annealing (single swaps, and the paired
+    swaps of `_exchange` through `exchange_delta`), the fair sharing of odd seats and the spacing
+    of them over time.
     """
     row_x, row_y = meets[x], meets[y]
     delta = 0
@@ -145,25 +146,56 @@ def swap_delta(
     return delta
 
 
-def _hand_over(meets: list[list[int]], table: list[int], leaver: int, comer: int) -> None:
-    """`leaver` leaves `table` and `comer` takes the seat: the meeting counts with the others
-    at the table move from the one to the other (both directions of the symmetric matrix)."""
-    row_leaver, row_comer = meets[leaver], meets[comer]
-    for c in table:
-        if c != leaver:
-            row_leaver[c] -= 1
-            meets[c][leaver] -= 1
-            row_comer[c] += 1
-            meets[c][comer] += 1
+def exchange_delta(
+    meets: list[list[int]],
+    first: tuple[list[int], list[int]],
+    second: tuple[list[int], list[int]],
+    x: int,
+    y: int,
+    inc: tuple[int, ...] = INC,
+) -> int:
+    """Cost change when x and y trade places in one position (x at first[0], y at first[1]),
+    then again in another (x at second[0], y at second[1]): the annealing's fair pair of swaps.
+
+    The second swap is priced on the counts as the first leaves them, without making it: after
+    it x has left first[0]'s players for first[1]'s, and y the other way round (a shift of one
+    meeting each). So a refused pair costs no swap and no undo.
+    """
+    ta, tb = first
+    row_x, row_y = meets[x], meets[y]
+    delta = swap_delta(meets, ta, tb, x, y, inc)
+    for c in second[0]:
+        if c != x:
+            shift = (c in ta) - (c in tb)
+            delta += inc[row_y[c] + shift] - inc[row_x[c] - shift - 1]
+    for c in second[1]:
+        if c != y:
+            shift = (c in ta) - (c in tb)
+            delta += inc[row_x[c] - shift] - inc[row_y[c] + shift - 1]
+    return delta
 
 
 def move(
     state: State, tables: list[list[int]], tab_of: list[int], x: int, a: int, y: int, b: int
 ) -> None:
-    """x (at table a) and y (at table b) trade places; counts follow."""
+    """x (at table a) and y (at table b) trade places; counts follow (both directions of the
+    symmetric matrix: x leaves a's players for b's, y the other way round)."""
     meets, ta, tb = state.meets, tables[a], tables[b]
-    _hand_over(meets, ta, x, y)
-    _hand_over(meets, tb, y, x)
+    row_x, row_y = meets[x], meets[y]
+    for c in ta:
+        if c != x:
+            row_c = meets[c]
+            row_x[c] -= 1
+            row_c[x] -= 1
+            row_y[c] += 1
+            row_c[y] += 1
+    for c in tb:
+        if c != y:
+            row_c = meets[c]
+            row_y[c] -= 1
+            row_c[y] -= 1
+            row_x[c] += 1
+            row_c[x] += 1
     ta[ta.index(x)] = y
     tb[tb.index(y)] = x
     tab_of[x], tab_of[y] = b, a
