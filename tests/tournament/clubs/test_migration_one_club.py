@@ -1,12 +1,13 @@
 """An install from before clubs migrates to one club: everything attached, nothing lost.
 
 Built with the migration executor: the database is taken back to 0015 (clubs exist, nothing
-attached), filled as an old install would be, then migrated forward through 0016.
+attached) once for the module, filled by each test as an old install would be, then migrated
+forward through 0016 (and back to 0015 after the test).
 """
 
 import pytest
 
-from tests.migration_helpers import migrate, migrated_back
+from tests.migration_helpers import migrate, schema_before, step_back_after
 
 BEFORE = [("tournament", "0015_clubs")]
 AFTER = [("tournament", "0016_one_club_for_existing_installs")]
@@ -14,9 +15,12 @@ AFTER = [("tournament", "0016_one_club_for_existing_installs")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+before_clubs = schema_before(BEFORE)
+
+
 @pytest.fixture
-def old_install():
-    yield from migrated_back(BEFORE)
+def old_install(before_clubs):
+    yield from step_back_after(BEFORE, before_clubs)
 
 
 def fill(apps, texts):
