@@ -7,8 +7,10 @@ a scoring change with
 
     .venv/bin/python -m tests.staged
 
-which builds each stage in a fresh throw-away SQLite database under a fixed clock, so that the
-same code always writes the same files (no timestamps, PINs or user ids that vary).
+which builds each stage from an empty database under a fixed clock, so that the same code always
+writes the same files (no timestamps, PINs or user ids that vary). The test that the committed
+files are today's (tests/project/test_staged_fixtures.py) builds them with the same code on the
+test database, inside its transaction.
 
 The stages (four players, DURAND, DUPONT, DUBOIS and DESPRES, two positions):
 - after_position_1: position 1 published, its one table's sheet holds 004's five deals
@@ -25,8 +27,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -151,24 +151,55 @@ def _fixed_clock():
     return lambda: start + timedelta(seconds=next(ticks))
 
 
-def _build_and_dump(stage: str, output: Path) -> None:
-    import django
+def empty_database() -> None:
+    """What a new database holds for a stage: no row of the apps, of the accounts and their
+    groups, nor of the sessions, and their ids counting from 1 again (the other tables, content
+    types and permissions, are what migrate made)."""
+    from django.apps import apps
+    from django.contrib.auth.models import Group, User
+    from django.contrib.sessions.models import Session
+    from django.core.management.color import no_style
+    from django.db import connection
 
-    django.setup()
+    models = [
+        *apps.get_app_config("tournament").get_models(include_auto_created=True),
+        *apps.get_app_config("scoring").get_models(include_auto_created=True),
+        User,
+        User.groups.through,
+        User.user_permissions.through,
+        Group,
+        Group.permissions.through,
+        Session,
+    ]
+    tables = [model._meta.db_table for model in models]
+    connection.ops.execute_sql_flush(
+        connection.ops.sql_flush(no_style(), tables, reset_sequences=True, allow_cascade=True)
+    )
+
+
+def build_stage(stage: str) -> str:
+    """The fixture of `stage` (JSON text), built in this process on its database, emptied first
+    (empty_database). Not inside a transaction: the writes must commit as the site's do (a
+    position's table links are made when its publication commits)."""
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
-    from django.test import Client
-    from django.test.utils import setup_test_environment
+    from django.test import Client, override_settings
 
     from tests.club_helpers import join_club
+    from tournament import settings as site
     from tournament.access.roles import ARBITER
 
-    setup_test_environment()  # the test client's host
-    call_command("migrate", verbosity=0)
+    empty_database()
     arbiter = User.objects.create_user("builder")
     arbiter.groups.add(Group.objects.get_or_create(name=ARBITER)[0])
     join_club(arbiter)  # before the clock: the fixtures' times stay as they were
-    with mock.patch("django.utils.timezone.now", _fixed_clock()):
+    # The clock ticks at each reading, and the tests' conftest changes settings that read it
+    # (no coalescing of the live pages): the site's own values, as in `python -m tests.staged`.
+    own = override_settings(
+        LIVE_STANDINGS_COALESCE=site.LIVE_STANDINGS_COALESCE,
+        SEATING_EXACT_BUDGET=site.SEATING_EXACT_BUDGET,
+    )
+    with own, mock.patch("django.utils.timezone.now", _fixed_clock()):
         client = Client()
         client.force_login(arbiter)
         build(stage, client, arbiter)
@@ -193,32 +224,29 @@ def _build_and_dump(stage: str, output: Path) -> None:
     # Rows sorted by model and id: the file does not change when models move between modules
     # (loaddata checks the references once everything is in).
     rows = sorted(json.loads(dump.getvalue()), key=lambda row: (row["model"], row["pk"]))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return json.dumps(rows, indent=1, ensure_ascii=False) + "\n"
 
 
-def build_all(folder: Path = FIXTURES) -> None:
-    """Write every stage into `folder`, each built by a new process on its own new database."""
-    for stage in STAGES:
-        with tempfile.TemporaryDirectory() as tmp:
-            env = {
-                **os.environ,
-                "DATABASE_URL": f"sqlite:///{tmp}/stage.sqlite3",
-                "DJANGO_SETTINGS_MODULE": "tournament.settings",
-            }
-            output = str(fixture_path(stage, folder))
-            command = [sys.executable, "-m", "tests.staged", "--stage", stage, output]
-            subprocess.run(command, env=env, cwd=ROOT, check=True)
+def main() -> None:
+    """Write every stage into fixtures/staged/, built one after the other on one new SQLite
+    database (migrated once, emptied before each stage)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/stage.sqlite3"
+        os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
+        import django
 
+        django.setup()
+        from django.core.management import call_command
+        from django.test.utils import setup_test_environment
 
-def main(argv: list[str]) -> None:
-    if argv[:1] == ["--stage"]:  # one stage, in this process, on the database of DATABASE_URL
-        _build_and_dump(argv[1], Path(argv[2]))
-        return
-    build_all()
-    for stage in STAGES:
-        print(f"{fixture_path(stage)} written.")
+        setup_test_environment()  # the test client's host
+        call_command("migrate", verbosity=0)
+        for stage in STAGES:
+            output = fixture_path(stage)
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(build_stage(stage), encoding="utf-8")
+            print(f"{output} written.")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

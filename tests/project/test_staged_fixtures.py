@@ -7,7 +7,7 @@ import pytest
 from scoring.live.standings import standings_for
 from scoring.models import Incident, ScoreSheet
 from tests.examples_004 import BILANS, PAPER_ORDER
-from tests.staged import SEATS_2, STAGES, build_all, fixture_path
+from tests.staged import SEATS_2, STAGES, build_stage, fixture_path
 from tournament.models import Position, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +63,14 @@ def test_after_last_position_adds_both_positions_bilans(after_last_position):
     ]
 
 
-def test_the_staged_fixtures_are_what_the_builder_writes_today(tmp_path):
-    """A model or desk change that alters a stage fails here: run `python -m tests.staged`."""
-    build_all(tmp_path)
+# Transactional: the build's writes commit as in `python -m tests.staged` (a position's table
+# links are made when its publication commits).
+@pytest.mark.django_db(transaction=True)
+def test_the_staged_fixtures_are_what_the_builder_writes_today():
+    """A model or desk change that alters a stage fails here: run `python -m tests.staged`.
+
+    Built by the same code as `python -m tests.staged`, in this process on the test database,
+    emptied before each stage (the rows and ids of a new database)."""
     for stage in STAGES:
-        written = fixture_path(stage, tmp_path).read_text()
+        written = build_stage(stage)
         assert written == fixture_path(stage).read_text(), f"{stage}: run python -m tests.staged"
