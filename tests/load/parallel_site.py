@@ -14,7 +14,8 @@ made is in `ServedSite.seeded`:
   four players in a tournament of its own (`sheet`), for the desk's JSON API.
 
 `python -m tests.load.parallel_site read OUT` writes the counters, the sign-ups, the deals and
-the logged-in sessions back. `served_site(..., servers=2)` serves the one database with two
+the logged-in sessions back (`reads`: the same for each path it reads on stdin, one process for
+all the reads of a test). `served_site(..., servers=2)` serves the one database with two
 gunicorn instances on two ports (tests/load/test_two_servers.py).
 """
 
@@ -224,6 +225,7 @@ class ServedSite:
     env: dict[str, str]
     seeded: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    reader: subprocess.Popen | None = None  # the process of read_back
 
     @property
     def port(self) -> int:
@@ -242,10 +244,30 @@ class ServedSite:
         return PhoneTable(**self.seeded["phone_table"])
 
     def read_back(self) -> dict[str, Any]:
-        """The counters and sign-ups as the database holds them now (a separate process)."""
+        """The counters and sign-ups as the database holds them now, read by a separate process
+        (one for the site, started at the first read: a process per read paid a Django start)."""
+        if self.reader is None:
+            self.reader = subprocess.Popen(
+                [sys.executable, "-m", "tests.load.parallel_site", "reads"],
+                env=self.env,
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        assert self.reader.stdin is not None and self.reader.stdout is not None
         out = self.workdir / "read.json"
-        _django_step(self.env, "read", str(out))
+        self.reader.stdin.write(f"{out}\n")
+        self.reader.stdin.flush()
+        assert self.reader.stdout.readline().strip() == "read", "the reading process ended"
         return json.loads(out.read_text())
+
+    def close_reader(self) -> None:
+        if self.reader is not None:
+            assert self.reader.stdin is not None
+            self.reader.stdin.close()
+            self.reader.wait(timeout=60)
+            self.reader = None
 
 
 def _django_step(env: dict[str, str], *args: str) -> None:
@@ -281,7 +303,11 @@ def served_site(
             running[-1].start()
         timings["boot_s"] = time.monotonic() - started
         ports = [server.port for server in running]
-        yield ServedSite(kind, ports, workdir, env, json.loads(out.read_text()), timings)
+        site = ServedSite(kind, ports, workdir, env, json.loads(out.read_text()), timings)
+        try:
+            yield site
+        finally:
+            site.close_reader()
     finally:
         for server in running:
             server.stop()
@@ -405,7 +431,21 @@ def tally(results: Sequence[Answer | BaseException], **kinds: Callable[[Answer],
     return counts | {"samples": samples}
 
 
+def reads() -> None:
+    """`read` into each path given on stdin (one a line), "read" written back after each; the
+    connections closed after each, as at the end of a request."""
+    from django.db import connections
+
+    for line in sys.stdin:
+        read(line.strip())
+        connections.close_all()
+        print("read", flush=True)
+
+
 if __name__ == "__main__":
     setup_django()
-    step, out = sys.argv[1:3]
-    {"seed": seed, "read": read}[step](out)
+    if sys.argv[1] == "reads":
+        reads()
+    else:
+        step, out = sys.argv[1:3]
+        {"seed": seed, "read": read}[step](out)
