@@ -10,9 +10,10 @@ clients. Each client logs in through /connexion/, then until the deadline posts 
 deals to its own sheet through the JSON API and, every few deals, fetches the home page (the
 trivial page the deal save is compared with).
 
-With --crash the server (master and workers) is killed with SIGKILL halfway through and
-restarted on the same database; clients retry on connection errors (those requests are not
-acknowledged) and go on until the end.
+With --crash the server (master and workers) is killed with SIGKILL halfway through (once a
+deal was acknowledged) and restarted on the same database; clients retry on connection errors
+(those requests are not acknowledged) and go on until the end, which comes no sooner than a deal
+acknowledged by the restarted server, however long the restart took.
 
 Afterwards the server is stopped and a fresh process reads the deals back: every acknowledged
 deal (a 201 answer) must be in the database with the scores the client was told. The exit code
@@ -178,14 +179,21 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
     cpu = server.cpu_seconds()
     crash = {"crashed_at_s": None, "downtime_s": None, "acked_after_restart": 0}
     if args.crash:
+        # Midway, and not before a deal was acknowledged: a crash must have something to lose.
         time.sleep(args.seconds / 2)
+        _wait_for_a_deal_acked(clients, since=start)
         crashed = time.monotonic()
         phase("crash: SIGKILL to gunicorn's master and workers, restarting")
+        # The clients keep trying while the server is down, however long its restart takes:
+        # the end is set once it is back.
+        end, times[2] = times[2], float("inf")
         server.kill()
         server.start()
         restarted = time.monotonic()
-        # A slow restart must still leave time to save deals on the restarted server.
-        times[2] = max(times[2], restarted + AFTER_RESTART_MIN)
+        # At least AFTER_RESTART_MIN seconds of load on the restarted server, and a deal
+        # saved by it: on a loaded machine its first answers may take seconds.
+        _wait_for_a_deal_acked(clients, since=restarted)
+        times[2] = max(end, restarted + AFTER_RESTART_MIN)
         crash.update(
             crashed_at_s=round(crashed - start, 1), downtime_s=round(restarted - crashed, 2)
         )
@@ -225,6 +233,15 @@ def drive(args, server: Server, sheets: list[int], sessions: list[str]) -> dict:
         "load_avg_1min": round(os.getloadavg()[0], 1),
         **crash,
     }
+
+
+def _wait_for_a_deal_acked(clients: list[Client], *, since: float) -> None:
+    """Until a client is told a deal was saved after `since` (at most a request's timeout)."""
+    deadline = time.monotonic() + REQUEST_TIMEOUT
+    while time.monotonic() < deadline:
+        if any(t > since for c in clients for *_rest, t in list(c.stats.acked)):
+            return
+        time.sleep(0.05)
 
 
 COLUMNS = (
