@@ -1,7 +1,10 @@
 """Two server processes share one computation of the standings: the second reads the first's.
 
-Each step is a separate `manage.py shell -c` on one SQLite file (the test database of the other
-tests lives in their own process only), counting the rankings it computed itself.
+Two Django processes of their own (each as a server process would be: its own memory, its own
+connection) on one SQLite file (the test database of the other tests lives in their own process
+only), each running the steps it is sent and counting the rankings it computed itself. Each
+process is started once and sent several steps: a process started per step would prove nothing
+more, and each start is a new Django.
 """
 
 from __future__ import annotations
@@ -17,6 +20,27 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = [pytest.mark.slow, pytest.mark.database]
+
+# A process that runs each step it reads (a JSON string of Python code, one a line) and writes
+# back what the step printed (one JSON line); its database connections are closed after each
+# step, as at the end of a request.
+STEPS = """
+import contextlib, io, json, sys
+import django
+django.setup()
+from django.db import connections
+for line in sys.stdin:
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(json.loads(line), {})
+    connections.close_all()
+    print(json.dumps(printed.getvalue()), flush=True)
+"""
+
+MIGRATE = """
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+"""
 
 SEED = """
 from scoring.sheets.generate import GenerateOptions, tournament_generate
@@ -34,21 +58,61 @@ from tournament.models import Tournament
 computed = []
 real = shared.standings_for
 shared.standings_for = lambda *a, **k: computed.append(1) or real(*a, **k)
-served = shared.shared_standings(Tournament.objects.get(pk=PK), public=True)
+try:
+    served = shared.shared_standings(Tournament.objects.get(pk=PK), public=True)
+finally:
+    shared.standings_for = real
 players = served.standings.players
 print(json.dumps({"computed": len(computed), "version": served.version,
                   "leader": players[0].row.key, "rows": len(players)}))
 """
 
+REOPEN = """
+from tournament.access.lifecycle import tournament_reopen
+from tournament.models import Tournament
+tournament_reopen(tournament=Tournament.objects.get(pk=PK), reason="test")
+"""
 
-def manage(database: Path, code: str) -> str:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
-    command = [sys.executable, "manage.py", *(["shell", "-c", code] if code else ["migrate"])]
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+class Process:
+    """A Django process of its own on `database`, running the steps it is sent."""
+
+    def __init__(self, database: Path):
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{database}",
+            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            # No coalescing (a version kept a while after a write: tested in
+            # test_shared_standings.py): the poll right after the write computes the new one,
+            # however fast the machine.
+            "LIVE_STANDINGS_COALESCE": "0",
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", STEPS],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def run(self, code: str) -> str:
+        """What the step printed (its last line)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(code) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        assert answer, f"the process ended (exit code {self.proc.wait(timeout=30)})"
+        printed = json.loads(answer).strip()
+        return printed.splitlines()[-1] if printed else ""
+
+    def poll(self, pk: str) -> dict:
+        return json.loads(self.run(POLL.replace("PK", pk)))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
 
 
 @pytest.mark.skipif(
@@ -57,21 +121,22 @@ def manage(database: Path, code: str) -> str:
 )
 def test_a_second_process_reads_the_ranking_the_first_computed(tmp_path):
     database = tmp_path / "shared.sqlite3"
-    manage(database, "")  # migrate
-    pk = manage(database, SEED)
-    first = json.loads(manage(database, POLL.replace("PK", pk)))
-    second = json.loads(manage(database, POLL.replace("PK", pk)))
-    assert first["computed"] == 1 and second["computed"] == 0
-    assert second["version"] == first["version"]
-    assert second["leader"] == first["leader"] and second["rows"] == first["rows"] == 40
-    # A write moves the version: the next process computes it once, the one after reads it.
-    manage(
-        database,
-        "from tournament.access.lifecycle import tournament_reopen; "
-        "from tournament.models import Tournament; "
-        f"tournament_reopen(tournament=Tournament.objects.get(pk={pk}), reason='test')",
-    )
-    third = json.loads(manage(database, POLL.replace("PK", pk)))
-    fourth = json.loads(manage(database, POLL.replace("PK", pk)))
-    assert third["computed"] == 1 and fourth["computed"] == 0
-    assert third["version"] == fourth["version"] != first["version"]
+    one, two = Process(database), Process(database)
+    try:
+        one.run(MIGRATE)
+        pk = one.run(SEED)
+        first = one.poll(pk)
+        second = two.poll(pk)
+        assert first["computed"] == 1 and second["computed"] == 0
+        assert second["version"] == first["version"]
+        assert second["leader"] == first["leader"] and second["rows"] == first["rows"] == 40
+        # A write moves the version: the next process computes it once, the other then reads
+        # it (the first's own earlier computation is of the old version).
+        one.run(REOPEN.replace("PK", pk))
+        third = two.poll(pk)
+        fourth = one.poll(pk)
+        assert third["computed"] == 1 and fourth["computed"] == 0
+        assert third["version"] == fourth["version"] != first["version"]
+    finally:
+        one.close()
+        two.close()
