@@ -149,23 +149,36 @@ def is_loopback(address: str) -> bool:
     return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
+# What prepare runs, in this order: (command, options).
+PREPARE_STEPS: tuple[tuple[str, dict], ...] = (
+    ("compilemessages", {"verbosity": 0, "ignore_patterns": [".venv"]}),
+    ("migrate", {"interactive": False, "verbosity": 0}),
+    ("collectstatic", {"interactive": False, "verbosity": 0}),
+    ("ensure_arbiter", {}),
+)
+
+
 def prepare(env: dict[str, str], *, quiet: bool = False) -> None:
-    """Database, translations, static files and the arbiter's login (printed)."""
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    steps = [
-        ["migrate", "--noinput", "-v", "0"],
-        ["compilemessages", "-v", "0", "--ignore=.venv"],
-        ["collectstatic", "--noinput", "-v", "0"],
-        ["ensure_arbiter"],
-    ]
-    for step in steps:
-        subprocess.run(
-            [*manage, *step],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            stdout=subprocess.DEVNULL if quiet else None,
-        )
+    """Translations, database, static files and the arbiter's login (printed), in one Django
+    process on `env`'s settings (a process per step paid a Django start each)."""
+    subprocess.run(
+        [sys.executable, "-m", "tournament.club", "--prepare"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL if quiet else None,
+    )
+
+
+def _prepare_here() -> None:
+    """prepare's steps, in this process (`python -m tournament.club --prepare`)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    for command, options in PREPARE_STEPS:
+        call_command(command, **options)
 
 
 def gunicorn_command(port: int, workers: int = 2) -> list[str]:
@@ -239,7 +252,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.prepare:  # prepare's own process, on the environment it was given
+        _prepare_here()
+        return
     addresses = lan_addresses()
     names = host_names()
     env = club_env(args.port, addresses=addresses, names=names)

@@ -112,7 +112,7 @@ def test_make_club_serves_a_phone_naming_the_laptop_from_a_fresh_state(tmp_path)
                 status = None
             if status == 200:
                 break
-            time.sleep(0.5)
+            time.sleep(0.1)
         assert status == 200, log.read_text()
         for host in [*names, *addresses]:
             assert _get(port, host).status == 200, host
