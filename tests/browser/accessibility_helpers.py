@@ -58,6 +58,12 @@ _AXE_RUN = """async (impacts) => {
 }"""
 
 
+def axe_in_every_page(context) -> None:
+    """For a context whose every page is audited: the browser gets axe's script once and runs
+    it in each document it opens, instead of 570 kB sent over Playwright's pipe per page."""
+    context.add_init_script(script=AXE.axe_script)
+
+
 def axe_violations(page) -> list[str]:
     """The serious and critical axe-core violations of the page as shown, one line each. axe's
     script (570 kB) goes into each document once: later audits of the same page, after it

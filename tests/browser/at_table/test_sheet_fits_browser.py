@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.sheets import table_entry
-from tests.browser.accessibility_helpers import axe_violations
+from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
 from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
 from tests.browser_helpers import csp_violations
 
@@ -69,6 +69,7 @@ def test_no_player_page_scrolls_sideways_at_any_size(browser, live_server, long_
     # One phone: each page loaded once, then shown at every screen in turn (show_as).
     context, page = open_phone(browser, SCREENS[0][1])
     problems = csp_violations(context)
+    axe_in_every_page(context)
     cdp = context.new_cdp_session(page)
     for path in player_pages(long_names):
         page.goto(live_server.url + path)

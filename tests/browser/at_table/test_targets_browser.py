@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.accessibility_helpers import axe_violations
+from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
 from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
 from tests.browser.phone.test_accessibility_phone_browser import SMALL_TARGETS, TARGET
 from tests.browser_helpers import csp_violations
@@ -47,6 +47,7 @@ def test_every_target_of_the_players_pages_is_44_px_at_each_size(
     # One phone: each page loaded once, then shown at every size in turn (show_as).
     context, page = open_phone(browser, SIZES[0][1])
     problems = csp_violations(context)
+    axe_in_every_page(context)
     cdp = context.new_cdp_session(page)
     for path in player_pages(long_names):
         page.goto(live_server.url + path)
@@ -69,6 +70,7 @@ def test_a_bound_phone_and_its_call_to_the_arbiter_keep_44_px_targets(
 ):
     context, page = open_phone(browser, SIZES[0][1])
     problems = csp_violations(context)
+    axe_in_every_page(context)
     cdp = context.new_cdp_session(page)
     for key in ("four", "five"):
         table = long_names[key]
