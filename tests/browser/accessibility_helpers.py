@@ -66,8 +66,7 @@ def axe_in_every_page(context) -> None:
 
 def axe_violations(page) -> list[str]:
     """The serious and critical axe-core violations of the page as shown, one line each. axe's
-    script (570 kB) goes into each document once: later audits of the same page, after it
-    changed or at another size, reuse it (a new page load brings a new document, injected anew)."""
+    script goes into a document once: a later audit of the page (changed, resized) reuses it."""
     if page.evaluate("() => typeof window.axe === 'undefined'"):
         page.evaluate(AXE.axe_script)
     found = []
