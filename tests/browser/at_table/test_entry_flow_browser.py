@@ -205,7 +205,7 @@ def test_a_conflict_says_which_deal(browser, live_server, long_names):
 
 
 def test_the_call_says_sent_then_coming_on_every_phone_even_after_a_reload(
-    browser, live_server, long_names, arbiter
+    browser, live_server, one_request_at_a_time, long_names, arbiter
 ):
     four = long_names["four"]
     first_context, first = open_phone(browser, PHONE)
