@@ -12,6 +12,7 @@ from django.test import signals
 from tests.browser.accessibility_helpers import (
     VENUE_TEMPLATES,
     anonymous_pages,
+    axe_in_every_page,
     axe_violations,
     build_evening,
     desk_pages,
@@ -110,12 +111,14 @@ def test_every_page_template_has_no_serious_axe_violation(
 
     anonymous = browser.new_context(locale="fr-FR", viewport=DESK)
     blocked += csp_violations(anonymous)
+    axe_in_every_page(anonymous)
     page = anonymous.new_page()
     for template, path in anonymous_pages(evening):
         context = page
         if template == "hall/screen.html":
             hall = browser.new_context(locale="fr-FR", **HALL)
             blocked += csp_violations(hall)
+            axe_in_every_page(hall)
             context = hall.new_page()
         audit(context, base + path, template, rendered, problems)
         if template == "hall/screen.html":
@@ -144,6 +147,7 @@ def test_every_page_template_has_no_serious_axe_violation(
 
     phone = browser.new_context(locale="fr-FR", **PHONE)
     blocked += csp_violations(phone)
+    axe_in_every_page(phone)
     page = phone.new_page()
     for template, path in players_pages(evening):
         audit(page, base + path, template, rendered, problems)
@@ -152,6 +156,7 @@ def test_every_page_template_has_no_serious_axe_violation(
 
     desk = browser.new_context(locale="fr-FR", viewport=DESK)
     blocked += csp_violations(desk)
+    axe_in_every_page(desk)
     page = desk.new_page()
     browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
     for template, path in desk_pages(evening):
@@ -200,6 +205,7 @@ def test_the_venue_pages_have_no_serious_axe_violation(
     for size, options in (("desk", {"viewport": DESK}), ("phone", PHONE)):
         context = browser.new_context(locale="fr-FR", **options)
         blocked += csp_violations(context)
+        axe_in_every_page(context)
         page = context.new_page()
         sized: dict[str, list[str]] = {}
         for template, path in public_list:
@@ -213,6 +219,7 @@ def test_the_venue_pages_have_no_serious_axe_violation(
         context.close()
     hall = browser.new_context(locale="fr-FR", **HALL)
     blocked += csp_violations(hall)
+    axe_in_every_page(hall)
     page = hall.new_page()
     audit(page, base + hall_path, "hall/screen.html", rendered, problems)
     assert "scoring/events/venue/_hall_slides.html" in rendered.names, "the venue's slides"

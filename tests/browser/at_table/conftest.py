@@ -48,10 +48,24 @@ def open_phone(browser, options: dict, font_px: int | None = None):
     return context, page
 
 
-def enlarge_text(page, root: str | None) -> None:
-    """Emulated 200 % text: the root font size doubled after the page loaded."""
-    if root:
-        page.evaluate("(s) => { document.documentElement.style.fontSize = s; }", root)
+# Chromium's default font sizes (Settings > Appearance), what a phone has unless raised.
+DEFAULT_FONT_PX = {"standard": 16, "fixed": 13}
+
+
+def show_as(page, cdp, options: dict, font_px: int | None, root: str | None) -> None:
+    """The page already loaded, shown as another of SCREENS shows it: the screen's size, the
+    browser's default font and the root's, set on it without a reload. The players' pages adapt
+    to these by CSS alone (no script of theirs reads the screen's size), so each screen sees
+    what a page loaded at that size shows; the root's font size proves the settings took."""
+    kept = {key: value for key, value in options.items() if key != "viewport"}
+    assert kept == {key: PHONE[key] for key in kept}, "a screen of another kind of phone"
+    page.set_viewport_size(options["viewport"])
+    sizes = {"standard": font_px, "fixed": font_px} if font_px else DEFAULT_FONT_PX
+    cdp.send("Page.setFontSizes", {"fontSizes": sizes})
+    page.evaluate("(s) => { document.documentElement.style.fontSize = s; }", root or "")
+    expected = (font_px or DEFAULT_FONT_PX["standard"]) * (int(root[:-1]) / 100 if root else 1)
+    shown = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert shown == expected, (options["viewport"], font_px, root, shown)
 
 
 def _table(tournament, position, number, game, names, first_number):

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from scoring.models import Deal, ScoreSheet, SheetPlayer, TableCall
 from scoring.sheets import table_entry
 from tests.browser.at_table.conftest import PHONE, SCREENS, open_phone
+from tests.browser.phone.test_table_entry_browser import REFRESH_MS
 from tests.browser_helpers import csp_violations
 from tournament.models import Tournament
 
@@ -204,11 +205,15 @@ def test_a_conflict_says_which_deal(browser, live_server, long_names):
 
 
 def test_the_call_says_sent_then_coming_on_every_phone_even_after_a_reload(
-    browser, live_server, long_names, arbiter
+    browser, live_server, one_request_at_a_time, long_names, arbiter
 ):
     four = long_names["four"]
     first_context, first = open_phone(browser, PHONE)
     other_context, other = open_phone(browser, PHONE)
+    # The phones refresh their sheet (and its call) every 5 s of Playwright's clock, which the
+    # test moves where it awaits a refresh instead of waiting for it in real time.
+    for page in (first, other):
+        page.clock.install()
     first.goto(url(live_server, four))
     other.goto(url(live_server, four))
     first.click("#contest-box summary")
@@ -218,6 +223,7 @@ def test_the_call_says_sent_then_coming_on_every_phone_even_after_a_reload(
     expect(banner).to_have_text("Appel envoyé, l'arbitre va venir.")
     call = TableCall.objects.get(table=four["table"])
     assert call.deal_number is None
+    other.clock.run_for(REFRESH_MS)
     expect(other.locator("#call-banner")).to_have_text(
         "Appel envoyé, l'arbitre va venir.", timeout=20_000
     )
@@ -225,6 +231,7 @@ def test_the_call_says_sent_then_coming_on_every_phone_even_after_a_reload(
     expect(first.locator("#call-banner")).to_have_text("Appel envoyé, l'arbitre va venir.")
     table_entry.call_take(call=call, user=arbiter)  # "J'y vais" on the desk
     for page in (first, other):
+        page.clock.run_for(REFRESH_MS)
         expect(page.locator("#call-banner")).to_have_text("L'arbitre arrive.", timeout=20_000)
     first_context.close()
     other_context.close()

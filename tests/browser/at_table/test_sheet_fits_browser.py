@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.sheets import table_entry
-from tests.browser.accessibility_helpers import axe_violations
-from tests.browser.at_table.conftest import SCREENS, enlarge_text, open_phone
+from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
+from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
 from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -66,21 +66,23 @@ def player_pages(world) -> list[str]:
 
 
 def test_no_player_page_scrolls_sideways_at_any_size(browser, live_server, long_names):
-    problems = []
-    for screen, options, font_px, root in SCREENS:
-        context, page = open_phone(browser, options, font_px)
-        problems += csp_violations(context)
-        width = options["viewport"]["width"]
-        for path in player_pages(long_names):
-            page.goto(live_server.url + path)
-            enlarge_text(page, root)
+    # One phone: each page loaded once, then shown at every screen in turn (show_as).
+    context, page = open_phone(browser, SCREENS[0][1])
+    problems = csp_violations(context)
+    axe_in_every_page(context)
+    cdp = context.new_cdp_session(page)
+    for path in player_pages(long_names):
+        page.goto(live_server.url + path)
+        for screen, options, font_px, root in SCREENS:
+            show_as(page, cdp, options, font_px, root)
+            width = options["viewport"]["width"]
             page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
             found = page.evaluate(SIDEWAYS, width)
             if found["page"] > width or found["problems"]:
                 problems.append(f"{screen} {path}: {found['page']} px {found['problems']}")
             if axe := axe_violations(page):
                 problems.append(f"{screen} {path}: {axe}")
-        context.close()
+    context.close()
     assert not problems, "\n".join(problems)
 
 
@@ -88,13 +90,14 @@ def test_every_score_of_a_sheet_of_four_and_of_five_shows_with_its_name(
     browser, live_server, long_names
 ):
     problems = []
-    for screen, options, font_px, root in SCREENS:
-        context, page = open_phone(browser, options, font_px)
-        width = options["viewport"]["width"]
-        for key, deals in (("four", 3), ("five", 2)):
-            table = long_names[key]
-            page.goto(f"{live_server.url}/table/{table['link'].token}/")
-            enlarge_text(page, root)
+    context, page = open_phone(browser, SCREENS[0][1])
+    cdp = context.new_cdp_session(page)
+    for key, deals in (("four", 3), ("five", 2)):
+        table = long_names[key]
+        page.goto(f"{live_server.url}/table/{table['link'].token}/")
+        for screen, options, font_px, root in SCREENS:
+            show_as(page, cdp, options, font_px, root)
+            width = options["viewport"]["width"]
             found = page.evaluate(COLUMNS, width)
             players = len(table["players"])
             # Every deal's score of every player, and the totals' line.
@@ -105,7 +108,7 @@ def test_every_score_of_a_sheet_of_four_and_of_five_shows_with_its_name(
             # Each score says whose it is, the full name, readable beside it.
             if sorted(set(found["labels"])) != sorted(names):
                 problems.append(f"{screen} table of {players}: labels {set(found['labels'])}")
-        context.close()
+    context.close()
     assert not problems, "\n".join(problems)
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.accessibility_helpers import axe_violations
-from tests.browser.at_table.conftest import SCREENS, open_phone
+from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
+from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
 from tests.browser.phone.test_accessibility_phone_browser import SMALL_TARGETS, TARGET
 from tests.browser_helpers import csp_violations
 
@@ -44,41 +44,48 @@ def player_pages(world) -> list[str]:
 def test_every_target_of_the_players_pages_is_44_px_at_each_size(
     browser, live_server, one_request_at_a_time, long_names
 ):
-    problems = []
-    for screen, options, font_px, _root in SIZES:
-        context, page = open_phone(browser, options, font_px)
-        problems += csp_violations(context)
-        for path in player_pages(long_names):
-            page.goto(live_server.url + path)
+    # One phone: each page loaded once, then shown at every size in turn (show_as).
+    context, page = open_phone(browser, SIZES[0][1])
+    problems = csp_violations(context)
+    axe_in_every_page(context)
+    cdp = context.new_cdp_session(page)
+    for path in player_pages(long_names):
+        page.goto(live_server.url + path)
+        for screen, options, font_px, root in SIZES:
+            show_as(page, cdp, options, font_px, root)
             problems += audit(page, f"{screen} {path}")
-        for key in ("four", "five"):
-            table = long_names[key]
-            page.goto(f"{live_server.url}/table/{table['link'].token}/")
-            page.wait_for_selector("#who-form")
+    for key in ("four", "five"):
+        table = long_names[key]
+        page.goto(f"{live_server.url}/table/{table['link'].token}/")
+        page.wait_for_selector("#who-form")
+        for screen, options, font_px, root in SIZES:
+            show_as(page, cdp, options, font_px, root)
             problems += audit(page, f"{screen} table of {key}")
-        context.close()
+    context.close()
     assert not problems, "\n".join(problems)
 
 
 def test_a_bound_phone_and_its_call_to_the_arbiter_keep_44_px_targets(
     browser, live_server, one_request_at_a_time, long_names
 ):
-    problems = []
-    for screen, options, font_px, _root in SIZES:
-        context, page = open_phone(browser, options, font_px)
-        problems += csp_violations(context)
-        for key in ("four", "five"):
-            table = long_names[key]
-            page.goto(f"{live_server.url}/table/{table['link'].token}/")
-            if page.locator("#who-form").is_visible():
-                page.select_option("#who-seat", "0")  # the first player sits north, seat 0
-                page.fill("#who-pin", table["players"][0].pin)
-                page.click("#who-button")
-            page.wait_for_selector("#who-bound", state="visible")
+    context, page = open_phone(browser, SIZES[0][1])
+    problems = csp_violations(context)
+    axe_in_every_page(context)
+    cdp = context.new_cdp_session(page)
+    for key in ("four", "five"):
+        table = long_names[key]
+        page.goto(f"{live_server.url}/table/{table['link'].token}/")
+        page.select_option("#who-seat", "0")  # the first player sits north, seat 0
+        page.fill("#who-pin", table["players"][0].pin)
+        page.click("#who-button")
+        page.wait_for_selector("#who-bound", state="visible")
+        for screen, options, font_px, root in SIZES:
+            show_as(page, cdp, options, font_px, root)
             problems += audit(page, f"{screen} table of {key}, bound")
-            if page.locator("#call-banner").is_hidden():
-                page.click("#call-button")
-            page.wait_for_selector("#call-banner", state="visible")
+        page.click("#call-button")
+        page.wait_for_selector("#call-banner", state="visible")
+        for screen, options, font_px, root in SIZES:
+            show_as(page, cdp, options, font_px, root)
             problems += audit(page, f"{screen} table of {key}, arbiter called")
-        context.close()
+    context.close()
     assert not problems, "\n".join(problems)

@@ -10,6 +10,8 @@ name too long for a whole line wraps, so no name on a screen is smaller than the
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from tests.browser.phone.test_hall_browser import evening
@@ -42,11 +44,20 @@ def screen(browser):
 def test_every_slide_shows_names_at_one_large_size_and_the_countdown(screen, live_server):
     tournament, _draft = evening()  # 26 players, one of them with a very long name
     page = screen
+    # The slides turn on Playwright's clock, paused before the page loads: the test moves it a
+    # slide (3 s) at a time until each kind shows, never waiting for the cycle in real time.
+    page.clock.install(time=datetime.datetime(2026, 1, 22, 20, 0))
+    page.clock.pause_at(datetime.datetime(2026, 1, 22, 20, 1))
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/?duree=3")
+    page.wait_for_function("() => document.body.dataset.kind === 'who'")
     seen = {}
     for kind in ("who", "plan", "standings"):
-        page.wait_for_function(f"() => document.body.dataset.kind === '{kind}'", timeout=12_000)
+        for _slide in range(4):  # the 12 s each kind had to show in real time
+            if page.evaluate("document.body.dataset.kind") == kind:
+                break
+            page.clock.run_for(3000)
         seen[kind] = page.evaluate(SHOWN, NAMES)
+        assert seen[kind]["kind"] == kind, seen[kind]
     for kind, shown in seen.items():
         assert shown["sizes"], kind
         assert len(set(shown["sizes"])) == 1, (kind, sorted(set(shown["sizes"])))

@@ -176,9 +176,11 @@ def test_the_hall_screen_cycles_counts_down_and_shows_a_new_position_within_10_s
 def test_a_revoked_link_stops_the_screen(screen, live_server, console_errors):
     tournament, _draft = evening()
     page = screen
+    page.clock.install()  # the screen's polls run when the test moves its clock
     page.goto(f"{live_server.url}/salle/{tournament.hall_token}/")
     page.wait_for_function("() => document.body.dataset.kind === 'who'")
     hall.hall_link_revoke(tournament=tournament)
+    page.clock.run_for(5000)  # the next poll, within 5 s of the page's clock
     page.wait_for_selector("#hall-gone", state="visible", timeout=10_000)
     assert page.locator(".hall-page").count() == 0
     # The refused refresh is the browser's one console error, as expected: nothing else.

@@ -9,9 +9,10 @@ from tournament.models import Tournament
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_public_standings_update_themselves_on_a_phone(phone_page, live_server):
+def test_public_standings_update_themselves_on_a_phone(phone_page, live_server, settings):
     built = build_tournament(is_public=True, status=Tournament.Status.RUNNING)
     page = phone_page
+    page.clock.install()  # its refresh runs when the test moves the page's clock (below)
     page.goto(f"{live_server.url}/public/{built['tournament'].pk}/")
     first_row = page.locator("table.ranking tbody tr").first
     assert "JOUEURA A" in first_row.inner_text()
@@ -22,6 +23,7 @@ def test_public_standings_update_themselves_on_a_phone(phone_page, live_server):
     sheet = built["sheets"][(2, 1)]
     deal_record(sheet=sheet, data=dict(players=4, taker=2, contract="garde", oudlers=3, points=86))
 
+    page.clock.run_for(settings.LIVE_POLL_SECONDS * 1000)  # the page's next refresh
     page.wait_for_function(
         "() => document.querySelector('table.ranking tbody tr').innerText.includes('JOUEURF F')",
         timeout=15_000,

@@ -52,6 +52,9 @@ def listed_numbers(page) -> list[str]:
 
 
 def wait_listed(page, count: int) -> None:
+    # Looked at (brought to the front) only now: its list followed the other tab's writes while
+    # it was behind (the page listens to storage events, not to being shown).
+    page.bring_to_front()
     page.wait_for_function(
         "(n) => document.querySelectorAll('#queue-list li').length === n", arg=count
     )

@@ -24,6 +24,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["ARNAUD", "BERGER", "CARON", "DUVAL", "EVRARD"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# The table page refreshes its sheet every 5 s (static/js/table_entry.js), the cockpit at
+# settings.LIVE_POLL_SECONDS (5): a test on Playwright's clock moves it by that much.
+REFRESH_MS = 5000
 
 # (taker, contract, partner, oudlers, points, side, petit au bout); seat 0 enters every deal and
 # seat 3 is always on the other side, so that seat 3 alone confirms them all.
@@ -86,6 +89,7 @@ def tap(page, name: str, value: str, scope: str = "#deal-entry") -> None:
 def identify(page, seat: int, pin: str) -> None:
     """The player says who they are once, with their personal code: this phone then enters
     the table's deals in their name."""
+    page.bring_to_front()  # the tab the player looks at (see enter)
     page.select_option("#who-seat", str(seat))
     page.fill("#who-pin", pin)
     page.click("#who-button")
@@ -97,7 +101,10 @@ def seat_of(name: str) -> str:
 
 
 def enter(page, deal, *, online: bool = True) -> None:
-    """Tap a deal in and save it; online, the computed row shows first (offline there is none)."""
+    """Tap a deal in and save it; online, the computed row shows first (offline there is none).
+    The tab is brought to the front first, as a player looks at the tab they type in: Chromium
+    paints a tab behind another about once a second, and each tap waits for a painted frame."""
+    page.bring_to_front()
     if deal is None:
         tap(page, "taker", "passed")
     else:
@@ -164,6 +171,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         # The desk sees the table waiting for confirmation.
         browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
         tournament = table_of_five["tournament"]
+        page.clock.install()  # its refresh runs when the test moves the clock (see below)
         page.goto(live_server.url + reverse("entry-overview", args=[tournament.pk, 1]))
         assert "À confirmer" in page.inner_text("#table-1")
 
@@ -187,6 +195,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         public.goto(live_server.url + reverse("public-tournament", args=[tournament.pk]))
         best = max(sheet.deals.values_list("scores", flat=True), key=lambda s: max(s))
         assert str(max(best)) in public.inner_text("body") or total > 0
+        confirming.bring_to_front()  # back to the confirming tab (see enter)
 
         # Each player vouches for the sheet: ARNAUD from his bound phone, the others with their
         # codes on one phone; the last one finishes it, and the desk shows it complete without a
@@ -203,6 +212,7 @@ def test_a_table_enters_its_sheet_and_an_opponent_confirms_it(
         # Finished: confirming and signing are gone from the page, which says what follows.
         confirming.wait_for_selector("#sheet-done:has-text('Feuille terminée')")
         assert confirming.locator("#confirm-section").is_hidden()
+        page.clock.run_for(REFRESH_MS)  # the overview's next refresh (every 5 s)
         page.wait_for_function(
             "() => document.querySelector('#table-1') && "
             "document.querySelector('#table-1').innerText.includes('Complète')",
@@ -292,9 +302,14 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
     players = table_of_five["players"]
     url = live_server.url + reverse("table-entry", args=[table_of_five["link"].token])
     browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    # Every page's refreshes (the phones' sheet, the cockpit's) run on Playwright's clock: the
+    # test moves it by a refresh period where it awaits one, instead of waiting in real time.
+    page.clock.install()
     page.goto(live_server.url + reverse("tournament-detail", args=[tournament.pk]))
     entering_context, entering = phone(browser)
     other_context, other = phone(browser)
+    entering.clock.install()
+    other.clock.install()
     refreshes: list[int] = []
     other.on(
         "response",
@@ -319,6 +334,7 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         assert public_total(tournament) == 0
 
         # The enterer's phone shows it contested, with the word, and corrects it.
+        entering.clock.run_for(REFRESH_MS)
         entering.wait_for_selector("#row-1.disputed", timeout=15_000)
         assert "L'attaque avait 45" in entering.inner_text("#row-1")
         entering.click("#row-1 .fix-deal")
@@ -333,6 +349,7 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
 
         # The other side sees the corrected deal (its sheet refreshes by itself), then confirms
         # it: a confirmation is for the sheet the phone shows.
+        other.clock.run_for(REFRESH_MS)
         other.wait_for_selector("#row-1.pending:not(.disputed)", timeout=15_000)
         other.select_option("#confirm-seat", "3")
         other.fill("#confirm-pin", players[3].pin)
@@ -345,10 +362,12 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         # A call for the arbiter reaches the open cockpit by itself.
         other.click("#call-button")
         other.wait_for_selector("#call-banner:has-text('Appel envoyé, l\\'arbitre va venir')")
+        page.clock.run_for(REFRESH_MS)
         page.wait_for_selector("#cockpit-alerts:has-text('Table 1 appelle')", timeout=20_000)
         # Meanwhile the sheet did not change: its refreshes were bodiless 304s, and each change
         # above came as a new sheet (200).
         if 304 not in refreshes:  # the next refresh (every 5 s) of an unchanged sheet
+            other.clock.run_for(REFRESH_MS)
             other.wait_for_event(
                 "response",
                 lambda response: response.url.endswith("/feuille/") and response.status == 304,
@@ -357,6 +376,7 @@ def test_a_contested_deal_is_corrected_by_its_enterer_and_confirmed_by_the_other
         assert "L'attaque avait 45" not in other.inner_text("#row-1")
         page.click("#cockpit-alerts button:has-text('J\\'y vais')")
         page.wait_for_selector("#cockpit-alerts", state="detached")
+        other.clock.run_for(REFRESH_MS)
         other.wait_for_selector("#call-banner:has-text('L\\'arbitre arrive')", timeout=20_000)
     finally:
         entering_context.close()
