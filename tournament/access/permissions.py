@@ -347,8 +347,12 @@ def public_page(
     def decorator(view: Callable):
         @wraps(view)
         def wrapper(request: TournamentRequest, *args, **kwargs):
-            tournament = Tournament.objects.filter(**{lookup: kwargs[kwarg]}).first()
-            if tournament is None or not may(request.user, permission, tournament):
+            # get(), not first(): ordering by the model's ordering cost more than the query.
+            try:
+                tournament = Tournament.objects.get(**{lookup: kwargs[kwarg]})
+            except Tournament.DoesNotExist:
+                raise Http404 from None
+            if not may(request.user, permission, tournament):
                 raise Http404
             request.tournament = tournament
             return view(request, *args, **kwargs)

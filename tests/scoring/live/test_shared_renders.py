@@ -201,8 +201,10 @@ def test_a_fresh_viewers_standings_page_wraps_the_stored_partial_in_constant_que
             page = viewer.get(reverse("public-tournament", args=[tournament.pk]))
         assert page.status_code == 200
         counts.append(len(captured))
-        # The stored partial is the page's standings: no ranking is read, none is rendered.
+        # The stored partial is the page's standings: no ranking is read, none is rendered;
+        # its row is read once, with its body (a fresh viewer is sent one).
         assert not any("ranking" in q["sql"] for q in captured)
+        assert sum("liveartifact" in q["sql"] for q in captured) == 1
         text = page.content.decode()
         assert partial.content.decode() in text
         assert f'data-etag="{escape(partial["ETag"])}"' in text
