@@ -21,6 +21,11 @@ line, bound to 127.0.0.1; production settings, plain http). Then each field in t
   in its own process); 4 hall screens poll their slides every 5 s; a few probes ask the table
   code page /table/, the trivial page the polls and saves are compared with.
 
+Before the load, the setup step measures a fresh viewer's poll in CPU time beside the trivial
+page's, in its own process (bench/fresh_poll.py: the public standings page and the partial it
+polls, asked by a logged-out phone without If-None-Match once stored at the current revision,
+the median of `--poll-rounds` rounds); `--poll-cpu-only` stops there, without the HTTP load.
+
 The first `--warmup` seconds (a poll period) are the room filling: every phone's first poll,
 every table's phones opening their pages, every player's card rendered for the first time, each
 server thread's first request. Their polls are reported apart (warm-up p95); the latencies
@@ -35,8 +40,9 @@ requests and the trivial page, a few a second beside ~100 polls, so it is an upp
 It exits non-zero unless, per field, nothing is lost or doubled, no answer is a 5xx, every poll
 is answered, at least 90 % of the intended polls are delivered (an overloaded server slows the
 trivial page as much as the polls: the ratio alone would pass), and the poll p95 is at most 5x
-the trivial page's; and unless the CPU per poll of the largest field is at most 2x the
-smallest's. The last line of output is a JSON summary.
+the trivial page's, and a fresh viewer's poll costs at most 5x the trivial page's CPU; and
+unless the CPU per poll of the largest field is at most 2x the smallest's. The last line of
+output is a JSON summary.
 
 All traffic goes to 127.0.0.1; every loop is bounded by the run's deadline.
 """
@@ -58,7 +64,16 @@ from pathlib import Path
 import load_run
 import table_entry
 from big_event_phones import run_readers
-from common import HOST, ROOT, add_server_arguments
+from common import (
+    HOST,
+    ROOT,
+    PostgresDatabase,
+    SqliteDatabase,
+    add_server_arguments,
+    run_django_step,
+    server_env,
+)
+from fresh_poll import describe, fresh_poll_cpu
 from table_client import SEATS, TableClient
 
 sys.path.insert(0, str(ROOT))
@@ -76,8 +91,9 @@ TRIVIAL = "/table/"
 # --- the Django side, run in separate processes ----------------------------------------------
 
 
-def django_setup(out: str, fields: str, seed: str) -> None:
-    """Migrate; generate a tournament a field size; write to `out` what the clients need."""
+def django_setup(out: str, fields: str, seed: str, poll_rounds: str) -> None:
+    """Migrate; generate a tournament a field size; measure a fresh viewer's poll of each;
+    write to `out` what the clients need and those figures."""
     from django.core.management import call_command
     from django.utils import timezone
 
@@ -132,6 +148,9 @@ def django_setup(out: str, fields: str, seed: str) -> None:
                 "hall": hall,
             }
         )
+    for field in setup:
+        field["fresh_poll"] = fresh_poll_cpu(field["tournament"], TRIVIAL, int(poll_rounds))
+        print("  " + describe(field["players"], field["fresh_poll"]), flush=True)
     Path(out).write_text(json.dumps({"tournament": setup[0]["tournament"], "fields": setup}))
 
 
@@ -241,8 +260,32 @@ def run_field(args, server, field: dict) -> dict:
         for key in ("deal_posts", "confirmations", "wrong_codes", "sheet_n", "sheets_finished")
     )
     result.update(players=field["players"], phones=len(plan["phones"]))
+    result.update(fresh_figures(field["fresh_poll"]))
     result.update(reader_figures(args, plan, read))
     return result
+
+
+def fresh_figures(figures: dict) -> dict:
+    """A field's fresh-poll figures (bench/fresh_poll.py) as the run's keys."""
+    ms = figures["ms"]
+    return {
+        "fresh_standings_ms": ms["standings"],
+        "fresh_partial_ms": ms["partial"],
+        "fresh_trivial_ms": ms["trivial"],
+        "fresh_login_ms": ms["login"],
+        "fresh_queries": figures["queries"],
+        # The dearer of the page and its partial, over the trivial page.
+        "fresh_poll_ratio": max(figures["ratio"].values()),
+        "fresh_poll_login_ratio": max(figures["login_ratio"].values()),
+    }
+
+
+def fresh_check(run: dict) -> dict:
+    return {
+        "name": f"a fresh viewer's poll at most {MAX_POLL_RATIO:g}x the trivial page's CPU",
+        "ok": run["fresh_poll_ratio"] <= MAX_POLL_RATIO,
+        "value": run["fresh_poll_ratio"],
+    }
 
 
 def drain(port: int, limit: float = 300.0) -> None:
@@ -343,7 +386,7 @@ def run_one(args, kind: str, workdir: Path, static_root: Path) -> dict:
         workdir,
         static_root,
         __file__,
-        (args.fields, str(args.seed)),
+        (args.fields, str(args.seed), str(args.poll_rounds)),
         load,
         club_command,
     )
@@ -390,7 +433,8 @@ def read_checks(run: dict) -> list[dict]:
             "poll_p95_over_page_p95",
         ),
     ]
-    return [{"name": name, "ok": bool(ok), "value": run[key]} for name, ok, key in checks]
+    found = [{"name": name, "ok": bool(ok), "value": run[key]} for name, ok, key in checks]
+    return [*found, fresh_check(run)]
 
 
 COLUMNS = (
@@ -410,6 +454,7 @@ COLUMNS = (
     ("polls_intended_per_s", "polls/s wanted"),
     ("polls_delivered_per_s", "polls/s done"),
     ("cpu_ms_per_poll", "CPU ms/poll"),
+    ("fresh_poll_ratio", "fresh poll/trivial CPU"),
 )
 
 DETAILS = (
@@ -444,6 +489,12 @@ DETAILS = (
     "load_avg_1min",
     "samples",
     "read_samples",
+    "fresh_standings_ms",
+    "fresh_partial_ms",
+    "fresh_trivial_ms",
+    "fresh_login_ms",
+    "fresh_poll_login_ratio",
+    "fresh_queries",
 )
 
 
@@ -482,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     # 50 probes every 10 s: 300 samples a minute, so that the baseline's p95 is not the 6th
     # slowest of 120 (it moved from 10 to 22 ms between two runs of the same code).
     parser.add_argument("--trivial-probes", type=int, default=50)
+    parser.add_argument("--poll-rounds", type=int, default=200, help="fresh poll CPU rounds")
+    parser.add_argument(
+        "--poll-cpu-only", action="store_true", help="only the fresh poll's CPU, no HTTP load"
+    )
     parser.add_argument("--resend", type=float, default=0.10, help="share of deals sent twice")
     parser.add_argument("--rival", type=float, default=0.03, help="share of deals raced")
     add_server_arguments(parser)  # its --preload is not make club's: ignored here
@@ -507,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
+    if args.poll_cpu_only:
+        return poll_cpu_only(args, kinds)
     results = load_run.run_on_each_database(args, kinds, "tarot-big-event-", run_one, report)
     if results is None:
         return 2
@@ -522,6 +579,49 @@ def main(argv: list[str] | None = None) -> int:
     print("PASS" if ok else "FAIL: a lost or doubled deal, a 5xx, or slow or costly polls")
     for row in rows:
         row.pop("log", None)
+    print(json.dumps({"ok": ok, "runs": results}, ensure_ascii=False, default=str))
+    return 0 if ok else 1
+
+
+def poll_cpu_only(args, kinds: list[str]) -> int:
+    """The setup step alone on each database: a fresh viewer's poll beside the trivial page."""
+
+    def run(args, kind: str, workdir: Path, static_root: Path) -> dict:
+        db = SqliteDatabase(workdir) if kind == "sqlite" else PostgresDatabase(workdir)
+        db.create()
+        try:
+            out = workdir / f"setup-{kind}.json"
+            env = server_env(db.url, static_root, debug=args.debug)
+            run_django_step(
+                __file__,
+                env,
+                "_setup",
+                str(out),
+                args.fields,
+                str(args.seed),
+                str(args.poll_rounds),
+            )
+            setup = json.loads(out.read_text())
+        finally:
+            db.drop()
+        fields = []
+        for field in setup["fields"]:
+            figures = dict(fresh_figures(field["fresh_poll"]), db=kind, players=field["players"])
+            figures["checks"] = [fresh_check(figures)]
+            fields.append(figures)
+        return {"db": kind, "fields": fields, "ok": all(f["checks"][0]["ok"] for f in fields)}
+
+    def show(kind: str, result: dict) -> None:
+        for field in result.get("fields", []):
+            check = field["checks"][0]
+            mark = "PASS" if check["ok"] else "FAIL"
+            print(f"  {mark} {kind} {field['players']}: {check['name']} ({check['value']})")
+
+    results = load_run.run_on_each_database(args, kinds, "tarot-fresh-poll-", run, show)
+    if results is None:
+        return 2
+    ok = all(r.get("ok") for r in results)
+    print("PASS" if ok else "FAIL: a fresh viewer's poll costs more than 5x the trivial page")
     print(json.dumps({"ok": ok, "runs": results}, ensure_ascii=False, default=str))
     return 0 if ok else 1
 

@@ -58,7 +58,7 @@ Variant = Callable[..., str | None]
 
 
 class Header(NamedTuple):
-    """A stored artifact's row without its body."""
+    """A stored artifact's row, without its body unless read with it."""
 
     pk: int
     revision: str
@@ -66,6 +66,7 @@ class Header(NamedTuple):
     seconds: float
     claim: str
     claimed_at: datetime | None
+    body: bytes | None = None
 
 
 @dataclass
@@ -150,7 +151,9 @@ def serve(
             if not (conditional and _matches(request, served.etag)):
                 served.response = response
         return served
-    row = stored_header(home, what, variant)
+    # A request without If-None-Match (a fresh viewer) will be sent a body: read with the row.
+    fresh = not (conditional and request.META.get("HTTP_IF_NONE_MATCH"))
+    row = stored_header(home, what, variant, body=fresh)
     if row is not None and (row.revision == current or (coalesce and kept(row))):
         found = _stored(request, row, variant, conditional=conditional)
         if found is not None:
@@ -236,8 +239,11 @@ def _stored(
     served = Versioned(etag=f"{row.revision}-{variant}", stale=stale)
     if conditional and _matches(request, served.etag):
         return served
-    found = LiveArtifact.objects.filter(pk=row.pk).values_list("body", flat=True).first()
-    body = bytes(found) if found is not None else b""
+    if row.body is not None:
+        body = row.body
+    else:
+        found = LiveArtifact.objects.filter(pk=row.pk).values_list("body", flat=True).first()
+        body = bytes(found) if found is not None else b""
     try:
         gzip.decompress(body)
     except (OSError, EOFError):  # gone since, or not stored by this code
@@ -249,12 +255,15 @@ def _stored(
 HEADER_COLUMNS = ("id", "revision", "computed_at", "compute_seconds", "claim", "claimed_at")
 
 
-def stored_header(tournament_id: int, what: str, variant: str) -> Header | None:
-    """The stored row of (what, variant) without its body (None if there is none)."""
+def stored_header(
+    tournament_id: int, what: str, variant: str, *, body: bool = False
+) -> Header | None:
+    """The stored row of (what, variant) without its body unless asked (None if there is none)."""
     # Asked by every poll: one plain statement (through the ORM, building it cost more).
     q = connection.ops.quote_name
+    columns = (*HEADER_COLUMNS, "body") if body else HEADER_COLUMNS
     sql = (
-        f"SELECT {', '.join(q(c) for c in HEADER_COLUMNS)} FROM {q(LiveArtifact._meta.db_table)}"
+        f"SELECT {', '.join(q(c) for c in columns)} FROM {q(LiveArtifact._meta.db_table)}"
         f" WHERE {q('tournament_id')} = %s AND {q('what')} = %s AND {q('variant')} = %s"
     )
     with connection.cursor() as cursor:
@@ -264,11 +273,12 @@ def stored_header(tournament_id: int, what: str, variant: str) -> Header | None:
 
 
 def header_of(row: Sequence[Any]) -> Header:
-    """A row's HEADER_COLUMNS as read by plain SQL."""
-    pk, revision, computed_at, seconds, claim, claimed_at = row
+    """A row's HEADER_COLUMNS (and its body, if read) as read by plain SQL."""
+    pk, revision, computed_at, seconds, claim, claimed_at, *body = row
     computed = _aware(computed_at)
     assert computed is not None  # the column is NOT NULL
-    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at))
+    stored = bytes(body[0]) if body and body[0] is not None else None
+    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at), stored)
 
 
 def _aware(moment: datetime | str | None) -> datetime | None:

@@ -24,6 +24,7 @@ def test_the_big_event_bench_runs_and_counts_what_it_checks():
     command = [sys.executable, str(ROOT / "bench" / "big_event.py"), "--db", "sqlite", "--debug"]
     command += ["--fields", "8,16", "--seconds", "3", "--warmup", "1", "--speedup", "120"]
     command += ["--poll-seconds", "2", "--hall-seconds", "1", "--trivial-probes", "3"]
+    command += ["--poll-rounds", "3"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG)
     output = done.stdout + done.stderr[-3000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
@@ -46,7 +47,12 @@ def test_the_big_event_bench_runs_and_counts_what_it_checks():
         assert field["polls_delivered_per_s"] > 0, output
         names = {check["name"] for check in field["checks"]}
         assert any("trivial page's p95" in name for name in names), output
+        # A fresh viewer's poll, measured in CPU beside the trivial page's, in the setup step.
+        assert any("trivial page's CPU" in name for name in names), output
+        assert field["fresh_standings_ms"] > 0 and field["fresh_poll_ratio"] > 0, output
+        assert field["fresh_queries"]["standings"] > 0, output
     assert run["cpu_check"]["value"] > 0, output
     # The table and the verdict are printed, and the exit code follows the verdict.
     assert "polls/s wanted" in done.stdout and "CPU ms/poll" in done.stdout, output
+    assert "fresh poll/trivial CPU" in done.stdout, output
     assert done.returncode == (0 if summary["ok"] else 1), output

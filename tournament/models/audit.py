@@ -124,6 +124,11 @@ def revisions_bump(tournament_ids: Iterable[int]) -> None:
 
 
 def revision_of(tournament_id: int) -> int:
-    """The tournament's live revision (0 before its first write)."""
-    found = Revision.objects.filter(pk=tournament_id).values_list("number", flat=True).first()
-    return found or 0
+    """The tournament's live revision (0 before its first write). Asked by every live page's
+    poll: one plain statement (through the ORM, building it cost ten times running it)."""
+    q = connection.ops.quote_name
+    sql = f"SELECT {q('number')} FROM {q(Revision._meta.db_table)} WHERE {q('tournament_id')} = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        found = cursor.fetchone()
+    return found[0] if found else 0

@@ -16,14 +16,15 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES
 from scoring.live.shared import CardStanding, shared_player_row
-from scoring.live.versioned import etag_header, serve, tournament_scope, versioned
-from scoring.live.views.reports import ranking_context
+from scoring.live.versioned import etag_header, serve, stored_text, tournament_scope, versioned
+from scoring.live.views.reports import VIEWS, ranking_context
 from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
@@ -92,19 +93,40 @@ def _standings_context(request: TournamentRequest, tournament: Tournament) -> di
 @public_page()
 @require_safe
 def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
+    """The standings page: the partial its refreshes poll (stored once for every viewer of a
+    default page) inside the page around it, which holds the viewer's own (a CSRF token)."""
     tournament = request.tournament
-    context = _standings_context(request, tournament)
-    # Its refreshes send it back: nothing is re-sent until what they would get changes.
+    variant = _shared_page_key(request)
+    if variant is None:  # a search, a sort, a position: the page's form shows it
+        context = _standings_context(request, tournament)
+    else:  # a default page: no ranking is read unless the partial is computed
+        context = _page_context(tournament)
     served = serve(
         request,
         what=STANDINGS_PAGE,
-        variant=_shared_page_key(request),
+        variant=variant,
         scope=tournament_scope(request),
-        compute=lambda: _partial_response(request),
+        compute=lambda: _partial_response(request, context),
         conditional=False,
     )
+    # Its refreshes send it back: nothing is re-sent until what they would get changes.
     context["etag"] = etag_header(served.etag)
+    text = stored_text(served)
+    assert text is not None  # the partial always answers 200
+    context["standings_html"] = mark_safe(text)  # rendered by _partial_response from our template
     return _revalidate(render(request, "scoring/public_tournament.html", context))
+
+
+def _page_context(tournament: Tournament) -> dict[str, Any]:
+    """The page around a default request's partial: the first view, no position, no search."""
+    return {
+        "tournament": tournament,
+        "view": VIEWS[0],
+        "position": None,
+        "query": "",
+        "polling": tournament.status != tournament.Status.FINISHED,
+        "poll_seconds": settings.LIVE_POLL_SECONDS,
+    }
 
 
 def _revalidated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -139,9 +161,12 @@ def public_standings_partial(request: TournamentRequest, pk: int) -> HttpRespons
     return _partial_response(request)
 
 
-def _partial_response(request: TournamentRequest) -> HttpResponse:
-    """The partial rendered from the shared standings."""
-    context = _standings_context(request, request.tournament)
+def _partial_response(
+    request: TournamentRequest, context: dict[str, Any] | None = None
+) -> HttpResponse:
+    """The partial rendered from the shared standings (in `context` if already read)."""
+    if context is None or "table" not in context:
+        context = _standings_context(request, request.tournament)
     response = render(request, "scoring/_public_standings.html", context)
     response.revision = request_version(request)  # type: ignore[attr-defined]  # that it shows
     return response

@@ -1,7 +1,8 @@
 """The live store's pages (scoring.live.versioned): the public standings' default pages and the
 hall screen's slides are rendered once per revision and language, equal to a fresh render after
 a write, never served under a newer ETag than their data, one row per variant, and a hit costs
-the same few queries at any field size."""
+the same few queries at any field size; the standings page a fresh viewer opens wraps the stored
+partial."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from scoring.live import rendered
 from scoring.live.counted import standings_fingerprint
@@ -182,3 +184,38 @@ def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
         assert any("liveartifact" in q["sql"] for q in captured)
         assert not any("ranking" in q["sql"] for q in captured)
     assert counts[0] == counts[1]
+
+
+def test_a_fresh_viewers_standings_page_wraps_the_stored_partial_in_constant_queries():
+    counts = []
+    for players in (8, 40):
+        tournament = tournament_generate(
+            options=GenerateOptions(players=players, positions=2, deals=2, seed=1)
+        )
+        Tournament.objects.filter(pk=tournament.pk).update(
+            is_public=True, status=Tournament.Status.RUNNING
+        )
+        partial = Client().get(partial_url(tournament))  # stored at the current revision
+        viewer = Client()  # a phone opening the page: no cookie, no If-None-Match
+        with CaptureQueriesContext(connection) as captured:
+            page = viewer.get(reverse("public-tournament", args=[tournament.pk]))
+        assert page.status_code == 200
+        counts.append(len(captured))
+        # The stored partial is the page's standings: no ranking is read, none is rendered;
+        # its row is read once, with its body (a fresh viewer is sent one).
+        assert not any("ranking" in q["sql"] for q in captured)
+        assert sum("liveartifact" in q["sql"] for q in captured) == 1
+        text = page.content.decode()
+        assert partial.content.decode() in text
+        assert f'data-etag="{escape(partial["ETag"])}"' in text
+    assert counts[0] == counts[1]
+
+
+def test_the_standings_page_shows_the_current_revision_after_a_write(client, built):
+    url = reverse("public-tournament", args=[built["tournament"].pk])
+    before = client.get(url)
+    WRITES["deal recorded"](built)
+    after = client.get(url).content.decode()
+    partial = client.get(partial_url(built["tournament"]))
+    assert partial.content.decode() in after and partial.content not in before.content
+    assert f'data-etag="{escape(partial["ETag"])}"' in after
