@@ -10,15 +10,18 @@ of X and Y with a hostile value spliced in) and generated JSON bodies to every U
 - on the deal API, as the owner of X: a 201 is a zero-sum deal on a sheet that grew by one;
 - as the owner of Y, aimed at X's pages: every POST refused, and X never changes.
 
-The world is built once per test function, not per example: X's state accumulates across the
-examples of one test, which is harmless since only Y (in the last test, X) must stay put. Each
-example runs in a savepoint, so that a database error fails that example only.
+The world is built once per module, in a transaction rolled back at its end; each test starts
+from it (its own transaction, rolled back after it, and its own copy of the ids). X's state
+accumulates across the examples of one test, which is harmless since only Y (in the last test,
+X) must stay put. Each example runs in a savepoint, so that a database error fails that example
+only.
 Run it on PostgreSQL too (DATABASE_URL): it refuses NUL characters in text and JSON.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import json
 import operator
@@ -146,6 +149,23 @@ def build_world(django_user_model) -> dict:
     )
     world["x"]["conflict"] = conflict.pk
     return world
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    """build_world once for the module's ~100 tests, rolled back after the last one."""
+    from django.contrib.auth import get_user_model
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_world(get_user_model())
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(db, module_world) -> dict:
+    """The module's world as each test starts from it: the test's writes are rolled back after
+    it (a savepoint inside the module's transaction) and the ids it moves are its own copy."""
+    return copy.deepcopy(module_world)
 
 
 def _paths_to_tournament(model, depth: int = 4, seen=()) -> list[str]:
@@ -711,10 +731,7 @@ def view_reads_json(pattern) -> bool:
 
 
 @pytest.mark.parametrize(("route", "pattern"), list(every_route()))
-def test_fuzzed_posts_never_fail_nor_touch_another_tournament(
-    client, django_user_model, route, pattern
-):
-    world = build_world(django_user_model)
+def test_fuzzed_posts_never_fail_nor_touch_another_tournament(client, world, route, pattern):
     client.force_login(world["users"]["owner_x"])
     resolve = Resolver(world)
     y_before = rows_of(world["y"]["tournament"])
@@ -754,8 +771,7 @@ def test_fuzzed_posts_never_fail_nor_touch_another_tournament(
 # --- 2. the deal API ---------------------------------------------------------------------------
 
 
-def test_fuzzed_api_bodies_never_fail_and_only_record_sound_deals(client, django_user_model):
-    world = build_world(django_user_model)
+def test_fuzzed_api_bodies_never_fail_and_only_record_sound_deals(client, world):
     client.force_login(world["users"]["owner_x"])
     resolve = Resolver(world)
     sheet_id = world["x"]["sheet"]
@@ -800,11 +816,10 @@ def test_fuzzed_api_bodies_never_fail_and_only_record_sound_deals(client, django
 # --- 3. the owner of Y posts the same to X's pages: refused, and X unchanged -------------------
 
 
-def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, django_user_model):
+def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, world):
     """Every page about one tournament (its URL names a tournament, position, table, sheet or
     deal) refuses Y's owner. The table pages are left out: their secret link is the credential,
     whoever holds it (the roles tests cover them)."""
-    world = build_world(django_user_model)
     client.force_login(world["users"]["owner_y"])
     urls = [
         (pattern.name, url_for(route, pattern, world["x"]))
