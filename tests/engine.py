@@ -53,10 +53,6 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/scoring/live/test_public_visibility.py",
         "tests/scoring/live/test_player_card.py",
     ),
-    "scoring/live/rendered.py": (
-        "tests/scoring/live/test_shared_renders.py",
-        "tests/scoring/live/test_shared_renders_query.py",
-    ),
     "scoring/live/versioned.py": (
         "tests/scoring/live/test_shared_renders.py",
         "tests/scoring/live/test_shared_renders_query.py",
