@@ -57,8 +57,6 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/scoring/live/test_shared_renders.py",
         "tests/scoring/live/test_shared_renders_query.py",
         "tests/scoring/live/test_hall_views.py",
-    ),
-    "scoring/live/shared.py": (
         "tests/scoring/live/test_shared_standings.py",
         "tests/scoring/live/test_shared_across_processes.py",
     ),
