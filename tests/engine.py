@@ -53,16 +53,10 @@ ENGINE_SUBJECTS: dict[str, tuple[str, ...]] = {
         "tests/scoring/live/test_public_visibility.py",
         "tests/scoring/live/test_player_card.py",
     ),
-    "scoring/live/rendered.py": (
-        "tests/scoring/live/test_shared_renders.py",
-        "tests/scoring/live/test_shared_renders_query.py",
-    ),
     "scoring/live/versioned.py": (
         "tests/scoring/live/test_shared_renders.py",
         "tests/scoring/live/test_shared_renders_query.py",
         "tests/scoring/live/test_hall_views.py",
-    ),
-    "scoring/live/shared.py": (
         "tests/scoring/live/test_shared_standings.py",
         "tests/scoring/live/test_shared_across_processes.py",
     ),

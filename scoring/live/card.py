@@ -41,7 +41,7 @@ def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[Any, 
     body = shared_fragment(tournament, CARD_DEALS, key, version)
     if body is None:
         body = render_to_string("scoring/_public_deals.html", {"deals": deals})
-        store_fragment(tournament, CARD_DEALS, key, version, body, drop_other_versions=False)
+        store_fragment(tournament, CARD_DEALS, key, version, body)
     return deals, mark_safe(body)  # noqa: S308 - rendered by our own template, escaped there
 
 

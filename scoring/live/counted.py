@@ -1,5 +1,5 @@
 """What the rankings and statistics read: the visible sheets, the counted incidents, one
-player's counted deals, and the version of the live pages (the tournament's revision).
+player's counted deals.
 
 Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, and its SQL
 `counted_sql` in the plain reads here), the same for the arbiter and the public: a deal counts
@@ -24,7 +24,6 @@ from django.db import connection
 from django.db.models import Model, Q, QuerySet
 
 from scoring.models import Deal, DealScore, Incident, ScoreSheet, SheetPlayer
-from tournament.access.audit import revision_of
 from tournament.access.permissions import PUBLIC_TOURNAMENTS as PUBLIC_TOURNAMENTS
 from tournament.models import Player, Position, Registration, Table, Tournament
 
@@ -252,9 +251,3 @@ def deal_role(seat: int, roles: tuple[int | None, int | None, int | None], *, pl
     if seat == dead:
         return "dead"
     return "defence"
-
-
-def standings_fingerprint(tournament: Tournament) -> str:
-    """The version of what the tournament's live pages show: its live revision
-    (tournament.access.audit.revision_bump), moved by every write in the write's transaction."""
-    return str(revision_of(tournament.pk))

@@ -1,17 +1,18 @@
 """A tournament's standings as stored to be shared (scoring.live.shared), and read back.
 
-The payload is plain data (zlib-compressed JSON: nothing in it runs code when read, and nothing
+Plain data (JSON, gzipped by the live store: nothing in it runs code when read, and nothing
 depends on the reader's language). Each ranked row is kept as its own small JSON text, decoded
-only when a page shows it: a poll showing 50 rows of an 800-player ranking reads 50 rows, so
-its cost does not grow with the field. A teams or clubs ranking decodes its members on demand.
+only when a page shows it: a player's card reads one row of an 800-player ranking, a page of
+the standings 50. A teams or clubs ranking decodes its members on demand.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
-import zlib
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, overload
+from dataclasses import astuple, fields
+from typing import Any
 
 from scoring.core import ranking
 from scoring.live.provisional import PartialPosition
@@ -19,28 +20,33 @@ from scoring.live.standings import Standings, normalisation_factors
 from tournament.models import Tournament
 
 # Bumped whenever the layout below changes: an older payload is then recomputed, never misread.
-FORMAT = 1
+FORMAT = 2
+# A player's row as stored: its fields in this order, its results as PositionResult's fields.
+PLAYER_FIELDS = tuple(f.name for f in fields(ranking.PlayerRow))
 
 
 def encode(standings: Standings) -> bytes:
     """The standings' ranked rows, positions and partial positions (not the tournament's
-    settings, which the reader has in hand and which move the version when they change)."""
+    settings, which the reader has in hand and which move the revision when they change)."""
     body = {
         "format": FORMAT,
         "positions": list(standings.positions),
-        "partial": [[p.number, p.finished, p.tables] for p in standings.partial],
+        "partial": [astuple(p) for p in standings.partial],
         "keys": [r.row.key for r in standings.players],
         "players": [_text(_player(r)) for r in standings.players],
         "teams": [_text(_group(r)) for r in standings.teams],
         "clubs": [_text(_group(r)) for r in standings.clubs],
     }
-    return zlib.compress(_text(body).encode(), 1)
+    return _text(body).encode()
 
 
 def decode(payload: bytes, tournament: Tournament, *, public: bool) -> Standings | None:
     """The standings stored in `payload`, or None if it was written in another format."""
-    body = json.loads(zlib.decompress(payload))
-    if body.get("format") != FORMAT:
+    try:
+        body = json.loads(gzip.decompress(payload))
+    except (OSError, EOFError, ValueError):  # not stored by this code (an older format)
+        return None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
         return None
     players = LazyRanked(body["players"], _player_from)
     keys: list[Hashable] = body["keys"]
@@ -72,30 +78,6 @@ def decode(payload: bytes, tournament: Tournament, *, public: bool) -> Standings
     )
 
 
-def encode_rows(
-    rows: Sequence[ranking.Ranked], players: int, partial: Sequence[PartialPosition] = ()
-) -> str:
-    """Some players' ranked rows by key, the number of ranked players and the positions still
-    in play (the card says "provisoire" as the standings do), stored apart for their cards
-    (scoring.live.shared)."""
-    return _text(
-        {
-            "players": players,
-            "rows": {str(r.row.key): _player(r) for r in rows},
-            "partial": [[p.number, p.finished, p.tables] for p in partial],
-        }
-    )
-
-
-def decode_row(text: str, key: int) -> tuple[ranking.Ranked | None, int, list[PartialPosition]]:
-    """The ranked row of `key` among those stored by encode_rows (None if not ranked), the
-    number of ranked players and the positions still in play."""
-    body = json.loads(text)
-    values = body["rows"].get(str(key))
-    partial = [PartialPosition(*p) for p in body.get("partial", [])]
-    return (None if values is None else _player_from(values)), body["players"], partial
-
-
 class LazyRanked(Sequence[ranking.Ranked]):
     """Ranked rows decoded from their JSON texts on first access, each once."""
 
@@ -107,11 +89,7 @@ class LazyRanked(Sequence[ranking.Ranked]):
     def __len__(self) -> int:
         return len(self._texts)
 
-    @overload
-    def __getitem__(self, index: int) -> ranking.Ranked: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[ranking.Ranked]: ...
-    def __getitem__(self, index: int | slice) -> ranking.Ranked | list[ranking.Ranked]:
+    def __getitem__(self, index: Any) -> Any:  # a row, or a list of rows for a slice
         if isinstance(index, slice):
             return [self._row(i) for i in range(*index.indices(len(self._texts)))]
         if index < 0:
@@ -136,52 +114,16 @@ def _text(value: Any) -> str:
 
 def _player(ranked: ranking.Ranked) -> list[Any]:
     row: ranking.PlayerRow = ranked.row
-    results = [
-        [
-            r.position,
-            r.table,
-            r.table_size,
-            r.points,
-            r.raw_points,
-            r.deals,
-            r.won_table,
-            r.penalty,
-            r.penalty_charged,
-            r.in_play,
-        ]
-        for r in row.results.values()
-    ]
-    return [
-        ranked.rank,
-        ranked.tied,
-        row.key,
-        row.name,
-        row.number,
-        row.club,
-        row.team,
-        row.team_key,
-        row.licence,
-        row.penalty,
-        row.penalties_charged,
-        results,
-    ]
+    values = [getattr(row, name) for name in PLAYER_FIELDS]
+    values[PLAYER_FIELDS.index("results")] = [astuple(r) for r in row.results.values()]
+    return [ranked.rank, ranked.tied, *values]
 
 
 def _player_from(values: list[Any]) -> ranking.Ranked:
-    rank, tied, key, name, number, club, team, team_key, licence, penalty, charged, results = values
-    row = ranking.PlayerRow(
-        key=key,
-        name=name,
-        number=number,
-        club=club,
-        team=team,
-        team_key=team_key,
-        licence=licence,
-        results={r[0]: ranking.PositionResult(*r) for r in results},
-        penalty=penalty,
-        penalties_charged=charged,
-    )
-    return ranking.Ranked(rank=rank, row=row, tied=tied)
+    rank, tied, *row = values
+    fields_ = dict(zip(PLAYER_FIELDS, row, strict=True))
+    fields_["results"] = {r[0]: ranking.PositionResult(*r) for r in fields_["results"]}
+    return ranking.Ranked(rank=rank, row=ranking.PlayerRow(**fields_), tied=tied)
 
 
 def _group(ranked: ranking.Ranked) -> list[Any]:

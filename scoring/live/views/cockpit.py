@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring.live.cockpit import cockpit_load, current_position
+from scoring.live.shared import request_standings
 from scoring.live.versioned import current_etag, tournament_scope, versioned
-from scoring.live.views.served import request_standings
 from scoring.models import TableCall
 from scoring.qr import qr_svg
 from scoring.sheets import table_entry

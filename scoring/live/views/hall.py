@@ -17,10 +17,10 @@ from django.views.decorators.http import require_safe
 
 from scoring.live.hall import HallContent, hall_content
 from scoring.live.rendered import HALL_PLAN, shared_fragment, store_fragment
+from scoring.live.shared import request_standings
 from scoring.live.versioned import serve, stored_text, tournament_scope, versioned
 from scoring.live.views.cockpit import live
 from scoring.live.views.screens import SCREEN_TEMPLATE, page_seconds, private, privately
-from scoring.live.views.served import request_standings, request_version
 from tournament.access.permissions import TournamentRequest, hall_screen
 from tournament.evening.clock import state_of
 
@@ -52,12 +52,10 @@ def hall_page(request: TournamentRequest, token: str) -> HttpResponse:
         compute=lambda: _slides(request, content),
         conditional=False,
     )
-    slides = stored_text(served)
     context = {
         "tournament": tournament,
         "content": content,
-        "slides_html": None if slides is None else mark_safe(slides),  # noqa: S308 - ours
-        "plan_html": _plan_html(request, content) if slides is None else "",
+        "slides_html": mark_safe(stored_text(served) or ""),  # noqa: S308 - our own render
         "clock": state_of(content.position) if content.position is not None else None,
         "etag": served.etag,
         "slides_url": reverse("hall-slides", args=[token]),
@@ -84,7 +82,7 @@ def hall_slides(request: TournamentRequest, token: str) -> HttpResponse:
 def _slides(request: TournamentRequest, content: HallContent) -> HttpResponse:
     context = {"content": content, "plan_html": _plan_html(request, content)}
     response = render(request, "hall/_slides.html", context)
-    response.revision = request_version(request)  # type: ignore[attr-defined]  # that it shows
+    response.revision = request_standings(request, public=True).version  # type: ignore[attr-defined]
     return response
 
 

@@ -7,7 +7,6 @@ Made for phones on a tournament evening: the standings come one page at a time, 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -22,14 +21,13 @@ from django.views.decorators.http import require_safe
 
 from scoring.live.card import card_deals_html
 from scoring.live.rendered import MAX_PAGES
-from scoring.live.shared import CardStanding, shared_player_row
+from scoring.live.shared import request_standings
 from scoring.live.versioned import etag_header, serve, stored_text, tournament_scope, versioned
 from scoring.live.views.reports import VIEWS, ranking_context
-from scoring.live.views.served import request_standings, request_version
 from scoring.sheets.views.sheet_page import int_or_none
 from tournament.access.permissions import TournamentRequest, public_page
 from tournament.core.collation import matches, person_key
-from tournament.evening.selectors import PlayerSeating, player_seating
+from tournament.evening.selectors import player_seating
 from tournament.players.selectors import registration_or_404, roster
 
 if TYPE_CHECKING:
@@ -46,32 +44,20 @@ STANDINGS_PAGE = "standings"
 
 
 # A player's card (or whole page) in the live store's terms: computed for each viewer, never
-# stored (its deals are, scoring.live.card), answered 304 from the revision of the ranking it shows.
+# stored (its deals are, scoring.live.card), answered 304 from the revision of the ranking it
+# shows (a seat changed or a position published moves the revision, hence the next ranking's).
 CARD = "card"
 
 
 def _card_variant(request: TournamentRequest, pk: int, registration: int) -> str:
-    """The language, the player's seats in the published positions (their next table shows at
-    once, without waiting for the next ranking; another player's seat leaves it), and the card
-    alone (asked by htmx) or the whole page: two representations, two ETags."""
-    seats = _seating(request, registration).signature()
-    digest = hashlib.sha256(repr(seats).encode()).hexdigest()[:12]
-    return f"{get_language()}:{registration}:{digest}:{'card' if request.htmx else 'page'}"
-
-
-def _seating(request: TournamentRequest, registration: int) -> PlayerSeating:
-    """The player's seating, read once a request (the variant, then the card)."""
-    if "player_seating" not in request.__dict__:
-        request.__dict__["player_seating"] = player_seating(request.tournament, registration)
-    seating: PlayerSeating = request.__dict__["player_seating"]
-    return seating
+    """The language, the player, and the card alone (asked by htmx) or the whole page: two
+    representations, two ETags."""
+    return f"{get_language()}:{registration}:{'card' if request.htmx else 'page'}"
 
 
 def _card_scope(request: TournamentRequest, pk: int, registration: int) -> tuple[int, int]:
-    """The revision of the public ranking the card shows (coalesced as the standings are): a
-    seat swapped or a position published moves the revision, hence the next ranking's."""
     registration_or_404(request.tournament, registration)  # no ETag answers for a 404
-    return request.tournament.pk, int(request_version(request))
+    return request.tournament.pk, int(request_standings(request, public=True).version)
 
 
 def _revalidate(response: HttpResponse) -> HttpResponse:
@@ -168,7 +154,7 @@ def _partial_response(
     if context is None or "table" not in context:
         context = _standings_context(request, request.tournament)
     response = render(request, "scoring/_public_standings.html", context)
-    response.revision = request_version(request)  # type: ignore[attr-defined]  # that it shows
+    response.revision = request_standings(request, public=True).version  # type: ignore[attr-defined]
     return response
 
 
@@ -225,8 +211,8 @@ def public_player(request: TournamentRequest, pk: int, registration: int) -> Htt
     """
     tournament = request.tournament
     entry = registration_or_404(tournament, registration)
-    card = _card_standing(request, entry.pk)
-    ranked = card.ranked
+    standings = request_standings(request, public=True).standings
+    ranked = standings.rank_of(entry.pk)
     # Rendered once per content and shared: they move only with the player's own tables.
     deals, deals_html = card_deals_html(tournament, entry.pk)
     context = {
@@ -236,10 +222,10 @@ def public_player(request: TournamentRequest, pk: int, registration: int) -> Htt
         "ranked": ranked,
         "deals": deals,
         "deals_html": deals_html,
-        "current": _seating(request, entry.pk).in_play,
-        "players_count": card.players,
+        "current": player_seating(tournament, entry.pk).in_play,
+        "players_count": len(standings.players),
         # "Classement provisoire — position 2 en cours (7/12 tables)", as the standings say it.
-        "provisional": card.provisional,
+        "provisional": standings.provisional,
         "results": sorted(ranked.row.results.values(), key=lambda r: r.position) if ranked else [],
         "polling": tournament.status != tournament.Status.FINISHED,
         "poll_seconds": settings.LIVE_POLL_SECONDS,
@@ -250,14 +236,3 @@ def public_player(request: TournamentRequest, pk: int, registration: int) -> Htt
     page_etag: str = request.live_etag  # type: ignore[attr-defined]  # set by @versioned
     context["etag"] = etag_header(page_etag.removesuffix(":page") + ":card")
     return render(request, "scoring/public_player.html", context)
-
-
-def _card_standing(request: TournamentRequest, key: int) -> CardStanding:
-    """The player's standing (their ranked row, the number of ranked players, the positions in
-    play): the player's row read alone when it is stored at the version served, else read from
-    the shared standings."""
-    stored = shared_player_row(request.tournament, key, request_version(request))
-    if stored is not None:
-        return stored
-    standings = request_standings(request, public=True).standings
-    return CardStanding(standings.rank_of(key), len(standings.players), list(standings.partial))

@@ -195,6 +195,7 @@ def test_the_card_alone_answers_htmx_and_304_until_the_next_table_changes(client
     page = client.get(url)
     assert page["ETag"] != etag and etag.replace('"', "&quot;") in page.content.decode()
     seat_at_new_position(built, 3, Position.Status.PUBLISHED, {"A": "N"})
+    revision_bump(built["tournament"].pk)  # as publishing does, in its transaction
     changed = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and "Table 3" in changed.content.decode()
 

@@ -18,12 +18,11 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from scoring.live import rendered
-from scoring.live.counted import standings_fingerprint
-from scoring.live.rendered import STANDINGS_ROWS
 from scoring.models import LiveArtifact
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from tests.report_builders import build_tournament
 from tests.scoring.live.test_shared_standings import WRITES
+from tournament.access.audit import revision_of
 from tournament.evening import hall
 from tournament.models import Tournament
 
@@ -112,8 +111,8 @@ def test_searches_sorts_and_far_pages_are_rendered_for_their_viewer(client, buil
     far = str(rendered.MAX_PAGES + 1)
     assert client.get(partial_url(tournament, page=far)).status_code == 200
     assert client.get(partial_url(tournament, page="x")).status_code == 200
-    # (The ranking and its players' rows for their cards are stored: not renders.)
-    assert not LiveArtifact.objects.exclude(what__in=[STANDINGS_ROWS, "ranking"]).exists()
+    # (The ranking is stored: not renders.)
+    assert not LiveArtifact.objects.exclude(what="ranking").exists()
 
 
 def test_the_table_keeps_only_the_current_version_bounded(client, built):
@@ -127,7 +126,7 @@ def test_the_table_keeps_only_the_current_version_bounded(client, built):
     client.get(partial_url(tournament))
     Client().get(slides_url(tournament))
     rows = LiveArtifact.objects.filter(tournament=tournament)
-    version = standings_fingerprint(tournament)
+    version = str(revision_of(tournament.pk))
     standings = rows.filter(what="standings")
     # One row per variant, replaced in place: bounded by the pages and languages asked.
     assert sorted(standings.values_list("variant", flat=True)) == sorted(
@@ -142,7 +141,7 @@ def test_a_stale_render_never_carries_the_new_etag(client, built):
     url = partial_url(tournament)
     old = client.get(url)
     WRITES["incident"](built)
-    new_version = standings_fingerprint(tournament)
+    new_version = str(revision_of(tournament.pk))
     # Another process is computing the new standings: this one serves the previous ones.
     LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()

@@ -3,6 +3,7 @@ kind of write, for the public and the arbiter; a hit costs the same few queries 
 
 from __future__ import annotations
 
+import gzip
 import json
 import zlib
 from collections.abc import Callable
@@ -15,9 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.live import shared, versioned
-from scoring.live.counted import standings_fingerprint
 from scoring.live.provisional import mark_provisional
 from scoring.live.shared import shared_standings
+from scoring.live.snapshot import FORMAT
 from scoring.live.standings import Standings, standings_for
 from scoring.models import Deal, Incident, LiveArtifact, ScoreSheet
 from scoring.sheets.services import (
@@ -28,6 +29,7 @@ from scoring.sheets.services import (
     sheet_validate,
 )
 from tests.report_builders import build_tournament
+from tournament.access.audit import revision_of
 from tournament.access.lifecycle import position_close
 from tournament.evening.positions import position_publish
 from tournament.models import Player, Position, Registration, Tournament
@@ -120,7 +122,7 @@ def check_after(built, write: Callable[[], object]) -> None:
     tournament = Tournament.objects.get(pk=tournament.pk)
     for public in (True, False):
         served = shared_standings(tournament, public=public)
-        assert served.version == standings_fingerprint(tournament) != before[public]
+        assert served.version == str(revision_of(tournament.pk)) != before[public]
         fresh = mark_provisional(standings_for(tournament, public=public))
         same(served.standings, fresh)
         # Read back from the row, not the process that computed it: the same again.
@@ -155,7 +157,7 @@ def test_while_another_process_computes_the_previous_version_is_served_under_its
     tournament = built["tournament"]
     old = shared_standings(tournament, public=True)
     WRITES["incident"](built)
-    new_version = standings_fingerprint(tournament)
+    new_version = str(revision_of(tournament.pk))
     # Another process has just claimed the new version.
     LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()
@@ -177,7 +179,7 @@ def test_a_stale_answer_never_carries_the_new_etag(client, built):
     url = reverse("public-standings-partial", args=[tournament.pk])
     old_etag = client.get(url)["ETag"]
     WRITES["incident"](built)
-    new_version = standings_fingerprint(tournament)
+    new_version = str(revision_of(tournament.pk))
     LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public").update(
         claim=new_version, claimed_at=timezone.now()
     )
@@ -202,7 +204,7 @@ def test_the_table_keeps_one_row_per_tournament_and_audience(built):
         shared_standings(tournament, public=False)
     rows = LiveArtifact.objects.filter(tournament=tournament, what="ranking")
     assert sorted(rows.values_list("variant", flat=True)) == ["arbiter", "public"]
-    assert all(row.revision == standings_fingerprint(tournament) for row in rows)
+    assert all(row.revision == str(revision_of(tournament.pk)) for row in rows)
 
 
 def test_a_poll_on_a_hit_costs_the_same_queries_at_any_size(client):
@@ -252,22 +254,22 @@ def test_the_public_ranking_keeps_its_version_a_while_however_many_deals_come(
     for write in ("deal recorded", "incident"):
         WRITES[write](built)
         served = shared_standings(tournament, public=True)
-        assert served.version == old.version != standings_fingerprint(tournament)
+        assert served.version == old.version != str(revision_of(tournament.pk))
         same(served.standings, old.standings)
     assert computed == []
     # The arbiter's ranking is never kept: it follows every write.
-    assert shared_standings(tournament, public=False).version == standings_fingerprint(tournament)
+    assert shared_standings(tournament, public=False).version == str(revision_of(tournament.pk))
     assert computed == [1]
     # Past 10 x the computation's time, the next poll computes the new version, once for both
     # writes.
     age(tournament, seconds=2.5, compute_seconds=0.2)
     served = shared_standings(tournament, public=True)
-    assert served.version == standings_fingerprint(tournament) and computed == [1, 1]
+    assert served.version == str(revision_of(tournament.pk)) and computed == [1, 1]
     same(served.standings, mark_provisional(standings_for(tournament, public=True)))
     # However long a computation took, the standings are never kept over 3 s.
     WRITES["team formed"](built)
     age(tournament, seconds=versioned.COALESCE_MAX_SECONDS + 0.5, compute_seconds=60)
-    assert shared_standings(tournament, public=True).version == standings_fingerprint(tournament)
+    assert shared_standings(tournament, public=True).version == str(revision_of(tournament.pk))
 
 
 def test_while_kept_the_phones_holding_the_served_version_are_answered_304(client, built, settings):
@@ -283,16 +285,21 @@ def test_while_kept_the_phones_holding_the_served_version_are_answered_304(clien
     assert not [q for q in captured if "payload" in q["sql"]]
     age(tournament, seconds=3, compute_seconds=0.2)
     fresh = client.get(url, HTTP_IF_NONE_MATCH=etag)
-    assert fresh.status_code == 200 and standings_fingerprint(tournament) in fresh["ETag"]
+    assert fresh.status_code == 200 and str(revision_of(tournament.pk)) in fresh["ETag"]
 
 
+# An older layout, and the zlib payloads stored before the ranking was gzipped as pages are.
+OLDER = [gzip.compress(b'{"format": 0}', mtime=0), zlib.compress(b'{"format": 1, "players": []}')]
+
+
+@pytest.mark.parametrize("older", OLDER, ids=["older-layout", "zlib"])
 def test_a_ranking_stored_in_an_older_format_is_recomputed_once_and_stored_again(
-    built, monkeypatch
+    built, monkeypatch, older
 ):
     tournament = built["tournament"]
     first = shared_standings(tournament, public=True)
     snapshot = LiveArtifact.objects.filter(tournament=tournament, what="ranking", variant="public")
-    snapshot.update(body=zlib.compress(json.dumps({"format": 0}).encode()))
+    snapshot.update(body=older)
     computed = []
     real = shared.standings_for
     monkeypatch.setattr(
@@ -303,4 +310,4 @@ def test_a_ranking_stored_in_an_older_format_is_recomputed_once_and_stored_again
         assert served.version == first.version
         same(served.standings, first.standings)
     assert computed == [1]
-    assert json.loads(zlib.decompress(bytes(snapshot.get().body)))["format"] != 0
+    assert json.loads(gzip.decompress(bytes(snapshot.get().body)))["format"] == FORMAT
