@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db import connection
 
-from tournament.models.audit import revision_bump
+from tournament.models.audit import attempt_bump
 from tournament.models.limits import Counter
 
 MAX_LOCK = 24 * 3600.0  # seconds: the longest lock a key reaches by doubling
@@ -128,10 +128,10 @@ def gate(
 
 
 def _moved(links: dict[str, Any]) -> None:
-    """An attempt at a tournament's code shows on its cockpit (a locked code): its revision; on
-    no table's phone page (their revision, Revision.common, stays)."""
+    """An attempt at a tournament's code shows on its cockpit alone (a locked code): the cockpit's
+    version moves, no public or table page's (Revision's docstring)."""
     if links.get("tournament_id") is not None:
-        revision_bump(links["tournament_id"], tables=False)
+        attempt_bump(links["tournament_id"])
 
 
 def hits(key: str) -> int:

@@ -78,15 +78,20 @@ class Revision(models.Model):
 
     `common` moves with the same writes except those no table's phone page shows but its own
     sheet's (its deals, confirmations, signatures, incidents: bump_version, a record naming the
-    sheet; a code attempt, which the cockpit alone shows): a table's
-    phone page is versioned by it and its own sheet's (scoring.live.views.table), so a
-    deal at one table leaves the other tables' phones a 304."""
+    sheet): a table's phone page is versioned by it and its own sheet's
+    (scoring.live.views.table), so a deal at one table leaves the other tables' phones a 304.
+
+    `attempts` counts the attempts at the tournament's codes (tournament.access.throttle), which
+    the cockpit alone shows (a locked code): neither number moves with them, so a phone typing
+    its code, or a stranger guessing one, re-sends no public page. The cockpit is versioned by
+    `number + attempts` (each only grows, so the sum moves whenever either does)."""
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="revision"
     )
     number = models.PositiveBigIntegerField(_("révision"), default=0)
     common = models.PositiveBigIntegerField(_("révision hors feuilles"), default=0)
+    attempts = models.PositiveBigIntegerField(_("tentatives de code"), default=0, db_default=0)
 
     class Meta:
         verbose_name = _("révision en direct")
@@ -101,7 +106,7 @@ def revision_bump(tournament_id: int, *, tables: bool = True) -> None:
     holds the revision's row lock until the transaction ends, so revisions follow commit order
     (a page computed at revision N holds every write numbered N or below). `common` moves too,
     unless no table's phone page shows the write but its own sheet's (`tables=False`: a sheet's
-    own write, or a code attempt, which the cockpit alone shows; Revision's docstring)."""
+    own write; Revision's docstring). A code attempt moves `attempts` instead (attempt_bump)."""
     q = connection.ops.quote_name
     table, key, number = q(Revision._meta.db_table), q("tournament_id"), q("number")
     common, step = q("common"), 1 if tables else 0
@@ -114,6 +119,20 @@ def revision_bump(tournament_id: int, *, tables: bool = True) -> None:
         cursor.execute(sql, [tournament_id, step, step])
 
 
+def attempt_bump(tournament_id: int) -> None:
+    """One more attempt at one of the tournament's codes, for the cockpit's version alone (one
+    upsert; the revision itself stays: Revision's docstring)."""
+    q = connection.ops.quote_name
+    table, key, attempts = q(Revision._meta.db_table), q("tournament_id"), q("attempts")
+    sql = (
+        f"INSERT INTO {table} ({key}, {q('number')}, {q('common')}, {attempts}) "
+        f"VALUES (%s, 0, 0, 1) "
+        f"ON CONFLICT ({key}) DO UPDATE SET {attempts} = {table}.{attempts} + 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+
+
 def revisions_bump(tournament_ids: Iterable[int]) -> None:
     """Move several tournaments' revisions (an event's brackets, a player's tournaments) in
     ascending id order, whatever order they are given in: two writes over the same brackets
@@ -123,11 +142,13 @@ def revisions_bump(tournament_ids: Iterable[int]) -> None:
         revision_bump(tournament_id)
 
 
-def revision_of(tournament_id: int) -> int:
-    """The tournament's live revision (0 before its first write). Asked by every live page's
-    poll: one plain statement (through the ORM, building it cost ten times running it)."""
+def revision_of(tournament_id: int, *, attempts: bool = False) -> int:
+    """The tournament's live revision (0 before its first write), plus the attempts at its codes
+    when asked (the cockpit's version). Asked by every live page's poll: one plain statement
+    (through the ORM, building it cost ten times running it)."""
     q = connection.ops.quote_name
-    sql = f"SELECT {q('number')} FROM {q(Revision._meta.db_table)} WHERE {q('tournament_id')} = %s"
+    column = f"{q('number')} + {q('attempts')}" if attempts else q("number")
+    sql = f"SELECT {column} FROM {q(Revision._meta.db_table)} WHERE {q('tournament_id')} = %s"
     with connection.cursor() as cursor:
         cursor.execute(sql, [tournament_id])
         found = cursor.fetchone()

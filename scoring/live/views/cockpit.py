@@ -21,11 +21,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.live.cockpit import cockpit_load, current_position
 from scoring.live.shared import request_standings
-from scoring.live.versioned import current_etag, tournament_scope, versioned
+from scoring.live.versioned import current_etag, versioned
 from scoring.models import TableCall
 from scoring.qr import qr_svg
 from scoring.sheets import table_entry
 from scoring.sheets.table_entry.links import phones_enabled
+from tournament.access.audit import revision_of
 from tournament.access.permissions import (
     Permission,
     TournamentRequest,
@@ -86,10 +87,15 @@ def _cockpit_variant(request: TournamentRequest, pk: int) -> str:
     return f"{get_language()}:{int(manage)}"
 
 
+def _cockpit_scope(request: TournamentRequest, *args: object, **kwargs: object) -> tuple[int, int]:
+    """The revision and the attempts at the tournament's codes (a locked code shows here)."""
+    return request.tournament.pk, revision_of(request.tournament.pk, attempts=True)
+
+
 def _cockpit_context(request: TournamentRequest, tournament: Tournament) -> dict[str, object]:
     # The ETag first (the poll's, or read now): the data read after it is never older.
     etag = getattr(request, "live_etag", None) or current_etag(
-        COCKPIT, _cockpit_variant(request, tournament.pk), tournament_scope(request)
+        COCKPIT, _cockpit_variant(request, tournament.pk), _cockpit_scope(request)
     )
     can = capabilities(request.user, tournament)
     cockpit = cockpit_load(tournament, request_standings(request, public=False).standings)
@@ -139,7 +145,9 @@ def tournament_detail(request: TournamentRequest, pk: int) -> HttpResponse:
 @permission_required(Permission.VIEW)
 @require_safe
 @live
-@versioned(COCKPIT, _cockpit_variant, coalesce=False, store=False)  # its forms hold CSRF tokens
+@versioned(
+    COCKPIT, _cockpit_variant, scope=_cockpit_scope, coalesce=False, store=False
+)  # its forms hold CSRF tokens
 def cockpit_live(request: TournamentRequest, pk: int) -> HttpResponse:
     return render(
         request, "tournament/_cockpit_live.html", _cockpit_context(request, request.tournament)

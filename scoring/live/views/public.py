@@ -44,20 +44,22 @@ STANDINGS_PAGE = "standings"
 
 
 # A player's card (or whole page) in the live store's terms: computed for each viewer, never
-# stored (its deals are, scoring.live.card), answered 304 from the revision of the ranking it
-# shows (a seat changed or a position published moves the revision, hence the next ranking's).
+# stored (its deals are, scoring.live.card). It shows the shared ranking's row (kept a few
+# seconds while deals come: scoring.live.shared) beside what is read fresh (its deals,
+# penalties and seat): its ETag names both the tournament's revision and the ranking's.
 CARD = "card"
 
 
 def _card_variant(request: TournamentRequest, pk: int, registration: int) -> str:
-    """The language, the player, and the card alone (asked by htmx) or the whole page: two
-    representations, two ETags."""
-    return f"{get_language()}:{registration}:{'card' if request.htmx else 'page'}"
+    """The language, the player, the ranking's version shown, and the card alone (asked by
+    htmx) or the whole page: two representations, two ETags."""
+    ranking = request_standings(request, public=True).version
+    return f"{get_language()}:{registration}:{ranking}:{'card' if request.htmx else 'page'}"
 
 
 def _card_scope(request: TournamentRequest, pk: int, registration: int) -> tuple[int, int]:
     registration_or_404(request.tournament, registration)  # no ETag answers for a 404
-    return request.tournament.pk, int(request_standings(request, public=True).version)
+    return tournament_scope(request)
 
 
 def _revalidate(response: HttpResponse) -> HttpResponse:

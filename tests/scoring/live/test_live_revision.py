@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from scoring.sheets.services import deal_record
 from tests.scoring.live.test_shared_standings import WRITES, built, sheet  # noqa: F401
+from tournament.access import throttle
 from tournament.access.audit import revision_of, settings_save
 from tournament.evening.clock import clock_start
 from tournament.evening.hall import hall_announcement_set, hall_link_create
@@ -84,3 +85,31 @@ def test_a_sheets_own_write_leaves_the_other_tables_revision(built):  # noqa: F8
     MORE_WRITES["hall announcement"](built)
     after_setting = Revision.objects.get(pk=tournament.pk)
     assert after_setting.number > after_deal.number and after_setting.common > row.common
+
+
+def test_a_code_attempt_moves_the_cockpit_alone(client, arbiter_client, built):  # noqa: F811
+    """A phone typing its code (or anyone guessing one) shows on the cockpit only (a locked
+    code): the public pages and the hall stay a 304, the cockpit answers anew."""
+    tournament = built["tournament"]
+    hall_link_create(tournament=tournament)
+    tournament.refresh_from_db()
+    public = [
+        reverse("public-standings-partial", args=[tournament.pk]),
+        reverse("public-player", args=[tournament.pk, built["registrations"]["C"].pk]),
+        reverse("hall-slides", args=[tournament.hall_token]),
+    ]
+    cockpit = reverse("cockpit-live", args=[tournament.pk])
+    tags = {url: client.get(url)["ETag"] for url in public}
+    cockpit_tag = arbiter_client.get(cockpit)["ETag"]
+    before = revision_of(tournament.pk)
+
+    links = {"tournament_id": tournament.pk, "registration_id": None, "table_id": None}
+    assert throttle.gate("pin:guess", allowance=5, lock=60.0, links=links)
+    throttle.hit("pin:typed", 60.0, links=links)
+
+    assert revision_of(tournament.pk) == before
+    assert revision_of(tournament.pk, attempts=True) == before + 2
+    for url, tag in tags.items():
+        assert client.get(url, headers={"if-none-match": tag}).status_code == 304, url
+    answer = arbiter_client.get(cockpit, headers={"if-none-match": cockpit_tag})
+    assert answer.status_code == 200 and answer["ETag"] != cockpit_tag

@@ -19,11 +19,13 @@ from scoring.live.counted import (
     visible_sheets,
 )
 from scoring.live.provisional import mark_provisional, table_winners
+from scoring.live.shared import shared_standings
 from scoring.live.standings import player_deals, standings_for
 from scoring.live.views.reports import player_context
 from scoring.models import Deal, DealScore, Incident, LiveArtifact, ScoreSheet
 from scoring.sheets.generate import GenerateOptions, tournament_generate
 from scoring.sheets.services.deals import deal_record
+from tests.scoring.live.test_shared_standings import WRITES, age, built  # noqa: F401
 from tournament.evening.selectors import played_positions, position_in_play
 from tournament.models import Player, Position, Seat, Tournament, player_name
 from tournament.models.audit import revision_bump
@@ -287,3 +289,30 @@ def test_a_table_where_everybody_ties_has_no_best_bilan():
     bilans |= {(2, 20): (60, 2), (2, 21): (60, 2), (2, 22): (-60, 2), (2, 23): (-60, 2)}
     assert table_winners(seats, bilans, played={1, 2}) == {(2, 20), (2, 21)}
     assert table_winners(seats, bilans, played={1}) == set()
+
+
+def test_a_card_shown_while_the_ranking_is_kept_is_never_a_stale_304(client, built, settings):  # noqa: F811
+    """The card shows the shared ranking's row (kept a few seconds while deals come) beside its
+    deals and penalties read fresh: a penalty recorded meanwhile changes the card's ETag at once
+    (a phone holding the old one gets the new card, not a 304), and the ranking catching up
+    later changes it again."""
+    settings.LIVE_STANDINGS_COALESCE = 10
+    made = built
+    tournament, player = made["tournament"], made["registrations"]["C"]
+    url = reverse("public-player", args=[tournament.pk, player.pk])
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    kept = shared_standings(tournament, public=True).version
+    age(tournament, seconds=0, compute_seconds=1)  # kept up to COALESCE_MAX_SECONDS from now
+
+    WRITES["incident"](made)  # 30 penalty points for this player
+    during = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert during.status_code == 200 and during["ETag"] != first["ETag"]
+    assert "30" in during.content.decode()
+
+    age(tournament, seconds=60, compute_seconds=1)  # no longer kept: the next poll computes
+    after = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=during["ETag"])
+    if f":{kept}:" in during["ETag"]:  # the card was shown beside the kept ranking
+        assert after.status_code == 200 and after["ETag"] != during["ETag"]
+    assert (
+        client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=after["ETag"]).status_code == 304
+    )
