@@ -109,11 +109,26 @@ def fresh_public_standings(settings):
 # plans they check. What it finds at the real budget is tested on the pure generator
 # (tests/tournament/core/seating/, `generate`'s own default or an explicit exact_budget).
 TEST_SEATING_BUDGET = 0.2
+# The annealing's steps likewise (settings.SEATING_SEARCH_STEPS, at most 600,000): 2,000 a run,
+# so the site's tests still anneal; their assertions hold on the tabu search's and the exact
+# solver's plans (every test of tests/tournament/evening passes with no annealing at all). A test
+# that judges a plan at the site's real budgets asks for `real_seating_budget`.
+TEST_SEARCH_STEPS = 6_000
 
 
 @pytest.fixture(autouse=True)
 def small_seating_budget(settings):
     settings.SEATING_EXACT_BUDGET = TEST_SEATING_BUDGET
+    settings.SEATING_SEARCH_STEPS = TEST_SEARCH_STEPS
+
+
+@pytest.fixture
+def real_seating_budget(settings):
+    """The generator's real budgets, exact solver and annealing, for a test about plan quality."""
+    from tournament import settings as site_settings
+
+    settings.SEATING_EXACT_BUDGET = site_settings.SEATING_EXACT_BUDGET
+    settings.SEATING_SEARCH_STEPS = site_settings.SEATING_SEARCH_STEPS
 
 
 @pytest.fixture

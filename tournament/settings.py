@@ -264,6 +264,10 @@ LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 5)
 # positions page announces a wait that follows it. The tests set it small (tests/conftest.py)
 # and give the real budget back to the few that measure a plan's quality.
 SEATING_EXACT_BUDGET = 2.0
+# The generator's annealing takes at most this many steps in all (its own budget, about 2 s of
+# CPU on a large field; deterministic, so a plan does not depend on the machine). The tests set
+# it small too, and give it back where they measure a plan's quality.
+SEATING_SEARCH_STEPS = 600_000
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while a sheet is saved; the timeout makes concurrent saves wait
     # instead of failing with "database is locked".

@@ -106,6 +106,7 @@ def tournament_generate(*, options: GenerateOptions) -> Tournament:
             policy=options.remainder,
             seed=options.seed,
             exact_budget=settings.SEATING_EXACT_BUDGET,
+            search_steps=settings.SEATING_SEARCH_STEPS,
         )
         by_number = {r.number: r for r in registrations}
         _seat_and_play(tournament, plan, by_number, options, played, rng)

@@ -8,17 +8,15 @@ from django.urls import reverse
 from tests.browser.accessibility_helpers import axe_violations
 from tests.conftest import browser_login
 from tests.tournament.evening.positions_helpers import make_tournament
-from tournament.core.seating.small import EXACT_BUDGET
 from tournament.evening.positions import generation_seconds
 from tournament.evening.selectors import tournament_plan
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_long_generation_shows_its_progress(desk_page, live_server, arbiter, settings):
-    # 12 players x 4 positions: the exact solver's turn, several seconds at the site's budget
-    # (the tests' smaller one could answer before the bar moves: tests/conftest.py).
-    settings.SEATING_EXACT_BUDGET = EXACT_BUDGET
+def test_a_long_generation_shows_its_progress(desk_page, live_server, arbiter, real_seating_budget):
+    # 12 players x 4 positions: the exact solver's turn, several seconds at the site's budgets
+    # (the tests' smaller ones could answer before the bar moves: tests/conftest.py).
     tournament = make_tournament(players=12, positions=4)
     seconds = generation_seconds(tournament, 0)
     assert seconds > 2

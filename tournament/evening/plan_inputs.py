@@ -146,6 +146,7 @@ def plan_solve(inputs: PlanInputs, seed: int, keep_close: bool) -> seating.Plan:
     fixed = list(inputs.fixed)
     players = inputs.players()
     budget = site_settings.SEATING_EXACT_BUDGET
+    steps = site_settings.SEATING_SEARCH_STEPS
     try:
         if inputs.method == GENERATOR:
             previous = inputs.previous(keep_close)
@@ -157,13 +158,16 @@ def plan_solve(inputs: PlanInputs, seed: int, keep_close: bool) -> seating.Plan:
                 seed=seed,
                 previous=previous,
                 exact_budget=budget,
+                search_steps=steps,
             )
         ranked = [seating.SeatingPlayer(pk, dict(inputs.roster)[pk]) for pk in inputs.standings]
         position = seating.seat_by_standings(ranked, inputs.method, policy, fixed, seed)
         played = [*fixed, tuple(tuple(table) for table in position)]
         if len(played) == last:
             return seating.Plan(tuple(played))
-        return seating.generate(players, last, policy, fixed=played, seed=seed, exact_budget=budget)
+        return seating.generate(
+            players, last, policy, fixed=played, seed=seed, exact_budget=budget, search_steps=steps
+        )
     except seating.SeatingError as error:
         # Translated here, in the arbiter's language: the pure module only marks its templates.
         raise ValidationError(_(error.template) % error.params) from error

@@ -16,7 +16,7 @@ from tournament.core.seating.plan import (
     check_teams_fit,
     table_sizes,
 )
-from tournament.core.seating.search import best_groupings
+from tournament.core.seating.search import MAX_ANNEAL_STEPS, best_groupings
 from tournament.core.seating.small import EXACT_BUDGET, refine_exactly, refine_on_repeats
 from tournament.core.seating.state import State
 
@@ -29,6 +29,7 @@ def generate(
     seed: int = 0,
     previous: Plan | None = None,
     exact_budget: float = EXACT_BUDGET,
+    search_steps: int = MAX_ANNEAL_STEPS,
 ) -> Plan:
     """Seat `players` for positions len(fixed)+1 .. `positions` (the total count).
 
@@ -42,6 +43,9 @@ def generate(
     exact solver (`exact`, played positions kept) for at most `exact_budget` deterministic
     seconds (about as many CPU seconds; 0: no solver). A re-plan close to `previous` changes
     there only for fewer repeats.
+
+    The annealing takes at most `search_steps` steps in all (a deterministic budget: the same
+    plan on any machine); the search's own, fewer for small plans, by default.
     """
     roster = check_players(players)
     policy = check_policy(policy)
@@ -55,10 +59,10 @@ def generate(
     state = State.build(roster, fixed_positions)
     rng = random.Random(seed)
     done = len(fixed_positions)
-    outcome = best_groupings(state, roster, sizes, done, new_count, previous, rng)
+    outcome = best_groupings(state, roster, sizes, done, new_count, previous, rng, search_steps)
     strict = previous is not None  # keep close to the plan replaced unless repeats drop
     if not done:
-        outcome = refine_on_repeats(state, roster, sizes, outcome, rng, strict)
+        outcome = refine_on_repeats(state, roster, sizes, outcome, rng, strict, search_steps)
     outcome = refine_exactly(
         state, roster, sizes, outcome, exact_budget, seed, fixed_positions, strict
     )

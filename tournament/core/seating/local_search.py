@@ -163,7 +163,7 @@ def anneal(
     refresh = max(128 + n * rounds // 16, n * rounds // 4)
     # Cycles of cooling from _HOT to _COLD, each from the best grouping so far; the search stops
     # when a whole cycle found nothing better.
-    cycle = min(steps, _CYCLE)
+    cycle = max(1, min(steps, _CYCLE))  # no step at all: the start is returned
     cooling = (_COLD / _HOT) ** (1 / cycle)
     temperature = _HOT
     improved_at = 0

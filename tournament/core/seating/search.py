@@ -29,7 +29,8 @@ from tournament.core.seating.state import (
     table_index,
 )
 
-_MAX_STEPS = 600_000  # annealing steps, all runs together: about 2 s of CPU
+# Annealing steps, all runs together, at most (about 2 s of CPU): `generate`'s default budget.
+MAX_ANNEAL_STEPS = 600_000
 RUNS = 3  # independent annealing runs
 
 
@@ -112,11 +113,13 @@ def best_groupings(
     new_count: int,
     previous: Plan | None,
     rng: random.Random,
+    max_steps: int = MAX_ANNEAL_STEPS,
 ) -> Outcome:
     """Try each starting point (previous plan, design, greedy), improve it, keep the cheapest.
 
     Every start is first made fair (odd-table seats shared as evenly as the arithmetic allows);
-    the searches then only make moves that keep it so, and lower the meeting cost.
+    the searches then only make moves that keep it so, and lower the meeting cost. The
+    annealing runs take at most `max_steps` steps together.
     """
     fair = fair_odd_counts(state, sizes, new_count)
     repeats_floor = _repeats_floor(state, sizes, new_count, fair, done)
@@ -137,7 +140,8 @@ def best_groupings(
         # A design relabelled is the better start of the other runs at tables of 4 only: with
         # tables of 3 or 5, sharing them fairly breaks it up anyway.
         redesign = design is not None and all(s == 4 for s in sizes)
-        grouping = _anneal_runs(state, roster, sizes, new_count, start, floor, redesign, rng)
+        steps = anneal_steps(state.present, new_count, max_steps) // RUNS
+        grouping = _anneal_runs(state, roster, sizes, new_count, start, floor, redesign, rng, steps)
     even_prefixes(state, grouping)
     spread = max(fair) - min(fair)
     uneven = start.uneven
@@ -201,11 +205,12 @@ def _anneal_runs(
     floor: int,
     redesign: bool,
     rng: random.Random,
+    steps: int,
 ) -> Grouping:
     """Anneal the start, then fresh starts (a design relabelled when `redesign`, else greedy)
-    while the floor is not reached, RUNS in all; the cheapest grouping stays seated in `state`.
-    Independent runs make the result depend far less on the seed than one long run."""
-    steps = anneal_steps(state.present, new_count) // RUNS
+    while the floor is not reached, RUNS in all of `steps` steps each; the cheapest grouping
+    stays seated in `state`. Independent runs make the result depend far less on the seed than
+    one long run."""
     grouping = start.grouping
     cost = anneal(state, grouping, rng, start.cost, floor, steps)
     for _ in range(RUNS - 1):
@@ -279,9 +284,9 @@ def even_prefixes(state: State, grouping: Grouping) -> None:
                 break
 
 
-def anneal_steps(players: int, new_count: int) -> int:
-    """The annealing budget, in proportion to the seats to plan, bounded."""
-    return min(_MAX_STEPS, 3_000 * players * new_count)
+def anneal_steps(players: int, new_count: int, max_steps: int = MAX_ANNEAL_STEPS) -> int:
+    """The annealing budget, in proportion to the seats to plan, at most `max_steps`."""
+    return min(max_steps, 3_000 * players * new_count)
 
 
 def _cost_floor(state: State, sizes: list[int], new_count: int) -> int:

@@ -18,6 +18,7 @@ from tournament.core.seating.local_search import anneal
 from tournament.core.seating.metrics import plan_figures
 from tournament.core.seating.plan import Plan, Position, SeatingPlayer
 from tournament.core.seating.search import (
+    MAX_ANNEAL_STEPS,
     RUNS,
     Outcome,
     anneal_steps,
@@ -69,6 +70,7 @@ def refine_on_repeats(
     outcome: Outcome,
     rng: random.Random,
     strict: bool = False,
+    max_steps: int = MAX_ANNEAL_STEPS,
 ) -> Outcome:
     """A small field's first plan with more repeats than the floor: anneal on E itself.
 
@@ -82,7 +84,7 @@ def refine_on_repeats(
     if state.repeats() <= floor or n > SMALL_MAX_PLAYERS or len(state.ids) != n or len(sizes) < 2:
         return outcome
     rounds = len(best)
-    steps = anneal_steps(n, rounds) // RUNS  # each run as long as one of the search's
+    steps = anneal_steps(n, rounds, max_steps) // RUNS  # each run as long as one of the search's
     # Where the exact solver follows, one run from the plan found: the solver does the rest.
     runs = 1 if n <= EXACT_MAX_PLAYERS else _SMALL_RUNS
     for run in range(runs):
