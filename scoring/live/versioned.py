@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import wraps
@@ -186,19 +186,15 @@ def current_etag(what: str, variant: str | None, scope: tuple[int, int]) -> str:
 def respond(request: HttpRequest, served: Versioned) -> HttpResponse:
     """The HTTP answer of `serve`: a 304, the stored body (gzipped if the client takes it), or
     the computed response, each with the ETag of what it holds."""
-    if served.response is None and served.body is None:
-        response: HttpResponse = HttpResponseNotModified()
-    elif served.response is not None and served.body is None:
-        response = served.response
-    elif _takes_gzip(request):
-        assert served.body is not None
-        response = HttpResponse(served.body, content_type="text/html; charset=utf-8")
-        response["Content-Encoding"] = "gzip"
-        patch_vary_headers(response, ("Accept-Encoding",))
-    else:
-        assert served.body is not None
-        body = gzip.decompress(served.body)
+    gzipped = bool(re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    if served.body is not None:
+        body = served.body if gzipped else gzip.decompress(served.body)
         response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+            patch_vary_headers(response, ("Accept-Encoding",))
+    else:
+        response = HttpResponseNotModified() if served.response is None else served.response
     if response.status_code in (200, 304):
         response["ETag"] = etag_header(served.etag)
     if served.stale:
@@ -226,10 +222,6 @@ def _matches(request: HttpRequest, etag: str) -> bool:
     tags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
     weak = [t.removeprefix("W/") for t in tags]
     return quote_etag(etag) in weak or "*" in weak
-
-
-def _takes_gzip(request: HttpRequest) -> bool:
-    return bool(re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
 
 def _stored(
@@ -269,16 +261,13 @@ def stored_header(
     with connection.cursor() as cursor:
         cursor.execute(sql, [tournament_id, what, variant])
         row = cursor.fetchone()
-    return None if row is None else header_of(row)
-
-
-def header_of(row: Sequence[Any]) -> Header:
-    """A row's HEADER_COLUMNS (and its body, if read) as read by plain SQL."""
-    pk, revision, computed_at, seconds, claim, claimed_at, *body = row
+    if row is None:
+        return None
+    pk, revision, computed_at, seconds, claim, claimed_at, *stored = row
     computed = _aware(computed_at)
     assert computed is not None  # the column is NOT NULL
-    stored = bytes(body[0]) if body and body[0] is not None else None
-    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at), stored)
+    found = bytes(stored[0]) if stored and stored[0] is not None else None
+    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at), found)
 
 
 def _aware(moment: datetime | str | None) -> datetime | None:
@@ -290,33 +279,22 @@ def _aware(moment: datetime | str | None) -> datetime | None:
     return moment
 
 
-def keep_seconds(compute_seconds: float) -> float:
-    """How long a coalesced artifact keeps its revision, new data or not: LIVE_STANDINGS_COALESCE
-    times what computing it took, at most COALESCE_MAX_SECONDS (0: never kept)."""
-    return min(COALESCE_MAX_SECONDS, settings.LIVE_STANDINGS_COALESCE * compute_seconds)
-
-
 def kept(row: Header) -> bool:
-    keep = keep_seconds(row.seconds)
+    """Whether a coalesced artifact keeps its revision, new data or not: for
+    LIVE_STANDINGS_COALESCE times what computing it took, at most COALESCE_MAX_SECONDS."""
+    keep = min(COALESCE_MAX_SECONDS, settings.LIVE_STANDINGS_COALESCE * row.seconds)
     return keep > 0 and row.computed_at > timezone.now() - timedelta(seconds=keep)
 
 
 def claim(row: Header, revision: str) -> bool:
     """Claim the computation of `revision`, unless another process holds a live claim on it
     (as read: then no statement; or as the atomic UPDATE finds it)."""
-    lapse = timezone.now() - timedelta(seconds=CLAIM_SECONDS)
-    if row.claim == revision and row.claimed_at is not None and row.claimed_at > lapse:
-        return False
     now = timezone.now()
     fresh = now - timedelta(seconds=CLAIM_SECONDS)
+    if row.claim == revision and row.claimed_at is not None and row.claimed_at > fresh:
+        return False
     rows = LiveArtifact.objects.filter(pk=row.pk).exclude(claim=revision, claimed_at__gt=fresh)
     return rows.update(claim=revision, claimed_at=now) == 1
-
-
-def pack(content: bytes) -> bytes:
-    """A body as stored: gzipped as the site's gzip would send it (its random padding included:
-    a live artifact holds nothing of anyone's), so that it is sent as stored."""
-    return compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
 
 
 def _store(
@@ -324,12 +302,13 @@ def _store(
 ) -> bytes | None:
     """Replace the row of (what, variant) by the body of the revision it shows, claimed for the
     revision asked (an older one shown: other processes serve it until the claim lapses), in one
-    statement; the body as stored (pack; None if too large to keep)."""
+    statement; the body as stored (None if too large to keep): gzipped as the site's gzip would
+    send it (its random padding included: a live artifact holds nothing of anyone's)."""
     revision, claim = revisions
     now = timezone.now()
     # Shown older than asked: other processes serve it a second, then one tries again.
     claimed = now if revision == claim else now - timedelta(seconds=CLAIM_SECONDS - RETRY_SECONDS)
-    body = pack(content)
+    body = compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
     if len(body) > BODY_LIMIT:
         return None
     artifact = LiveArtifact(
