@@ -1,10 +1,8 @@
-"""The tournament's ranking computed once per revision and shared by every request of every
-server process: one row of the live store per tournament and audience (LiveArtifact, `what`
-RANKING), claimed, kept and stored as scoring.live.versioned stores a page. The revision is read
-before the data, so a ranking is never older than the revision it is stored under; the public's
-ranking is coalesced (versioned.kept: at 800 players a deal comes every second, and each would
-otherwise cost a fifth of a second of CPU), the arbiter's never. A request reads it once
-(request_standings): a page and what it holds show one ranking, and say which revision.
+"""The tournament's ranking computed once per revision and shared by every server process: one
+row of the live store per audience (`what` RANKING), claimed, kept and stored as
+scoring.live.versioned stores a page (README, Architecture). The revision is read before the
+data, so a ranking is never older than its revision; the public's is coalesced, the arbiter's
+never. A request reads it once (request_standings): a page shows one ranking and its revision.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
-"""The one way to serve a live page: `@versioned(what, variant)`, from the tournament's revision.
-
-Every write moves its tournament's revision in its own transaction (tournament.access.audit,
-revision_bump); a read never does. A live view decorated here answers, for a variant (language,
-page, screen) of what it shows:
-
-- 304 when the request's If-None-Match names what it would serve (ETag: revision and variant);
-- the artifact stored for (tournament, what, variant) when it is at the current revision, or, for
-  a coalesced page, was computed less than a few times its computing time ago (at most
-  COALESCE_MAX_SECONDS: at 800 players a deal comes every second, and every one would otherwise
-  cost a render and every poll a new page);
-- else the view's answer, computed once across processes: the first process claims the revision
-  on the stored row (one atomic UPDATE), runs the view and stores its body (one upsert, gzipped
-  once, sent as stored); while it does, the others serve the previous revision's body under its
-  own ETag, marked `X-Live-Stale: 1`, so the next poll asks again. A claim left by a process
-  that died lapses after CLAIM_SECONDS.
-
-A variant of None (a search, a sort, a page past the shared ones) is computed for its viewer,
-still answered 304 from the revision.
+"""The one way to serve a live page: `@versioned(what, variant)`, from the tournament's revision
+(README, Architecture: a 304 from the revision; else the artifact stored for (tournament, what,
+variant) at that revision, or kept by a coalesced page; else the view's answer computed once
+across processes, the first claiming the revision on the stored row while the others serve the
+previous body marked `X-Live-Stale: 1`). A claim left by a process that died lapses after
+CLAIM_SECONDS. A variant of None (a search, a sort, a page past the shared ones) is computed
+for its viewer, still answered 304 from the revision.
 """
 
 from __future__ import annotations
@@ -141,28 +129,26 @@ def serve(
     """What this request gets: a 304's ETag, a stored body, or `compute()`'s answer (stored)."""
     home, revision = scope
     current = str(revision)
+    asked = request.META.get("HTTP_IF_NONE_MATCH", "") if conditional else ""
     if variant is None or not store:  # for this viewer, answered 304 from the revision alone
         served = Versioned(etag=current_etag(what, variant, scope))
         request.live_etag = served.etag  # type: ignore[attr-defined]  # the page polls with it
-        if not (conditional and _matches(request, served.etag)):
+        if not _matches(asked, served.etag):
             response = compute()
             if hasattr(response, "revision"):  # it shows an older revision's stored fragment
                 served.etag = current_etag(what, variant, (home, int(response.revision)))
-            if not (conditional and _matches(request, served.etag)):
+            if not _matches(asked, served.etag):
                 served.response = response
         return served
     # A request without If-None-Match (a fresh viewer) will be sent a body: read with the row.
-    fresh = not (conditional and request.META.get("HTTP_IF_NONE_MATCH"))
-    row = stored_header(home, what, variant, body=fresh)
-    if row is not None and (row.revision == current or (coalesce and kept(row))):
-        found = _stored(request, row, variant, conditional=conditional)
-        if found is not None:
-            return found
-    elif row is not None and not claim(row, current):  # another process computes it
-        found = _stored(request, row, variant, conditional=conditional, stale=True)
-        if found is not None:
-            return found
-    if conditional and _matches(request, f"{current}-{variant}"):
+    row = stored_header(home, what, variant, body=not asked)
+    if row is not None:
+        stale = not (row.revision == current or (coalesce and kept(row)))
+        if not stale or not claim(row, current):  # current, kept, or another process computes it
+            found = _stored(asked, row, variant, stale=stale)
+            if found is not None:
+                return found
+    if _matches(asked, f"{current}-{variant}"):
         return Versioned(etag=f"{current}-{variant}")
     started = time.monotonic()
     response = compute()
@@ -173,7 +159,7 @@ def serve(
     if response.status_code == 200 and not response.streaming:
         body = response.content
         served.body = _store(home, what, variant, (shown, current), body, started)
-    if conditional and _matches(request, served.etag):
+    if _matches(asked, served.etag):
         return Versioned(etag=served.etag)
     return served
 
@@ -218,18 +204,17 @@ def stored_text(served: Versioned) -> str | None:
     return None
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
-    tags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+def _matches(asked: str, etag: str) -> bool:
+    """Whether an If-None-Match header's value names this ETag (weakly compared)."""
+    tags = parse_etags(asked)
     weak = [t.removeprefix("W/") for t in tags]
     return quote_etag(etag) in weak or "*" in weak
 
 
-def _stored(
-    request: HttpRequest, row: Header, variant: str, *, conditional: bool, stale: bool = False
-) -> Versioned | None:
+def _stored(asked: str, row: Header, variant: str, *, stale: bool) -> Versioned | None:
     """The stored artifact (None if its body is not one this code stored: computed again)."""
     served = Versioned(etag=f"{row.revision}-{variant}", stale=stale)
-    if conditional and _matches(request, served.etag):
+    if _matches(asked, served.etag):
         return served
     if row.body is not None:
         body = row.body
