@@ -1,18 +1,12 @@
 """What the rankings and statistics read: the visible sheets, the counted incidents, one
 player's counted deals.
 
-Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, and its SQL
-`counted_sql` in the plain reads here), the same for the arbiter and the public: a deal counts
-once confirmed, never while it waits or is contested. What differs by audience is which sheets
-and tournaments are seen, answered here and nowhere else, and every public read (a tournament's
-public pages, the hall screen, a public championship's page, PDF and XLSX, the public
-statistics) asks it:
-- which tournaments: only public ones (`public_tournaments`, and `PUBLIC_TOURNAMENTS`, the
-  access module's query, re-exported here); a private tournament's results stay on its staff's
-  pages;
-- which sheets: those of positions that are not drafts, and only validated ones when the
-  organiser chose `public_requires_validation` (`visible_sheets_of`).
-The arbiter sees every sheet of the tournaments they work on.
+Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, `counted_sql` in the
+plain reads here), the same for every audience. Which tournaments and sheets the public sees is
+answered here and nowhere else, for every public read (pages, hall screen, championships, PDF
+and XLSX, statistics): public tournaments only (`public_tournaments`, `PUBLIC_TOURNAMENTS`
+re-exported), sheets of positions that are not drafts, validated ones only where the organiser
+chose `public_requires_validation` (`visible_sheets_of`). The arbiter sees every sheet.
 """
 
 from __future__ import annotations
