@@ -16,7 +16,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from scoring.live.counted import (
@@ -25,7 +25,7 @@ from scoring.live.counted import (
     player_counted_deals,
     player_counted_penalties,
 )
-from scoring.live.rendered import CARD_DEALS, shared_fragment, store_fragment
+from scoring.live.rendered import CARD_DEALS, fragment
 from scoring.models import Deal, Incident
 from tournament.models import Tournament, player_name
 
@@ -38,11 +38,9 @@ def card_deals_html(tournament: Tournament, registration_id: int) -> tuple[Any, 
     deals = SimpleLazyObject(lambda: card_deals(rows, penalties))
     key = f"{get_language()}:{registration_id}"
     version = hashlib.sha256(repr((rows, penalties)).encode()).hexdigest()[:32]
-    body = shared_fragment(tournament, CARD_DEALS, key, version)
-    if body is None:
-        body = render_to_string("scoring/_public_deals.html", {"deals": deals})
-        store_fragment(tournament, CARD_DEALS, key, version, body)
-    return deals, mark_safe(body)  # noqa: S308 - rendered by our own template, escaped there
+    template = "scoring/_public_deals.html"
+    render = lambda: render_to_string(template, {"deals": deals})  # noqa: E731
+    return deals, fragment(tournament, CARD_DEALS, key, version, render)
 
 
 def card_deals(rows: list[tuple[Any, ...]], penalties: list[tuple[Any, ...]]) -> dict[str, Any]:

@@ -184,30 +184,19 @@ def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[W
     for table in tables:
         row = table.row
         name = gettext("Table %(number)s") % {"number": row.table.number}
-        if row.pending:
-            items.append(
-                Waiting(
-                    ngettext(
-                        "%(table)s : %(count)s donne saisie au téléphone à confirmer",
-                        "%(table)s : %(count)s donnes saisies au téléphone à confirmer",
-                        row.pending,
-                    )
-                    % {"table": name, "count": row.pending},
-                    table=table,
-                )
-            )
-        if row.disputed:
-            items.append(
-                Waiting(
-                    ngettext(
-                        "%(table)s : %(count)s donne contestée à trancher",
-                        "%(table)s : %(count)s donnes contestées à trancher",
-                        row.disputed,
-                    )
-                    % {"table": name, "count": row.disputed},
-                    table=table,
-                )
-            )
+        pending = ngettext(
+            "%(table)s : %(count)s donne saisie au téléphone à confirmer",
+            "%(table)s : %(count)s donnes saisies au téléphone à confirmer",
+            row.pending,
+        )
+        disputed = ngettext(
+            "%(table)s : %(count)s donne contestée à trancher",
+            "%(table)s : %(count)s donnes contestées à trancher",
+            row.disputed,
+        )
+        for count, text in ((row.pending, pending), (row.disputed, disputed)):
+            if count:
+                items.append(Waiting(text % {"table": name, "count": count}, table=table))
         if table.state == State.DISAGREEMENT:
             items.append(Waiting(f"{name} : {table.label}", table=table))
         elif paper_differs in row.flags:
@@ -218,8 +207,7 @@ def _waiting(tournament: Tournament, tables: list[CockpitTable]) -> tuple[list[W
         .select_related("registration__player", "sheet__table__position")
         .order_by("-created_at", "-pk")
     )
-    for incident in undecided:
-        items.append(Waiting(_incident_text(incident), incident=incident))
+    items += [Waiting(_incident_text(incident), incident=incident) for incident in undecided]
     return items[:WAITING], len(items)
 
 

@@ -1,18 +1,12 @@
 """What the rankings and statistics read: the visible sheets, the counted incidents, one
 player's counted deals.
 
-Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, and its SQL
-`counted_sql` in the plain reads here), the same for the arbiter and the public: a deal counts
-once confirmed, never while it waits or is contested. What differs by audience is which sheets
-and tournaments are seen, answered here and nowhere else, and every public read (a tournament's
-public pages, the hall screen, a public championship's page, PDF and XLSX, the public
-statistics) asks it:
-- which tournaments: only public ones (`public_tournaments`, and `PUBLIC_TOURNAMENTS`, the
-  access module's query, re-exported here); a private tournament's results stay on its staff's
-  pages;
-- which sheets: those of positions that are not drafts, and only validated ones when the
-  organiser chose `public_requires_validation` (`visible_sheets_of`).
-The arbiter sees every sheet of the tournaments they work on.
+Which deals count is scoring.counting's one rule (`Deal.objects.counted()`, `counted_sql` in the
+plain reads here), the same for every audience. Which tournaments and sheets the public sees is
+answered here and nowhere else, for every public read (pages, hall screen, championships, PDF
+and XLSX, statistics): public tournaments only (`public_tournaments`, `PUBLIC_TOURNAMENTS`
+re-exported), sheets of positions that are not drafts, validated ones only where the organiser
+chose `public_requires_validation` (`visible_sheets_of`). The arbiter sees every sheet.
 """
 
 from __future__ import annotations
@@ -81,29 +75,15 @@ def visible_incidents(tournament: Tournament, sheets: QuerySet[ScoreSheet]) -> Q
     )
 
 
-# The columns of a player's counted deal (player_counted_deals), in this order.
-PLAYER_DEAL_COLUMNS = (
-    "points",
-    "seat",
-    "sheet",
-    "number",
-    "passed",
-    "cancelled",
-    "taker",
-    "partner",
-    "dead",
-    "contract",
-    "oudlers",
-    "deal_points",
-    "adjusted",
-    "adjustment_reason",
-    "table",
-    "position",
-    "taker_last",
-    "taker_first",
-    "partner_last",
-    "partner_first",
-)
+# What player_counted_deals reads, in order: each column as `alias.column`, and after a colon
+# the name it is read under (PLAYER_DEAL_COLUMNS) where that is not the column's own.
+_PLAYER_DEAL_SELECT = (
+    "ds.points ds.seat d.sheet_id:sheet d.number d.passed d.cancelled d.taker d.partner d.dead "
+    "d.contract d.oudlers d.points:deal_points d.adjusted d.adjustment_reason tb.number:table "
+    "p.number:position tkp.last_name:taker_last tkp.first_name:taker_first "
+    "ptp.last_name:partner_last ptp.first_name:partner_first"
+).split()
+PLAYER_DEAL_COLUMNS = tuple(c.split(":")[-1].split(".")[-1] for c in _PLAYER_DEAL_SELECT)
 
 
 def player_counted_deals(tournament: Tournament, registration_id: int) -> list[tuple[Any, ...]]:
@@ -138,17 +118,9 @@ def _player_deals_sql(condition: str) -> str:
             f"{alias}r.{q('player_id')} "
         )
 
-    deal = ", ".join(
-        f"d.{q(c)}"
-        for c in ("sheet_id", "number", "passed", "cancelled", "taker", "partner", "dead")
-    )
-    details = ", ".join(
-        f"d.{q(c)}" for c in ("contract", "oudlers", "points", "adjusted", "adjustment_reason")
-    )
+    columns = (c.split(":")[0].split(".") for c in _PLAYER_DEAL_SELECT)
     return (
-        f"SELECT ds.{q('points')}, ds.{q('seat')}, {deal}, {details}, tb.{q('number')}, "
-        f"p.{q('number')}, tkp.{q('last_name')}, tkp.{q('first_name')}, "
-        f"ptp.{q('last_name')}, ptp.{q('first_name')} "
+        f"SELECT {', '.join(f'{alias}.{q(column)}' for alias, column in columns)} "
         f"FROM {table(DealScore)} ds "
         f"JOIN {table(Deal)} d ON d.{q('id')} = ds.{q('deal_id')} "
         f"JOIN {table(ScoreSheet)} s ON s.{q('id')} = d.{q('sheet_id')} "

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import gzip
 import time
+from collections.abc import Callable
+
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring.live import versioned
 from scoring.models import LiveArtifact
@@ -24,26 +27,20 @@ CARD_DEALS = "card-deals"
 MAX_PAGES = 20
 
 
-def shared_fragment(tournament: Tournament | int, kind: str, key: str, version: str) -> str | None:
-    """The fragment of this kind and key stored at `version` (None if there is none, or if it
-    is not one this code stored)."""
+def fragment(
+    tournament: Tournament, kind: str, key: str, version: str, render: Callable[[], str]
+) -> SafeString:
+    """The fragment of this kind and key stored at `version`, else `render()`'s, stored in its
+    key's row (one upsert). Rendered by our own templates, escaped there."""
     found = LiveArtifact.objects.filter(
-        tournament_id=_id(tournament), what=kind, variant=key, revision=version
+        tournament_id=tournament.pk, what=kind, variant=key, revision=version
     ).values_list("body", flat=True)
     try:
-        return next((gzip.decompress(bytes(body)).decode() for body in found), None)
-    except (OSError, EOFError, UnicodeDecodeError):
-        return None
-
-
-def store_fragment(
-    tournament: Tournament | int, kind: str, key: str, version: str, body: str
-) -> None:
-    """Keep `body` as the fragment of this kind and key at `version`: one upsert, replacing the
-    key's row in place."""
-    revisions = (version, version)
-    versioned._store(_id(tournament), kind, key, revisions, body.encode(), time.monotonic())
-
-
-def _id(tournament: Tournament | int) -> int:
-    return tournament if isinstance(tournament, int) else tournament.pk
+        body = next((gzip.decompress(bytes(body)).decode() for body in found), None)
+    except (OSError, EOFError, UnicodeDecodeError):  # not one this code stored
+        body = None
+    if body is None:
+        body = render()
+        started = time.monotonic()
+        versioned._store(tournament.pk, kind, key, (version, version), body.encode(), started)
+    return mark_safe(body)  # noqa: S308 - see the docstring

@@ -1,10 +1,8 @@
-"""The tournament's ranking computed once per revision and shared by every request of every
-server process: one row of the live store per tournament and audience (LiveArtifact, `what`
-RANKING), claimed, kept and stored as scoring.live.versioned stores a page. The revision is read
-before the data, so a ranking is never older than the revision it is stored under; the public's
-ranking is coalesced (versioned.kept: at 800 players a deal comes every second, and each would
-otherwise cost a fifth of a second of CPU), the arbiter's never. A request reads it once
-(request_standings): a page and what it holds show one ranking, and say which revision.
+"""The tournament's ranking computed once per revision and shared by every server process: one
+row of the live store per audience (`what` RANKING), claimed, kept and stored as
+scoring.live.versioned stores a page (README, Architecture). The revision is read before the
+data, so a ranking is never older than its revision; the public's is coalesced, the arbiter's
+never. A request reads it once (request_standings): a page shows one ranking and its revision.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from tournament.models import Tournament
 # The ranking's row in the live store: its `what` (the pages rendered from it are others), and
 # its `variant` by audience.
 RANKING = "ranking"
+VARIANTS = {True: "public", False: "arbiter"}
 
 
 @dataclass
@@ -50,24 +49,15 @@ def request_standings(request: TournamentRequest, *, public: bool) -> Served:
 
 
 def shared_standings(tournament: Tournament, *, public: bool) -> Served:
-    """The tournament's standings at its revision, or the previous ones while another process
-    computes that revision or while the public's ranking keeps its revision (versioned.kept:
-    then the revision is not even read)."""
-    row = versioned.stored_header(tournament.pk, RANKING, _variant(public))
-    if row is not None and public and versioned.kept(row):
-        return _served_stored(tournament, row, public=public)
-    return _resolved(tournament, row, public=public, version=str(revision_of(tournament.pk)))
-
-
-def _resolved(
-    tournament: Tournament, row: versioned.Header | None, *, public: bool, version: str
-) -> Served:
-    """The ranking at `version`: stored, or the stored one while another process computes
-    it, or computed and stored here."""
-    if row is not None and (
-        row.revision == version or not versioned.claim(row, version)  # another process claimed it
-    ):
-        return _served_stored(tournament, row, public=public)
+    """The tournament's standings at its revision: stored, or the previous ones while another
+    process computes that revision or while the public's ranking keeps its revision
+    (versioned.kept: then the revision is not even read), else computed and stored here."""
+    row = versioned.stored_header(tournament.pk, RANKING, VARIANTS[public])
+    kept = row is not None and public and versioned.kept(row)
+    version = row.revision if kept and row else str(revision_of(tournament.pk))
+    if row is not None and (row.revision == version or not versioned.claim(row, version)):
+        stored = row  # claimed by another process, or current
+        return Served(stored.revision, lambda: _stored(tournament, stored, public=public))
     standings = _computed(tournament, public=public, version=version)
     return Served(version, lambda: standings)
 
@@ -77,25 +67,17 @@ def _computed(tournament: Tournament, *, public: bool, version: str) -> Standing
     started = time.monotonic()
     standings = mark_provisional(standings_for(tournament, public=public))
     content = encode(standings)
-    versioned._store(tournament.pk, RANKING, _variant(public), (version, version), content, started)
+    versioned._store(tournament.pk, RANKING, VARIANTS[public], (version, version), content, started)
     return standings
 
 
-def _variant(public: bool) -> str:
-    return "public" if public else "arbiter"
-
-
-def _served_stored(tournament: Tournament, row: versioned.Header, *, public: bool) -> Served:
-    return Served(row.revision, lambda: _stored(tournament, row.pk, row.revision, public=public))
-
-
-def _stored(tournament: Tournament, pk: int, version: str, *, public: bool) -> Standings:
+def _stored(tournament: Tournament, row: versioned.Header, *, public: bool) -> Standings:
     """The ranking stored at `version`; computed afresh if the row has moved on since (a newer
     ranking under the older version: its next poll asks again), or if it is in an older
     format (then stored again, in this one)."""
-    payload = (
-        LiveArtifact.objects.filter(pk=pk, revision=version).values_list("body", flat=True).first()
-    )
+    version = row.revision
+    found = LiveArtifact.objects.filter(pk=row.pk, revision=version)
+    payload = found.values_list("body", flat=True).first()
     if payload is None:
         return mark_provisional(standings_for(tournament, public=public))
     standings = decode(bytes(payload), tournament, public=public)

@@ -90,13 +90,8 @@ class LazyRanked(Sequence[ranking.Ranked]):
         return len(self._texts)
 
     def __getitem__(self, index: Any) -> Any:  # a row, or a list of rows for a slice
-        if isinstance(index, slice):
-            return [self._row(i) for i in range(*index.indices(len(self._texts)))]
-        if index < 0:
-            index += len(self._texts)
-        if not 0 <= index < len(self._texts):
-            raise IndexError(index)
-        return self._row(index)
+        found = range(len(self._texts))[index]  # an IndexError out of range, as a list's
+        return [self._row(i) for i in found] if isinstance(found, range) else self._row(found)
 
     def __iter__(self) -> Iterator[ranking.Ranked]:
         return (self._row(i) for i in range(len(self._texts)))

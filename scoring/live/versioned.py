@@ -1,29 +1,17 @@
-"""The one way to serve a live page: `@versioned(what, variant)`, from the tournament's revision.
-
-Every write moves its tournament's revision in its own transaction (tournament.access.audit,
-revision_bump); a read never does. A live view decorated here answers, for a variant (language,
-page, screen) of what it shows:
-
-- 304 when the request's If-None-Match names what it would serve (ETag: revision and variant);
-- the artifact stored for (tournament, what, variant) when it is at the current revision, or, for
-  a coalesced page, was computed less than a few times its computing time ago (at most
-  COALESCE_MAX_SECONDS: at 800 players a deal comes every second, and every one would otherwise
-  cost a render and every poll a new page);
-- else the view's answer, computed once across processes: the first process claims the revision
-  on the stored row (one atomic UPDATE), runs the view and stores its body (one upsert, gzipped
-  once, sent as stored); while it does, the others serve the previous revision's body under its
-  own ETag, marked `X-Live-Stale: 1`, so the next poll asks again. A claim left by a process
-  that died lapses after CLAIM_SECONDS.
-
-A variant of None (a search, a sort, a page past the shared ones) is computed for its viewer,
-still answered 304 from the revision.
+"""The one way to serve a live page: `@versioned(what, variant)`, from the tournament's revision
+(README, Architecture: a 304 from the revision; else the artifact stored for (tournament, what,
+variant) at that revision, or kept by a coalesced page; else the view's answer computed once
+across processes, the first claiming the revision on the stored row while the others serve the
+previous body marked `X-Live-Stale: 1`). A claim left by a process that died lapses after
+CLAIM_SECONDS. A variant of None (a search, a sort, a page past the shared ones) is computed
+for its viewer, still answered 304 from the revision.
 """
 
 from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import wraps
@@ -141,28 +129,26 @@ def serve(
     """What this request gets: a 304's ETag, a stored body, or `compute()`'s answer (stored)."""
     home, revision = scope
     current = str(revision)
+    asked = request.META.get("HTTP_IF_NONE_MATCH", "") if conditional else ""
     if variant is None or not store:  # for this viewer, answered 304 from the revision alone
         served = Versioned(etag=current_etag(what, variant, scope))
         request.live_etag = served.etag  # type: ignore[attr-defined]  # the page polls with it
-        if not (conditional and _matches(request, served.etag)):
+        if not _matches(asked, served.etag):
             response = compute()
             if hasattr(response, "revision"):  # it shows an older revision's stored fragment
                 served.etag = current_etag(what, variant, (home, int(response.revision)))
-            if not (conditional and _matches(request, served.etag)):
+            if not _matches(asked, served.etag):
                 served.response = response
         return served
     # A request without If-None-Match (a fresh viewer) will be sent a body: read with the row.
-    fresh = not (conditional and request.META.get("HTTP_IF_NONE_MATCH"))
-    row = stored_header(home, what, variant, body=fresh)
-    if row is not None and (row.revision == current or (coalesce and kept(row))):
-        found = _stored(request, row, variant, conditional=conditional)
-        if found is not None:
-            return found
-    elif row is not None and not claim(row, current):  # another process computes it
-        found = _stored(request, row, variant, conditional=conditional, stale=True)
-        if found is not None:
-            return found
-    if conditional and _matches(request, f"{current}-{variant}"):
+    row = stored_header(home, what, variant, body=not asked)
+    if row is not None:
+        stale = not (row.revision == current or (coalesce and kept(row)))
+        if not stale or not claim(row, current):  # current, kept, or another process computes it
+            found = _stored(asked, row, variant, stale=stale)
+            if found is not None:
+                return found
+    if _matches(asked, f"{current}-{variant}"):
         return Versioned(etag=f"{current}-{variant}")
     started = time.monotonic()
     response = compute()
@@ -173,7 +159,7 @@ def serve(
     if response.status_code == 200 and not response.streaming:
         body = response.content
         served.body = _store(home, what, variant, (shown, current), body, started)
-    if conditional and _matches(request, served.etag):
+    if _matches(asked, served.etag):
         return Versioned(etag=served.etag)
     return served
 
@@ -186,19 +172,15 @@ def current_etag(what: str, variant: str | None, scope: tuple[int, int]) -> str:
 def respond(request: HttpRequest, served: Versioned) -> HttpResponse:
     """The HTTP answer of `serve`: a 304, the stored body (gzipped if the client takes it), or
     the computed response, each with the ETag of what it holds."""
-    if served.response is None and served.body is None:
-        response: HttpResponse = HttpResponseNotModified()
-    elif served.response is not None and served.body is None:
-        response = served.response
-    elif _takes_gzip(request):
-        assert served.body is not None
-        response = HttpResponse(served.body, content_type="text/html; charset=utf-8")
-        response["Content-Encoding"] = "gzip"
-        patch_vary_headers(response, ("Accept-Encoding",))
-    else:
-        assert served.body is not None
-        body = gzip.decompress(served.body)
+    gzipped = bool(re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    if served.body is not None:
+        body = served.body if gzipped else gzip.decompress(served.body)
         response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+            patch_vary_headers(response, ("Accept-Encoding",))
+    else:
+        response = HttpResponseNotModified() if served.response is None else served.response
     if response.status_code in (200, 304):
         response["ETag"] = etag_header(served.etag)
     if served.stale:
@@ -222,22 +204,17 @@ def stored_text(served: Versioned) -> str | None:
     return None
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
-    tags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+def _matches(asked: str, etag: str) -> bool:
+    """Whether an If-None-Match header's value names this ETag (weakly compared)."""
+    tags = parse_etags(asked)
     weak = [t.removeprefix("W/") for t in tags]
     return quote_etag(etag) in weak or "*" in weak
 
 
-def _takes_gzip(request: HttpRequest) -> bool:
-    return bool(re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
-
-
-def _stored(
-    request: HttpRequest, row: Header, variant: str, *, conditional: bool, stale: bool = False
-) -> Versioned | None:
+def _stored(asked: str, row: Header, variant: str, *, stale: bool) -> Versioned | None:
     """The stored artifact (None if its body is not one this code stored: computed again)."""
     served = Versioned(etag=f"{row.revision}-{variant}", stale=stale)
-    if conditional and _matches(request, served.etag):
+    if _matches(asked, served.etag):
         return served
     if row.body is not None:
         body = row.body
@@ -269,16 +246,13 @@ def stored_header(
     with connection.cursor() as cursor:
         cursor.execute(sql, [tournament_id, what, variant])
         row = cursor.fetchone()
-    return None if row is None else header_of(row)
-
-
-def header_of(row: Sequence[Any]) -> Header:
-    """A row's HEADER_COLUMNS (and its body, if read) as read by plain SQL."""
-    pk, revision, computed_at, seconds, claim, claimed_at, *body = row
+    if row is None:
+        return None
+    pk, revision, computed_at, seconds, claim, claimed_at, *stored = row
     computed = _aware(computed_at)
     assert computed is not None  # the column is NOT NULL
-    stored = bytes(body[0]) if body and body[0] is not None else None
-    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at), stored)
+    found = bytes(stored[0]) if stored and stored[0] is not None else None
+    return Header(pk, revision, computed, seconds, claim, _aware(claimed_at), found)
 
 
 def _aware(moment: datetime | str | None) -> datetime | None:
@@ -290,33 +264,22 @@ def _aware(moment: datetime | str | None) -> datetime | None:
     return moment
 
 
-def keep_seconds(compute_seconds: float) -> float:
-    """How long a coalesced artifact keeps its revision, new data or not: LIVE_STANDINGS_COALESCE
-    times what computing it took, at most COALESCE_MAX_SECONDS (0: never kept)."""
-    return min(COALESCE_MAX_SECONDS, settings.LIVE_STANDINGS_COALESCE * compute_seconds)
-
-
 def kept(row: Header) -> bool:
-    keep = keep_seconds(row.seconds)
+    """Whether a coalesced artifact keeps its revision, new data or not: for
+    LIVE_STANDINGS_COALESCE times what computing it took, at most COALESCE_MAX_SECONDS."""
+    keep = min(COALESCE_MAX_SECONDS, settings.LIVE_STANDINGS_COALESCE * row.seconds)
     return keep > 0 and row.computed_at > timezone.now() - timedelta(seconds=keep)
 
 
 def claim(row: Header, revision: str) -> bool:
     """Claim the computation of `revision`, unless another process holds a live claim on it
     (as read: then no statement; or as the atomic UPDATE finds it)."""
-    lapse = timezone.now() - timedelta(seconds=CLAIM_SECONDS)
-    if row.claim == revision and row.claimed_at is not None and row.claimed_at > lapse:
-        return False
     now = timezone.now()
     fresh = now - timedelta(seconds=CLAIM_SECONDS)
+    if row.claim == revision and row.claimed_at is not None and row.claimed_at > fresh:
+        return False
     rows = LiveArtifact.objects.filter(pk=row.pk).exclude(claim=revision, claimed_at__gt=fresh)
     return rows.update(claim=revision, claimed_at=now) == 1
-
-
-def pack(content: bytes) -> bytes:
-    """A body as stored: gzipped as the site's gzip would send it (its random padding included:
-    a live artifact holds nothing of anyone's), so that it is sent as stored."""
-    return compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
 
 
 def _store(
@@ -324,12 +287,13 @@ def _store(
 ) -> bytes | None:
     """Replace the row of (what, variant) by the body of the revision it shows, claimed for the
     revision asked (an older one shown: other processes serve it until the claim lapses), in one
-    statement; the body as stored (pack; None if too large to keep)."""
+    statement; the body as stored (None if too large to keep): gzipped as the site's gzip would
+    send it (its random padding included: a live artifact holds nothing of anyone's)."""
     revision, claim = revisions
     now = timezone.now()
     # Shown older than asked: other processes serve it a second, then one tries again.
     claimed = now if revision == claim else now - timedelta(seconds=CLAIM_SECONDS - RETRY_SECONDS)
-    body = pack(content)
+    body = compress_string(content, max_random_bytes=GZipMiddleware.max_random_bytes)
     if len(body) > BODY_LIMIT:
         return None
     artifact = LiveArtifact(

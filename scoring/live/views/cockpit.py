@@ -47,10 +47,8 @@ CLOCK_HEADER = "X-Position-Clock"
 def clock_header_value(tournament: Tournament) -> str:
     """The clock of the position in play, as JSON, computed at this instant (one query)."""
     position = current_position(list(played_positions(tournament)))
-    if position is None:
-        return "null"
-    state = clock.state_of(position)
-    if state is None:
+    state = clock.state_of(position) if position is not None else None
+    if position is None or state is None:
         return "null"
     return json.dumps(
         {

@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring.live.hall import HallContent, hall_content
-from scoring.live.rendered import HALL_PLAN, shared_fragment, store_fragment
+from scoring.live.rendered import HALL_PLAN, fragment
 from scoring.live.shared import request_standings
 from scoring.live.versioned import serve, stored_text, tournament_scope, versioned
 from scoring.live.views.cockpit import live
@@ -93,10 +93,11 @@ def _plan_html(request: TournamentRequest, content: HallContent) -> SafeString:
     players, while the worker's other requests wait)."""
     if content.plan is None or content.position is None:
         return mark_safe("")
-    key, version = get_language(), content.plan.version
-    body = shared_fragment(request.tournament, HALL_PLAN, key, version)
-    if body is None:
-        context = {"position": content.position, "plan": content.plan, "in_play": content.in_play}
-        body = render_to_string("hall/_plan.html", context, request=request)
-        store_fragment(request.tournament, HALL_PLAN, key, version, body)
-    return mark_safe(body)  # noqa: S308 - rendered by our own template, escaped there
+    context = {"position": content.position, "plan": content.plan, "in_play": content.in_play}
+    return fragment(
+        request.tournament,
+        HALL_PLAN,
+        get_language(),
+        content.plan.version,
+        lambda: render_to_string("hall/_plan.html", context, request=request),
+    )

@@ -38,11 +38,8 @@ PAGE_SIZE = 50
 # Names listed by "find me"; past that, the player types a few more letters.
 FOUND_LIMIT = 20
 QUERY_MAX_LENGTH = 80
-# The public standings' pages in the live store: past MAX_PAGES, a page is rendered for its
-# viewer, as are searches, sorts and the other views.
+# The public standings' pages in the live store (the first MAX_PAGES of a default request).
 STANDINGS_PAGE = "standings"
-
-
 # A player's card (or whole page) in the live store's terms: computed for each viewer, never
 # stored (its deals are, scoring.live.card). It shows the shared ranking's row (kept a few
 # seconds while deals come: scoring.live.shared) beside what is read fresh (its deals,
@@ -62,24 +59,30 @@ def _card_scope(request: TournamentRequest, pk: int, registration: int) -> tuple
     return tournament_scope(request)
 
 
-def _revalidate(response: HttpResponse) -> HttpResponse:
-    patch_cache_control(response, no_cache=True)
-    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
-    return response
+def _revalidated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A public page revalidated at every visit, varying with what it is rendered from."""
+
+    @wraps(view)
+    def wrapper(request: TournamentRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        patch_cache_control(response, no_cache=True)
+        patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+        return response
+
+    return wrapper
 
 
 def _standings_context(request: TournamentRequest, tournament: Tournament) -> dict[str, Any]:
-    served = request_standings(request, public=True)
-    context = ranking_context(
-        request, tournament, public=True, per_page=PAGE_SIZE, standings=served.standings
+    standings = request_standings(request, public=True).standings
+    ranking = ranking_context(
+        request, tournament, public=True, per_page=PAGE_SIZE, standings=standings
     )
-    context["polling"] = tournament.status != tournament.Status.FINISHED
-    context["poll_seconds"] = settings.LIVE_POLL_SECONDS
-    return context
+    return _page_context(tournament) | ranking
 
 
 @public_page()
 @require_safe
+@_revalidated
 def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     """The standings page: the partial its refreshes poll (stored once for every viewer of a
     default page) inside the page around it, which holds the viewer's own (a CSRF token)."""
@@ -102,11 +105,11 @@ def public_tournament(request: TournamentRequest, pk: int) -> HttpResponse:
     text = stored_text(served)
     assert text is not None  # the partial always answers 200
     context["standings_html"] = mark_safe(text)  # rendered by _partial_response from our template
-    return _revalidate(render(request, "scoring/public_tournament.html", context))
+    return render(request, "scoring/public_tournament.html", context)
 
 
 def _page_context(tournament: Tournament) -> dict[str, Any]:
-    """The page around a default request's partial: the first view, no position, no search."""
+    """The page around a partial (a default request's: first view, no position, no search)."""
     return {
         "tournament": tournament,
         "view": VIEWS[0],
@@ -115,14 +118,6 @@ def _page_context(tournament: Tournament) -> dict[str, Any]:
         "polling": tournament.status != tournament.Status.FINISHED,
         "poll_seconds": settings.LIVE_POLL_SECONDS,
     }
-
-
-def _revalidated(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    @wraps(view)
-    def wrapper(request: TournamentRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return _revalidate(view(request, *args, **kwargs))
-
-    return wrapper
 
 
 def _shared_page_key(request: TournamentRequest, pk: int | None = None) -> str | None:
@@ -185,11 +180,12 @@ def _found_page(request: TournamentRequest, template: str) -> HttpResponse:
     """A page listing the players whose name matches the query `q`."""
     tournament = request.tournament
     found = found_players(tournament, request.GET.get("q", ""))
-    return _revalidate(render(request, template, {"tournament": tournament, "found": found}))
+    return render(request, template, {"tournament": tournament, "found": found})
 
 
 @public_page()
 @require_safe
+@_revalidated
 def public_me(request: TournamentRequest, pk: int) -> HttpResponse:
     """The phone page: a player finds themself (or the phone remembers them) in two taps."""
     return _found_page(request, "scoring/public_me.html")
@@ -197,6 +193,7 @@ def public_me(request: TournamentRequest, pk: int) -> HttpResponse:
 
 @public_page()
 @require_safe
+@_revalidated
 def public_players(request: TournamentRequest, pk: int) -> HttpResponse:
     """The names matching what the player is typing, as a list of links to their pages."""
     return _found_page(request, "scoring/_public_found.html")
