@@ -8,15 +8,9 @@ only steps forward through the migrations under test and back again (`step_back_
 from collections.abc import Iterator
 
 import pytest
-from django.apps import apps as installed
 from django.apps.registry import Apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-
-# The migration tests' available_apps: every installed app, so that the flush after each test
-# cascades. It runs at the old schema, where tables later dropped still reference the apps'
-# tables, and PostgreSQL refuses to truncate a table another one references.
-ALL_APPS = [config.name for config in installed.get_app_configs()]
 
 
 def migrate(targets: list[tuple[str, str]]) -> Apps:

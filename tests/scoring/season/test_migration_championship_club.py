@@ -3,12 +3,12 @@ of all their tournaments; none when neither tells. Built with the migration exec
 
 import pytest
 
-from tests.migration_helpers import ALL_APPS, migrate, schema_before, step_back_after
+from tests.migration_helpers import migrate, schema_before, step_back_after
 
 BEFORE = [("scoring", "0011_shared_render"), ("tournament", "0016_one_club_for_existing_installs")]
 AFTER = [("scoring", "0012_championship_host_club")]
 
-pytestmark = pytest.mark.django_db(transaction=True, available_apps=ALL_APPS)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 before_circuits = schema_before(BEFORE)

@@ -7,12 +7,12 @@ forward through 0016 (and back to 0015 after the test).
 
 import pytest
 
-from tests.migration_helpers import ALL_APPS, migrate, schema_before, step_back_after
+from tests.migration_helpers import migrate, schema_before, step_back_after
 
 BEFORE = [("tournament", "0015_clubs")]
 AFTER = [("tournament", "0016_one_club_for_existing_installs")]
 
-pytestmark = pytest.mark.django_db(transaction=True, available_apps=ALL_APPS)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 before_clubs = schema_before(BEFORE)
