@@ -3,7 +3,7 @@ of all their tournaments; none when neither tells. Built with the migration exec
 
 import pytest
 
-from tests.migration_helpers import migrate, schema_before, step_back_after
+from tests.migration_helpers import migrate, migrated_back
 
 BEFORE = [("scoring", "0011_shared_render"), ("tournament", "0016_one_club_for_existing_installs")]
 AFTER = [("scoring", "0012_championship_host_club")]
@@ -11,12 +11,9 @@ AFTER = [("scoring", "0012_championship_host_club")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-before_circuits = schema_before(BEFORE)
-
-
 @pytest.fixture
-def before(before_circuits):
-    yield from step_back_after(BEFORE, before_circuits)
+def before():
+    yield from migrated_back(BEFORE)
 
 
 def test_each_championship_goes_to_its_owners_club_or_its_tournaments_one(before):

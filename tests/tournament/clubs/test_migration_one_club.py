@@ -1,13 +1,12 @@
 """An install from before clubs migrates to one club: everything attached, nothing lost.
 
 Built with the migration executor: the database is taken back to 0015 (clubs exist, nothing
-attached) once for the module, filled by each test as an old install would be, then migrated
-forward through 0016 (and back to 0015 after the test).
+attached), filled as an old install would be, then migrated forward through 0016.
 """
 
 import pytest
 
-from tests.migration_helpers import migrate, schema_before, step_back_after
+from tests.migration_helpers import migrate, migrated_back
 
 BEFORE = [("tournament", "0015_clubs")]
 AFTER = [("tournament", "0016_one_club_for_existing_installs")]
@@ -15,12 +14,9 @@ AFTER = [("tournament", "0016_one_club_for_existing_installs")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-before_clubs = schema_before(BEFORE)
-
-
 @pytest.fixture
-def old_install(before_clubs):
-    yield from step_back_after(BEFORE, before_clubs)
+def old_install():
+    yield from migrated_back(BEFORE)
 
 
 def fill(apps, texts):
