@@ -60,6 +60,8 @@ typecheck: deps
 
 # The import-linter contracts and the missing-migration check are tests of the suite
 # (tests/project/test_architecture.py): run there once, not again here.
+# Workers steal queued tests from each other (--dist worksteal): 8 min 57 s for the SQLite pass
+# against 10 min 4 s with the default distribution, from clean clones of the same code.
 # One after the other: run side by side (make -j4) they took 19 min 30 s from a clean clone
 # against 15 min 19 s in a row (four pytest workers and a database server on two cores slow
 # the browser tests more than the idle time they fill).
@@ -69,14 +71,14 @@ test: deps debs-test
 
 test-sqlite: deps
 	@echo "== the whole suite on SQLite =="
-	$(VENV)/bin/pytest -n 2 $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 # This checkout's own throw-away server on loopback, stopped at the end even when tests fail.
 # No pytest cache: the SQLite pass writes that one.
 test-postgres: deps debs-test
 	@echo "== the database tests again on PostgreSQL =="
 	@url=$$(scripts/pg-test-server) || exit 1; status=0; \
-	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 -p no:cacheprovider --engine-only $(PYTEST_ARGS) || status=$$?; \
+	DATABASE_URL=$$url $(VENV)/bin/pytest -n 2 --dist worksteal -p no:cacheprovider --engine-only $(PYTEST_ARGS) || status=$$?; \
 	scripts/pg-test-server-stop; exit $$status
 
 messages: deps
