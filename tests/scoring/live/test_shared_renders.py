@@ -159,15 +159,21 @@ def test_a_stale_render_never_carries_the_new_etag(client, built):
     assert new["ETag"] == f'W/"{render.revision}-fr:1"'
 
 
+def public_generated(players: int) -> Tournament:
+    """A generated public tournament, running, of `players` players (two positions played)."""
+    tournament = tournament_generate(
+        options=GenerateOptions(players=players, positions=2, deals=2, seed=1)
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        is_public=True, status=Tournament.Status.RUNNING
+    )
+    return tournament
+
+
 def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
     counts = []
     for players in (8, 40):
-        tournament = tournament_generate(
-            options=GenerateOptions(players=players, positions=2, deals=2, seed=1)
-        )
-        Tournament.objects.filter(pk=tournament.pk).update(
-            is_public=True, status=Tournament.Status.RUNNING
-        )
+        tournament = public_generated(players)
         tournament = hall.hall_link_create(tournament=tournament)
         urls = [partial_url(tournament), partial_url(tournament, page="1"), slides_url(tournament)]
         for url in urls:
@@ -188,12 +194,7 @@ def test_a_poll_on_a_hit_costs_the_same_few_queries_at_any_size(client):
 def test_a_fresh_viewers_standings_page_wraps_the_stored_partial_in_constant_queries():
     counts = []
     for players in (8, 40):
-        tournament = tournament_generate(
-            options=GenerateOptions(players=players, positions=2, deals=2, seed=1)
-        )
-        Tournament.objects.filter(pk=tournament.pk).update(
-            is_public=True, status=Tournament.Status.RUNNING
-        )
+        tournament = public_generated(players)
         partial = Client().get(partial_url(tournament))  # stored at the current revision
         viewer = Client()  # a phone opening the page: no cookie, no If-None-Match
         with CaptureQueriesContext(connection) as captured:
