@@ -5,6 +5,10 @@
 # Debian packages), so nothing has to be installed by hand.
 
 PYTHON ?= python3
+# Python writes its compiled modules (__pycache__, pytest's rewritten test modules) even where
+# the environment says not to: without them every pytest worker and every server a test starts
+# compiles the whole project again (collection 10.7 s against 3.6 s a process).
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
