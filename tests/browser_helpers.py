@@ -70,3 +70,19 @@ def report_incident(page, kind: str, player: str, deal: int, penalty: int) -> No
     page.fill("#id_decision", f"{penalty} points de pénalité")
     page.click("#incident-form button[type=submit]")
     page.wait_for_selector("#penalties")
+
+
+def log_in_by_cookie(page, live_server, user) -> None:
+    """`user` logged in as the real form leaves them (a session, its cookie in the page's browser
+    context) without loading the form and posting it: the browser tests whose subject is not
+    the login form start so, and open their first page themselves.
+    tests/browser/test_browser_smoke.py logs in through the form (tests/conftest.browser_login)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": cookie.key, "value": cookie.value, "url": live_server.url, "httpOnly": True}]
+    )

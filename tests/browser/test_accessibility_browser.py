@@ -20,8 +20,7 @@ from tests.browser.accessibility_helpers import (
     players_pages,
     venue_pages,
 )
-from tests.browser_helpers import DESK, csp_violations
-from tests.conftest import browser_login
+from tests.browser_helpers import DESK, csp_violations, log_in_by_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -158,7 +157,7 @@ def test_every_page_template_has_no_serious_axe_violation(
     blocked += csp_violations(desk)
     axe_in_every_page(desk)
     page = desk.new_page()
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
     for template, path in desk_pages(evening):
         audit(page, base + path, template, rendered, problems)
         covered.add(template)
@@ -211,7 +210,7 @@ def test_the_venue_pages_have_no_serious_axe_violation(
         for template, path in public_list:
             audit(page, base + path, template, rendered, sized)
             covered.add(template)
-        browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+        log_in_by_cookie(page, live_server, arbiter)
         for template, path in desk_list:
             audit(page, base + path, template, rendered, sized)
             covered.add(template)

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie
 from tournament.models import Registration, Seat, Tournament
 from tournament.signup import services as signup
 
@@ -76,13 +76,13 @@ def check_in(page, typed: str, registration: Registration, arrows: int = 0) -> N
 
 
 def test_a_phone_sign_up_then_16_of_18_checked_in_by_keyboard_and_seated(
-    page, phone_page, live_server, one_request_at_a_time, tournament
+    page, phone_page, live_server, one_request_at_a_time, arbiter, tournament
 ):
     phoned = sign_up_on_a_phone(phone_page, live_server, tournament)
     assert tournament.registrations.count() == 18
 
     page.set_viewport_size({"width": 1280, "height": 900})
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
     page.goto(f"{live_server.url}/tournois/{tournament.pk}/pointage/")
     page.wait_for_selector('#checkin[data-ready="1"]')
     assert page.evaluate("document.activeElement.id") == "checkin-q"

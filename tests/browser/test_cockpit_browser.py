@@ -8,7 +8,7 @@ import pytest
 
 from scoring.models import ScoreSheet
 from scoring.sheets.services import deal_record, sheet_for_table
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie
 from tests.desk_helpers import make_tournament
 from tournament.evening import clock
 
@@ -23,7 +23,7 @@ def seconds(text: str) -> int:
 def test_the_cockpit_lives_and_jumps_to_a_table(page, live_server, one_request_at_a_time, arbiter):
     tournament, position = make_tournament(tables=3)
     clock.clock_start(position=position)
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
     # The page's timers run on Playwright's clock, paused: the test moves it by the seconds it
     # checks (the clock's ticks, a poll of 5 s) instead of waiting for them in real time.
     page.clock.install(time=datetime.datetime(2026, 11, 21, 20, 0))

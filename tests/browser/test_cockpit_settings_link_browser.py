@@ -4,7 +4,7 @@ réglages)" opens the settings box it points to (it scrolled to a closed box).""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie
 from tests.desk_helpers import make_tournament
 from tournament.access.lifecycle import position_close
 
@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_finish_the_tournament_opens_the_settings_box(desk_page, live_server, arbiter):
     tournament, position = make_tournament(positions_count=1, status="running")
     position_close(position=position)
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk_page, live_server, arbiter)
     desk_page.goto(f"{live_server.url}/tournois/{tournament.pk}/")
     settings = desk_page.locator("details#settings")
     assert settings.get_attribute("open") is None
@@ -36,7 +36,7 @@ def test_an_address_to_the_finish_button_opens_on_it(desk_page, live_server, arb
     the page opens with the settings box open and that button on the screen."""
     tournament, position = make_tournament(positions_count=1, status="running")
     position_close(position=position)
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk_page, live_server, arbiter)
     desk_page.goto(f"{live_server.url}/tournois/{tournament.pk}/#tournament-finish")
     desk_page.wait_for_function("() => document.getElementById('settings').open")
     finish = desk_page.get_by_role("button", name="Terminer le tournoi (verrouille les résultats)")

@@ -4,8 +4,7 @@ session's Chromium and on the LAN one (phones on a club's plain-http Wi-Fi)."""
 
 import pytest
 
-from tests.browser_helpers import DESK
-from tests.conftest import browser_login
+from tests.browser_helpers import DESK, log_in_by_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -14,7 +13,8 @@ def test_the_watch_catches_errors_of_a_desk_page(browser, live_server, arbiter, 
     # A bare context: open_page's own CSP check would fail on the refusal made on purpose.
     context = browser.new_context(locale="fr-FR", viewport=DESK)
     desk_page = context.new_page()
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk_page, live_server, arbiter)
+    desk_page.goto(live_server.url + "/")
     assert console_errors.found == []  # the home page logs nothing, its icon included
     desk_page.evaluate("() => console.error('logged by the page')")
     desk_page.evaluate("() => { setTimeout(() => { throw new Error('thrown by the page'); }); }")

@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from scoring.sheets.services import sheet_for_table
 from scoring.sheets.table_entry import links_for_position
-from tests.browser_helpers import DESK, csp_violations, type_row
-from tests.conftest import browser_login
+from tests.browser_helpers import DESK, csp_violations, log_in_by_cookie, type_row
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import TYPED_ROWS
 from tournament.evening import hall
@@ -72,7 +71,7 @@ def test_the_desk_sheet_and_the_cockpit_work_under_the_policy(
     desk_page, live_server, one_request_at_a_time, arbiter, evening
 ):
     page, tournament, sheet = desk_page, evening["tournament"], evening["sheet"]
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
 
     # The desk: a deal typed with the keyboard, saved through htmx.
     page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")

@@ -3,8 +3,7 @@
 import pytest
 
 from scoring.sheets.services import sheet_for_table
-from tests.browser_helpers import report_incident, type_row
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie, report_incident, type_row
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS, TYPED_FIELDS, TYPED_ROWS
 
@@ -37,7 +36,7 @@ def test_a_sheet_typed_with_the_keyboard_corrected_penalised_and_cross_checked(
 ):
     _tournament, position = make_tournament(names=NAMES_004)
     sheet = sheet_for_table(table=position.tables.get())
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
     page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")
 
     for number, (values, expected) in enumerate(zip(TYPED, RUNNING, strict=True), start=1):

@@ -10,7 +10,7 @@ import pytest
 
 from scoring.models import Deal, ScoreSheet
 from scoring.sheets.services import sheet_for_table
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie
 from tests.desk_helpers import NAMES_004, make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,8 +27,8 @@ def sheet(db):
     return sheet_for_table(table=table)
 
 
-def open_sheet(page, live_server, sheet) -> None:
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+def open_sheet(page, live_server, arbiter, sheet) -> None:
+    log_in_by_cookie(page, live_server, arbiter)
     page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")
     wait_focus(page, "taker")
 
@@ -69,7 +69,7 @@ def test_after_a_refusal_the_cursor_is_on_the_faulty_field_and_the_row_does_not_
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    open_sheet(page, live_server, sheet)
+    open_sheet(page, live_server, arbiter, sheet)
     before = field_boxes(page)
     # Every field of the row on one line at desk size.
     assert len({round(box["y"]) for box in before.values()}) == 1
@@ -109,7 +109,7 @@ def test_the_dealer_selector_shows_the_whole_name(
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    open_sheet(page, live_server, sheet)
+    open_sheet(page, live_server, arbiter, sheet)
     label = page.locator("#id_dealer option:checked").inner_text()
     assert label == "N — PETIT-DE-LA-FONTAINE Grégoire"
     # The text of the longest option fits inside the select (arrow and padding aside).
@@ -129,7 +129,7 @@ def test_t_then_enter_records_one_passed_deal_and_the_next_enter_does_nothing(
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    open_sheet(page, live_server, sheet)
+    open_sheet(page, live_server, arbiter, sheet)
     page.evaluate(COUNT_SAVES)
     page.keyboard.type("T")
     page.wait_for_selector("#passed-note", state="visible")
@@ -162,7 +162,7 @@ def test_page_down_and_page_up_move_between_the_tables_sheets(
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    open_sheet(page, live_server, sheet)
+    open_sheet(page, live_server, arbiter, sheet)
     page.click("#keyboard-help summary")
     assert "Pg Suiv (page suivante)" in page.inner_text("#keyboard-help")
     page.keyboard.press("PageDown")
@@ -196,7 +196,7 @@ def test_the_overview_says_which_position_a_typed_table_number_opens(
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
     page.goto(f"{live_server.url}/tournois/{sheet.tournament_id}/saisie/")
     target = page.locator("#table-jump-target")
     assert target.inner_text() == "Les numéros ouvrent les tables de la position 1."
@@ -213,7 +213,7 @@ def test_keys_typed_blind_after_a_refusal_never_reach_the_faulty_field(
     desk_page, live_server, one_request_at_a_time, arbiter, sheet
 ):
     page = desk_page
-    open_sheet(page, live_server, sheet)
+    open_sheet(page, live_server, arbiter, sheet)
     keyboard = page.keyboard
     for value in ("E", "G", "2", "95"):
         keyboard.type(value)

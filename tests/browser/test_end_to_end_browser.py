@@ -16,8 +16,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.models import DealScore, Incident
-from tests.browser_helpers import report_incident, type_row
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie, report_incident, type_row
 from tests.examples_004 import BILANS, TYPED_ROWS
 from tournament.models import Position, Registration, Seat, Tournament
 
@@ -148,7 +147,8 @@ def test_a_new_arbiter_runs_a_tournament_end_to_end(
     base = live_server.url
 
     # --- log in and create the tournament --------------------------------------------------
-    browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(page, live_server, arbiter)
+    page.goto(live_server.url + "/")
     page.click("text=Nouveau tournoi")
     page.fill("#id_name", "Open de Chalon")
     page.fill("#id_date", "2026-11-21")

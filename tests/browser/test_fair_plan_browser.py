@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.sheets.table_entry import code_unlock
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie
 from tests.scoring.documents.exports.test_exports_complete import played, rows_of  # noqa: F401 (a fixture)
 from tests.tournament.evening.positions_helpers import make_tournament
 from tests.tournament.evening.test_positions_fairness import five_every_time
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_swap_preview_flag_and_replan_show_every_measure(desk_page, live_server, arbiter):
     tournament = make_tournament(players=13, positions=3)
     position_generate(tournament=tournament, seed=3)
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk_page, live_server, arbiter)
     # The swap preview: every measure, before → after.
     desk_page.goto(live_server.url + reverse("position-detail", args=[tournament.pk, 3]))
     first, second = (
@@ -51,8 +51,8 @@ def test_swap_preview_flag_and_replan_show_every_measure(desk_page, live_server,
     assert desk_page.locator("#plan-drift").count() == 0
 
 
-def test_the_ranking_workbook_keeps_the_licences(desk_page, live_server, played):  # noqa: F811
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+def test_the_ranking_workbook_keeps_the_licences(desk_page, live_server, arbiter, played):  # noqa: F811
+    log_in_by_cookie(desk_page, live_server, arbiter)
     desk_page.goto(live_server.url + reverse("ranking", args=[played.pk]))
     with desk_page.expect_download() as download:
         desk_page.get_by_role("link", name="Classements (XLSX)").click()
@@ -65,7 +65,7 @@ def test_the_cockpit_says_which_cards_to_reprint(desk_page, live_server, arbiter
     tournament = make_tournament(players=8, positions=2)
     position_generate(tournament=tournament, seed=2)
     position_publish(position=tournament.positions.get(number=1))
-    browser_login(desk_page, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk_page, live_server, arbiter)
     # The print page's button POSTs (with its form's CSRF token): the cards are recorded.
     desk_page.goto(live_server.url + reverse("print-index", args=[tournament.pk]))
     cards = live_server.url + reverse("print-itineraries", args=[tournament.pk])

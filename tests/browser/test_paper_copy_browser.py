@@ -13,8 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from scoring.sheets.services import sheet_for_table
-from tests.browser_helpers import open_page, type_row
-from tests.conftest import browser_login
+from tests.browser_helpers import log_in_by_cookie, open_page, type_row
 from tests.desk_helpers import NAMES_004, make_tournament
 from tests.examples_004 import BILANS
 
@@ -97,7 +96,7 @@ def test_a_printed_detailed_sheet_copied_in_the_papers_order_has_no_false_mismat
     desk = desk_page
     tournament, position = make_tournament(names=NAMES_004)
     sheet = sheet_for_table(table=position.tables.get())
-    browser_login(desk, live_server, "arbitre-test", "pw-arbitre-1")
+    log_in_by_cookie(desk, live_server, arbiter)
     paper = printed_sheet(desk, live_server, tournament)
     names = printed_order(paper)
     assert names == ["DURAND", "DUPONT", "DUBOIS", "DESPRES"]  # Nord, Sud, Est, Ouest
@@ -139,7 +138,7 @@ def test_an_official_fft_sheet_copied_by_figures_has_no_false_mismatch(
     try:
         _tournament, position = make_tournament(names=NAMES_004, sheet_style="figures")
         sheet = sheet_for_table(table=position.tables.get())
-        browser_login(page, live_server, "arbitre-test", "pw-arbitre-1")
+        log_in_by_cookie(page, live_server, arbiter)
         page.goto(f"{live_server.url}/feuilles/{sheet.pk}/")
         names = ["DURAND", "DUPONT", "DUBOIS", "DESPRES"]  # the FFT sheet: N, S, E, O
         check_columns_follow_the_paper(page, names)
