@@ -166,7 +166,42 @@ class PostgresDatabase:
             connect_timeout=10,
         )
 
+    def _template(self) -> str:
+        """A database of this server migrated to the project's latest migrations (as
+        migrated_sqlite_template), built once under a temporary name and renamed."""
+        import psycopg
+
+        template = f"tarot_migrated_{_migrations_key()}"
+        with self._admin() as conn:
+            found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            if found.fetchone():
+                return template
+            building = f"{template}_{os.getpid()}"
+            conn.execute(f'DROP DATABASE IF EXISTS "{building}"')
+            conn.execute(f'CREATE DATABASE "{building}"')
+        url = urllib.parse.urlunsplit(self.base._replace(path=f"/{building}"))
+        env = dict(os.environ, DATABASE_URL=url, LOG_LEVEL="WARNING")
+        command = [sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"]
+        subprocess.run(command, env=env, cwd=ROOT, check=True)
+        with self._admin() as conn:
+            try:
+                conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{template}"')
+            except psycopg.errors.DuplicateDatabase:  # a parallel builder was first
+                conn.execute(f'DROP DATABASE "{building}" WITH (FORCE)')
+        return template
+
     def create(self) -> None:
+        """A copy of the migrated template database (see SqliteDatabase.create)."""
+        import psycopg
+
+        template = self._template()
+        for attempt in range(20):
+            try:
+                with self._admin() as conn:
+                    conn.execute(f'CREATE DATABASE "{self.dbname}" TEMPLATE "{template}"')
+                return
+            except psycopg.errors.ObjectInUse:  # another worker copying it this instant
+                time.sleep(0.1 * (attempt + 1))
         with self._admin() as conn:
             conn.execute(f'CREATE DATABASE "{self.dbname}"')
 
