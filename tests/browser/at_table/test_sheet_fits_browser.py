@@ -14,6 +14,7 @@ import pytest
 from scoring.sheets import table_entry
 from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
 from tests.browser.at_table.conftest import SCREENS, TARGET_SIZES, each_screen, open_phone
+from tests.browser.at_table.test_targets_browser import player_pages as targets_pages
 from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -66,11 +67,10 @@ def player_pages(world) -> list[str]:
 
 
 def audited_by_targets(world) -> set[str]:
-    """The pages test_targets_browser.py runs axe on, as loaded, at TARGET_SIZES."""
-    t = world["tournament"].pk
-    woman = world["four"]["players"][2].pk
+    """The pages test_targets_browser.py runs axe on as loaded, at TARGET_SIZES: its players'
+    pages and both tables' pages."""
     tables = [f"/table/{world[key]['link'].token}/" for key in ("four", "five")]
-    return {f"/public/{t}/", f"/public/{t}/joueur/{woman}/", *tables}
+    return {*targets_pages(world), *tables}
 
 
 def test_no_player_page_scrolls_sideways_at_any_size(browser, live_server, long_names):
