@@ -44,6 +44,9 @@ def open_phone(browser, options: dict, font_px: int | None = None):
     context = browser.new_context(locale="fr-FR", **options)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    # A page load waits for the page and all it loads: on a machine loaded far past its cores
+    # (two busy loops beside every other job), a first table page took over 15 s to load.
+    page.set_default_navigation_timeout(60_000)
     if font_px:
         cdp = context.new_cdp_session(page)
         cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font_px, "fixed": font_px}})
