@@ -13,7 +13,8 @@ import pytest
 
 from scoring.sheets import table_entry
 from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
-from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
+from tests.browser.at_table.conftest import SCREENS, TARGET_SIZES, each_screen, open_phone
+from tests.browser.at_table.test_targets_browser import player_pages as targets_pages
 from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -65,21 +66,31 @@ def player_pages(world) -> list[str]:
     ]
 
 
+def audited_by_targets(world) -> set[str]:
+    """The pages test_targets_browser.py runs axe on as loaded, at TARGET_SIZES: its players'
+    pages and both tables' pages."""
+    tables = [f"/table/{world[key]['link'].token}/" for key in ("four", "five")]
+    return {*targets_pages(world), *tables}
+
+
 def test_no_player_page_scrolls_sideways_at_any_size(browser, live_server, long_names):
-    # One phone: each page loaded once, then shown at every screen in turn (show_as).
+    # One phone: each page loaded once, then shown at every screen in turn (each_screen); axe
+    # runs where the targets' audit does not already run it on the same page at the same size.
     context, page = open_phone(browser, SCREENS[0][1])
     problems = csp_violations(context)
     axe_in_every_page(context)
     cdp = context.new_cdp_session(page)
+    audited = audited_by_targets(long_names)
+    sizes = {screen[0] for screen in TARGET_SIZES}
     for path in player_pages(long_names):
         page.goto(live_server.url + path)
-        for screen, options, font_px, root in SCREENS:
-            show_as(page, cdp, options, font_px, root)
-            width = options["viewport"]["width"]
+        for screen, width in each_screen(page, cdp):
             page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
             found = page.evaluate(SIDEWAYS, width)
             if found["page"] > width or found["problems"]:
                 problems.append(f"{screen} {path}: {found['page']} px {found['problems']}")
+            if path in audited and screen in sizes:
+                continue
             if axe := axe_violations(page):
                 problems.append(f"{screen} {path}: {axe}")
     context.close()
@@ -95,9 +106,7 @@ def test_every_score_of_a_sheet_of_four_and_of_five_shows_with_its_name(
     for key, deals in (("four", 3), ("five", 2)):
         table = long_names[key]
         page.goto(f"{live_server.url}/table/{table['link'].token}/")
-        for screen, options, font_px, root in SCREENS:
-            show_as(page, cdp, options, font_px, root)
-            width = options["viewport"]["width"]
+        for screen, width in each_screen(page, cdp):
             found = page.evaluate(COLUMNS, width)
             players = len(table["players"])
             # Every deal's score of every player, and the totals' line.

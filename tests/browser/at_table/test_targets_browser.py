@@ -9,14 +9,15 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.accessibility_helpers import axe_in_every_page, axe_violations
-from tests.browser.at_table.conftest import SCREENS, open_phone, show_as
+from tests.browser.at_table.conftest import TARGET_SIZES, each_screen, open_phone
 from tests.browser.phone.test_accessibility_phone_browser import SMALL_TARGETS, TARGET
 from tests.browser_helpers import csp_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-# The sizes the issue names: both phones, at the default font and with 32 px.
-SIZES = [screen for screen in SCREENS if screen[3] is None]
+# The sizes the issue names: both phones, at the default font and with 32 px (axe's audit of
+# these pages at these sizes is this file's alone: test_sheet_fits_browser.py skips it).
+SIZES = TARGET_SIZES
 
 
 def audit(page, where: str) -> list[str]:
@@ -44,22 +45,20 @@ def player_pages(world) -> list[str]:
 def test_every_target_of_the_players_pages_is_44_px_at_each_size(
     browser, live_server, one_request_at_a_time, long_names
 ):
-    # One phone: each page loaded once, then shown at every size in turn (show_as).
+    # One phone: each page loaded once, then shown at every size in turn (each_screen).
     context, page = open_phone(browser, SIZES[0][1])
     problems = csp_violations(context)
     axe_in_every_page(context)
     cdp = context.new_cdp_session(page)
     for path in player_pages(long_names):
         page.goto(live_server.url + path)
-        for screen, options, font_px, root in SIZES:
-            show_as(page, cdp, options, font_px, root)
+        for screen, _width in each_screen(page, cdp, SIZES):
             problems += audit(page, f"{screen} {path}")
     for key in ("four", "five"):
         table = long_names[key]
         page.goto(f"{live_server.url}/table/{table['link'].token}/")
         page.wait_for_selector("#who-form")
-        for screen, options, font_px, root in SIZES:
-            show_as(page, cdp, options, font_px, root)
+        for screen, _width in each_screen(page, cdp, SIZES):
             problems += audit(page, f"{screen} table of {key}")
     context.close()
     assert not problems, "\n".join(problems)
@@ -79,13 +78,11 @@ def test_a_bound_phone_and_its_call_to_the_arbiter_keep_44_px_targets(
         page.fill("#who-pin", table["players"][0].pin)
         page.click("#who-button")
         page.wait_for_selector("#who-bound", state="visible")
-        for screen, options, font_px, root in SIZES:
-            show_as(page, cdp, options, font_px, root)
+        for screen, _width in each_screen(page, cdp, SIZES):
             problems += audit(page, f"{screen} table of {key}, bound")
         page.click("#call-button")
         page.wait_for_selector("#call-banner", state="visible")
-        for screen, options, font_px, root in SIZES:
-            show_as(page, cdp, options, font_px, root)
+        for screen, _width in each_screen(page, cdp, SIZES):
             problems += audit(page, f"{screen} table of {key}, arbiter called")
     context.close()
     assert not problems, "\n".join(problems)

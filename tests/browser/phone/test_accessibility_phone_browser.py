@@ -84,20 +84,39 @@ def evening(live_server, one_request_at_a_time, staged, arbiter):
     return build_evening(staged, arbiter)
 
 
+def kinds_of_browser(screens) -> list[tuple[dict, list]]:
+    """SCREENS by kind of browser (a phone's touch screen, or a window): the context options
+    the kind shares, and its screens. A window's screens share the largest pixel ratio: it
+    changes no CSS pixel of the layout (static/css has no resolution media query)."""
+    kinds: dict[tuple, tuple[dict, list]] = {}
+    for screen in screens:
+        options = {key: value for key, value in screen[1].items() if key != "viewport"}
+        ratio = options.pop("device_scale_factor", 1)
+        shared, members = kinds.setdefault(tuple(sorted(options.items())), (options, []))
+        shared["device_scale_factor"] = max(ratio, shared.get("device_scale_factor", 1))
+        members.append(screen)
+    return list(kinds.values())
+
+
 def test_players_pages_never_scroll_sideways(browser, live_server, evening):
+    # One browser context per kind of browser: each page loaded once, then shown at each of
+    # its screens in turn (the players' pages adapt by CSS alone, no script reads the size).
     problems = []
-    for screen, options, font_size in SCREENS:
-        context = browser.new_context(locale="fr-FR", **options)
+    for shared, screens in kinds_of_browser(SCREENS):
+        context = browser.new_context(locale="fr-FR", viewport=screens[0][1]["viewport"], **shared)
         blocked = csp_violations(context)
         page = context.new_page()
-        width = options["viewport"]["width"]
         for _template, path in players_pages(evening):
             page.goto(live_server.url + path)
-            if font_size:
-                page.evaluate("(s) => { document.documentElement.style.fontSize = s; }", font_size)
-            found = page.evaluate(OVERFLOW, width)
-            if found["width"] > width or found["problems"]:
-                problems.append(f"{screen} {path}: {found['width']} px, {found['problems']}")
+            for screen, options, font_size in screens:
+                page.set_viewport_size(options["viewport"])
+                page.evaluate(
+                    "(s) => { document.documentElement.style.fontSize = s; }", font_size or ""
+                )
+                width = options["viewport"]["width"]
+                found = page.evaluate(OVERFLOW, width)
+                if found["width"] > width or found["problems"]:
+                    problems.append(f"{screen} {path}: {found['width']} px, {found['problems']}")
         context.close()
         problems += blocked
     assert not problems, "\n".join(problems)
