@@ -10,7 +10,10 @@ import itertools
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
+
+import numpy as np
 
 from tournament.core.seating.state import (
     Grouping,
@@ -227,23 +230,34 @@ def _anneal_step(
     return delta
 
 
-@cache
-def _splits(size_a: int, size_b: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Every way to deal size_a + size_b players (0..) into two tables, as pair numbers.
+@dataclass(frozen=True)
+class _Splits:
+    """Every way to deal size_a + size_b players (0..m-1) into two tables, priced at once.
 
-    Each split is (players of the first table, pair numbers inside either table), a pair (i, j)
-    with i < j numbered i * m + j. The split that keeps both tables as they are comes first;
-    equal sizes count each split once (player 0 stays at the first table).
+    `pairs` lists the pairs (i, j), i < j, with whether they share a table now; row s of
+    `inside` has a 1 for each pair that split s seats at one table, so that `inside @ prices`
+    gives every split's price in one product. The split that keeps both tables as they are
+    comes first; equal sizes count each split once (player 0 stays at the first table).
     """
+
+    pairs: tuple[tuple[int, int, int], ...]  # (i, j, 1 if i and j share a table now else 0)
+    chosen: tuple[tuple[int, ...], ...]  # the players of the first table, split by split
+    inside: np.ndarray
+
+
+@cache
+def _splits(size_a: int, size_b: int) -> _Splits:
     m = size_a + size_b
-    out = []
-    for chosen in itertools.combinations(range(m), size_a):
-        if size_a == size_b and 0 not in chosen:
+    pairs = tuple(
+        (i, j, int((i < size_a) == (j < size_a))) for i, j in itertools.combinations(range(m), 2)
+    )
+    chosen, rows = [], []
+    for part in itertools.combinations(range(m), size_a):
+        if size_a == size_b and 0 not in part:
             continue
-        rest = [i for i in range(m) if i not in chosen]
-        pairs = [i * m + j for part in (chosen, rest) for i, j in itertools.combinations(part, 2)]
-        out.append((chosen, tuple(pairs)))
-    return tuple(out)
+        chosen.append(part)
+        rows.append([(i in part) == (j in part) for i, j, _ in pairs])
+    return _Splits(pairs, tuple(chosen), np.array(rows, dtype=np.int64))
 
 
 def _repartition(
@@ -265,27 +279,22 @@ def _repartition(
     people = ta + tb
     k, m = len(ta), len(people)
     meets, inc = state.meets, state.inc
-    cost = [0] * (m * m)
-    for i in range(m):
-        row = meets[people[i]]
-        for j in range(i + 1, m):
-            # What the pair would cost at one table if this position did not seat them yet.
-            cost[i * m + j] = inc[row[people[j]] - ((i < k) == (j < k))]
     splits = _splits(k, m - k)
-    price = cost.__getitem__
-    current = sum(map(price, splits[0][1]))
-    good = []
-    for chosen, pairs in splits[1:]:
-        delta = sum(map(price, pairs)) - current
-        if delta <= 0:
-            good.append((delta, chosen))
-    if good:
-        delta, chosen = good[int(rand() * len(good))]
+    rows = [meets[p] for p in people]
+    # What each pair would cost at one table if this position did not seat them yet.
+    prices = np.array([inc[rows[i][people[j]] - now] for i, j, now in splits.pairs], np.int64)
+    totals = splits.inside @ prices
+    deltas = totals[1:] - totals[0]
+    good = np.flatnonzero(deltas <= 0)
+    if len(good):
+        pick = int(good[int(rand() * len(good))])
+        delta = int(deltas[pick])
     else:
-        chosen, pairs = splits[1 + int(rand() * (len(splits) - 1))]
-        delta = sum(map(price, pairs)) - current
+        pick = int(rand() * len(deltas))
+        delta = int(deltas[pick])
         if rand() >= math.exp(-delta / temperature):
             return None
+    chosen = splits.chosen[1 + pick]
     state.add_position([ta, tb], -1)
     ta[:] = [people[i] for i in chosen]
     tb[:] = [people[i] for i in range(m) if i not in chosen]

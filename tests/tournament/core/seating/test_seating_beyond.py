@@ -4,17 +4,13 @@ import random
 
 import pytest
 
-from tests.tournament.core.seating.seating_helpers import random_draw
-from tournament.core.seating import SeatingPlayer, generate, meeting_counts, repeated_meetings
-
-
-def field(n: int) -> list[SeatingPlayer]:
-    return [SeatingPlayer(i) for i in range(1, n + 1)]
+from tests.tournament.core.seating.seating_helpers import numbered_plan, random_draw
+from tournament.core.seating import meeting_counts, repeated_meetings
 
 
 @pytest.mark.parametrize("positions", [6, 7, 8, 9, 10])
 def test_sixteen_players_repeat_only_24_meetings_per_extra_position(positions):
-    plan = generate(field(16), positions, seed=positions)
+    plan = numbered_plan(16, positions, seed=positions)
     assert repeated_meetings(plan) == 24 * (positions - 5)
     assert max(meeting_counts(plan).values()) == 2  # nobody meets anyone a third time
 
@@ -22,7 +18,7 @@ def test_sixteen_players_repeat_only_24_meetings_per_extra_position(positions):
 @pytest.mark.parametrize("policy", ["five", "three"])
 def test_dense_tables_of_five_or_three_stay_far_below_a_random_draw(policy):
     players, positions = 34, 10  # 3 x 10 > 0.7 x 33: some repeats are forced
-    plan = generate(field(players), positions, policy, seed=4)
+    plan = numbered_plan(players, positions, policy, seed=4)
     sizes = [len(t) for t in plan.positions[0]]
     rng = random.Random(0)
     draws = [repeated_meetings(random_draw(players, positions, sizes, rng)) for _ in range(20)]
@@ -39,7 +35,7 @@ BEYOND = [(20, 6, 6), (24, 8, 26), (28, 10, 42), (32, 11, 32), (36, 12, 28)]
 def test_beyond_the_social_golfer_limit_repeats_stay_at_a_long_search_s_level(
     players, positions, repeats
 ):
-    plan = generate(field(players), positions, seed=3)
+    plan = numbered_plan(players, positions, seed=3)
     assert repeated_meetings(plan) <= repeats
     assert max(meeting_counts(plan).values()) == 2
 
@@ -48,4 +44,4 @@ def test_beyond_the_social_golfer_limit_repeats_stay_at_a_long_search_s_level(
 @pytest.mark.parametrize("seed", [1, 2, 4, 5])
 @pytest.mark.parametrize(("players", "positions", "repeats"), BEYOND[:2] + BEYOND[-1:])
 def test_beyond_the_limit_whatever_the_seed(players, positions, repeats, seed):
-    assert repeated_meetings(generate(field(players), positions, seed=seed)) <= repeats
+    assert repeated_meetings(numbered_plan(players, positions, seed=seed)) <= repeats

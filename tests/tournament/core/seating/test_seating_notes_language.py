@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.utils import translation
 
 from tests.i18n_helpers import english_translation
-from tournament.core.seating import PlanNote, generate, numbered_field
+from tests.tournament.core.seating.seating_helpers import numbered_plan
+from tournament.core.seating import PlanNote
 
 FORCED = (
     "Rencontres répétées : %(repeats)s (au moins %(floor)s inévitables : les positions demandent "
@@ -41,7 +42,7 @@ def marked_templates() -> set[str]:
 
 
 def test_a_note_carries_its_template_and_params_and_reads_french():
-    (note,) = generate(numbered_field(16), 7, seed=1).notes  # beyond the 5 repeat-free positions
+    (note,) = numbered_plan(16, 7, seed=1).notes  # beyond the 5 repeat-free positions
     assert note.template == FORCED
     assert note.params == {"repeats": 48, "floor": 48}
     assert str(note) == (
@@ -64,7 +65,7 @@ def test_notes_py_writes_no_f_string_and_marks_every_template():
     [(16, 7, "five", 1), (20, 6, "five", 1), (22, 7, "five", 1), (26, 6, "five", 1)],
 )
 def test_every_note_a_plan_gives_is_a_marked_template(players, positions, policy, seed):
-    notes = generate(numbered_field(players), positions, policy, seed=seed).notes
+    notes = numbered_plan(players, positions, policy, seed=seed).notes
     assert notes
     for note in notes:
         assert note.template in marked_templates()

@@ -1,9 +1,11 @@
 """Re-plan after a withdrawal or a late arrival: played positions stay, guarantees still hold."""
 
+import functools
 from collections import Counter
 
 import pytest
 
+from tests.tournament.core.seating.seating_helpers import numbered_plan
 from tournament.core.seating import (
     SeatingPlayer,
     direction_spread,
@@ -23,13 +25,22 @@ def replanned(players, positions, played, *, seed, policy="five", leaving=(), ar
     """Plan `players` over `positions`, then re-plan after `played` positions with `leaving`
     gone and `arriving` come: the played positions stay and the re-plan breaks no hard rule.
     Returns (the first plan, the players now, the re-plan)."""
-    plan = generate(field(players), positions, policy, seed=seed)
+    plan, now, replan = _replanned(
+        players, positions, played, seed, policy, tuple(leaving), tuple(arriving)
+    )
+    assert replan.positions[:played] == plan.positions[:played]
+    assert plan_problems(replan, now, policy, first=played) == []
+    return plan, now, replan
+
+
+@functools.cache
+def _replanned(players, positions, played, seed, policy, leaving, arriving):
+    """The plans of `replanned`, searched once per test process (tests share some requests)."""
+    plan = numbered_plan(players, positions, policy, seed=seed)
     now = [p for p in field(players) if p.id not in leaving] + [SeatingPlayer(i) for i in arriving]
     replan = generate(
         now, positions, policy, fixed=plan.positions[:played], seed=seed, previous=plan
     )
-    assert replan.positions[:played] == plan.positions[:played]
-    assert plan_problems(replan, now, policy, first=played) == []
     return plan, now, replan
 
 
