@@ -32,7 +32,6 @@ import pytest
 from django import forms
 from django.apps import apps
 from django.contrib.auth.models import Group
-from django.core import serializers
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.db.models import F, ForeignKey, Q
@@ -46,6 +45,7 @@ from scoring.models import Championship, Deal, Incident, LiveArtifact, ScoreShee
 from scoring.sheets.services import ENGINE_FIELDS, ENTRY_FIELDS, deal_record
 from scoring.uploads import ComiteServer, UploadKey
 from tests.club_helpers import join_club
+from tests.row_snapshot import RowSnapshot
 from tests.tournament.access.test_roles_every_url import (
     URL_NAMES,
     tournament_with_a_sheet,
@@ -185,9 +185,9 @@ def _paths_to_tournament(model, depth: int = 4, seen=()) -> list[str]:
     return paths
 
 
-def rows_of(tournament: int) -> str:
-    """Every row of both apps that belongs to one tournament, serialised in pk order."""
-    dumps = []
+def _rows_querysets(tournament: int) -> list:
+    """Every row of both apps that belongs to one tournament, one queryset per model."""
+    querysets = []
     for model in (
         *apps.get_app_config("tournament").get_models(),
         *apps.get_app_config("scoring").get_models(),
@@ -224,8 +224,19 @@ def rows_of(tournament: int) -> str:
             for path in paths:
                 condition |= Q(**{path: tournament})
             rows = model.objects.filter(condition)
-        dumps.append(serializers.serialize("json", rows.distinct().order_by("pk")))
-    return "".join(dumps)
+        querysets.append(rows)
+    return querysets
+
+
+_SNAPSHOTS: dict[int, RowSnapshot] = {}
+
+
+def rows_of(tournament: int) -> list:
+    """Every row of both apps that belongs to one tournament, each column of each, in pk order
+    (and the many-to-many pairs): the SQL is compiled once per tournament, then only run."""
+    if tournament not in _SNAPSHOTS:
+        _SNAPSHOTS[tournament] = RowSnapshot(_rows_querysets(tournament))
+    return _SNAPSHOTS[tournament]()
 
 
 # --- what is posted --------------------------------------------------------------------------

@@ -5,9 +5,10 @@ new view is checked the day it is added: it must ask tournament.access.permissio
 leaves the permission it asks on the view) or be listed here as public or global.
 """
 
+import functools
+
 import pytest
 from django.contrib.auth.models import Group
-from django.core import serializers
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
@@ -17,6 +18,7 @@ from scoring.models import Championship, Incident, TableCall
 from scoring.sheets.services import deal_record, sheet_for_table
 from scoring.upload.keys import upload_key_issue
 from tests.club_helpers import join_club
+from tests.row_snapshot import RowSnapshot
 from tournament.access.permissions import Permission
 from tournament.access.roles import ARBITER
 from tournament.models import (
@@ -294,14 +296,20 @@ def url_for(route: str, pattern: URLPattern, world) -> str:
     return reverse(pattern.name, kwargs=kwargs)
 
 
-def snapshot() -> str:
+@functools.cache
+def _every_row() -> RowSnapshot:
     from django.apps import apps
 
     models = [
         *apps.get_app_config("tournament").get_models(),
         *apps.get_app_config("scoring").get_models(),
     ]
-    return "".join(serializers.serialize("json", m.objects.order_by("pk")) for m in models)
+    return RowSnapshot(m.objects.all() for m in models)
+
+
+def snapshot() -> list:
+    """Every row of both apps (each column, the many-to-many pairs too), in pk order."""
+    return _every_row()()
 
 
 def guarded_urls(world):
