@@ -141,6 +141,7 @@ def db_results(tournament: Tournament) -> dict[int, dict]:
     return results
 
 
+@pytest.mark.slow
 def test_a_new_arbiter_runs_a_tournament_end_to_end(
     page, phone_page, live_server, one_request_at_a_time, arbiter, tmp_path
 ):

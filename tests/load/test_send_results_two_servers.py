@@ -154,6 +154,7 @@ def stored(comite: Site) -> tuple:
     return (len(held["versions"]), len(held["tournaments"]), held["players"])
 
 
+@pytest.mark.slow
 def test_a_club_evening_reaches_the_comite(sites):
     laptop, comite = sites
     keys = comite.seeded["keys"]

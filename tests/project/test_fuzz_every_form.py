@@ -782,6 +782,7 @@ def test_fuzzed_posts_never_fail_nor_touch_another_tournament(client, world, rou
 # --- 2. the deal API ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fuzzed_api_bodies_never_fail_and_only_record_sound_deals(client, world):
     client.force_login(world["users"]["owner_x"])
     resolve = Resolver(world)
@@ -827,6 +828,7 @@ def test_fuzzed_api_bodies_never_fail_and_only_record_sound_deals(client, world)
 # --- 3. the owner of Y posts the same to X's pages: refused, and X unchanged -------------------
 
 
+@pytest.mark.slow
 def test_fuzzed_posts_from_another_tournaments_owner_are_refused(client, world):
     """Every page about one tournament (its URL names a tournament, position, table, sheet or
     deal) refuses Y's owner. The table pages are left out: their secret link is the credential,

@@ -260,6 +260,7 @@ def leaks(client: Client, world: dict, own_tournament: int, *, ours: bool) -> li
     return found
 
 
+@pytest.mark.slow
 def test_an_arbiter_of_another_club_sees_none_of_its_names_anywhere(django_user_model):
     admin_a, world_a, open_a = club_world(
         django_user_model,
@@ -413,6 +414,7 @@ def b_tries_everything(client: Client, who, *, club_a, club_b, a_tournament, b_t
             client.post(url_for(route, pattern, world), fields)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["admin", "arbiter"])
 def test_club_b_staff_change_nothing_of_club_a(django_user_model, who):
     """Club B's administrator and arbiter try every write on people; A's rows stay the same,

@@ -559,6 +559,7 @@ WhatCounts.TestCase.settings = settings(
 )
 
 
+@pytest.mark.slow
 def test_what_counts_whatever_the_order_of_steps(db):
     from hypothesis.stateful import run_state_machine_as_test
 

@@ -72,6 +72,7 @@ def test_every_integer_in_a_url_is_a_bounded_id():
     assert plain == []
 
 
+@pytest.mark.slow
 def test_overflowing_ids_are_404_never_a_server_error(world, django_user_model):  # noqa: F811
     superuser = django_user_model.objects.create_superuser("root", password="pw-root-1")
     anonymous = Client(raise_request_exception=False)

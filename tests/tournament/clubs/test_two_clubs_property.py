@@ -226,6 +226,7 @@ class TwoClubs(RuleBasedStateMachine):
         return list(LicenceConflict.objects.order_by("pk").values_list("pk", flat=True))
 
 
+@pytest.mark.slow
 def test_two_clubs_never_rewrite_finished_results_nor_show_each_others_people(db):
     run_state_machine_as_test(
         TwoClubs,
