@@ -59,11 +59,24 @@ def test_locks_stop_growing_at_the_cap():
     assert Counter.objects.get(key="g").delay == throttle.MAX_LOCK
 
 
+# The attempts' own purge, which the tests' conftest turns off everywhere else (no_purge_by_chance).
+MAYBE_PURGE = throttle._maybe_purge
+
+
 @pytest.mark.django_db
-def test_purge_keeps_what_still_counts(monkeypatch):
-    # No purge by chance in between (one write in PURGE_ONE_IN purges): it took "old" first
-    # now and then, and the purge under test found nothing left (about one run in 250).
-    monkeypatch.setattr(throttle, "_maybe_purge", lambda now: None)
+@pytest.mark.parametrize(("draw", "purged"), [(0, True), (1, False)])
+def test_an_attempt_purges_stale_counters_when_its_draw_is_zero(monkeypatch, draw, purged):
+    throttle.hit("old", 60, now=T0)
+    asked = []
+    monkeypatch.setattr(throttle.random, "randrange", lambda n: asked.append(n) or draw)
+    MAYBE_PURGE(T0 + throttle.STALE_AFTER + 100)
+    assert asked == [throttle.PURGE_ONE_IN]
+    assert Counter.objects.filter(key="old").exists() is not purged
+
+
+@pytest.mark.django_db
+def test_purge_keeps_what_still_counts():
+    # No purge by chance in between (tests/conftest.py: no_purge_by_chance).
     throttle.hit("old", 60, now=T0)
     throttle.gate("locked", allowance=1, lock=600, now=T0 + throttle.STALE_AFTER + 50)
     throttle.hit("recent", 60, now=T0 + throttle.STALE_AFTER)
