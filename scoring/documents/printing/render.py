@@ -23,13 +23,18 @@ def render_pdf(template_name: str, context: dict[str, Any], base_url: str | None
     One document per PDF whatever the page count: WeasyPrint lays out a single tree, so the
     cost per page stays flat (no per-page document merge).
     """
-    # Imported here: WeasyPrint loads Pango at import time, which costs every other request.
-    from weasyprint import HTML
-
     context = {**page_margins(context.get("tournament")), **context}
     # Whitespace-only text between tags costs parsing and layout time on every page.
     html = strip_spaces_between_tags(render_to_string(template_name, context))
-    return HTML(string=html, base_url=base_url or "/").write_pdf()
+    return html_to_pdf(html, base_url or "/")
+
+
+def html_to_pdf(html: str, base_url: str) -> bytes:
+    """WeasyPrint's layout of one HTML document (the tests reuse the PDF of identical HTML)."""
+    # Imported here: WeasyPrint loads Pango at import time, which costs every other request.
+    from weasyprint import HTML
+
+    return HTML(string=html, base_url=base_url).write_pdf()
 
 
 def page_margins(tournament: Tournament | None) -> dict[str, Any]:

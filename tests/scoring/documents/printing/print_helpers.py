@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 
 from pypdf import PdfReader
+
+# pypdf's text of each page by the PDF's digest: the same bytes read the same text, and several
+# tests read the same document (see conftest.py).
+_TEXT_OF_PDF: dict[str, list[str]] = {}
 
 
 def fetch_pdf(client, url: str, *, post: bool = False) -> tuple[PdfReader, list[str]]:
@@ -15,7 +20,10 @@ def fetch_pdf(client, url: str, *, post: bool = False) -> tuple[PdfReader, list[
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].endswith('.pdf"')
     reader = PdfReader(io.BytesIO(response.content))
-    return reader, [page.extract_text() for page in reader.pages]
+    digest = hashlib.sha256(response.content).hexdigest()
+    if digest not in _TEXT_OF_PDF:
+        _TEXT_OF_PDF[digest] = [page.extract_text() for page in reader.pages]
+    return reader, list(_TEXT_OF_PDF[digest])
 
 
 def refused_to_anonymous(client, url: str) -> bool:

@@ -14,6 +14,8 @@ from scoring.sheets.table_entry import links_for_position
 from tournament.models import Player, Position, Registration, Seat, Table, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+# Counts the calls of each layout: every document is laid out for real (see conftest.py).
+RENDER_EVERY_PDF = True
 
 
 def position_of(tables: int, entry_mode: str = Tournament.EntryMode.PAPER) -> Position:
