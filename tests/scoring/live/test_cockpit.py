@@ -10,13 +10,50 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import Deal, Incident
-from scoring.sheets.services import sheet_validate
+from scoring.models import Deal, Incident, ScoreSheet
+from scoring.sheets.services import deal_record, sheet_for_table, sheet_validate
 from tests.desk_helpers import DEALS_004, NAMES_004, deal_post, make_tournament, table_sheet
+from tests.examples_004 import engine_deals
 from tournament.evening import clock
 from tournament.models import Position, Seat, Table
 
 pytestmark = pytest.mark.django_db
+
+
+# What the desk's form hands to deal_record for each of 004's typed deals (DEALS_004) on a seated
+# table (N, E, S, W), beside the dealer: the fixtures below record them through the service the
+# sheet page calls, without the HTTP round trip (the page's own posts are tested elsewhere and
+# once here, in test_the_live_part_answers_304_until_something_changes).
+FORM_DEFAULTS = {
+    "players": 4,
+    "arbiter_called": False,
+    "passed": False,
+    "cancelled": False,
+    "dead": None,
+    "partner": None,
+    "alone": "",
+    "poignees": [],
+    "petit_au_bout": None,
+    "chelem": None,
+    "chelem_announced": False,
+}
+DESK_DEALS = [{**FORM_DEFAULTS, **deal} for deal in engine_deals("NESW")]
+
+
+def desk_sheet(position: Position, number: int) -> ScoreSheet:
+    """The table's sheet as the desk's "open the sheet" button makes it (sheet-for-table)."""
+    return sheet_for_table(table=position.tables.get(number=number))
+
+
+def desk_deals(sheet: ScoreSheet, count: int, user) -> None:
+    """004's first `count` deals, typed at the desk by `user` on the sheet (as deal_post)."""
+    for data in DESK_DEALS[:count]:
+        sheet.refresh_from_db()
+        last = sheet.deals.order_by("-number").first()
+        dealer = 0 if last is None else (last.dealer - 1) % sheet.players.count()
+        deal_record(
+            sheet=sheet, data={**data, "dealer": dealer}, user=user, expected_version=sheet.version
+        )
 
 
 def add_draft(position: Position) -> Position:
@@ -32,16 +69,14 @@ def add_draft(position: Position) -> Position:
 
 
 @pytest.fixture
-def evening(arbiter_client):
+def evening(arbiter_client, arbiter):
     """Position 1 published with four tables: one validated, one complete, one under way and
-    one missing; position 2 drafted."""
+    one missing; position 2 drafted. The deals are the arbiter's, typed at the desk."""
     tournament, position = make_tournament(tables=4, names=NAMES_004)
-    sheets = [table_sheet(arbiter_client, position, n) for n in (1, 2, 3)]
+    sheets = [desk_sheet(position, n) for n in (1, 2, 3)]
     for sheet in sheets[:2]:
-        for fields in DEALS_004:
-            deal_post(arbiter_client, sheet, fields)
-    for fields in DEALS_004[:2]:
-        deal_post(arbiter_client, sheets[2], fields)
+        desk_deals(sheet, 5, arbiter)
+    desk_deals(sheets[2], 2, arbiter)
     sheets[0].refresh_from_db()
     sheet_validate(sheet=sheets[0], expected_version=sheets[0].version)
     add_draft(position)
@@ -249,12 +284,11 @@ def test_a_scorer_sees_the_cockpit_but_neither_the_clock_nor_the_hall_controls(s
     assert tournament.hall_token is None and tournament.hall_announcement == ""
 
 
-def filled(client, tables: int):
+def filled(user, tables: int):
     tournament, position = make_tournament(tables=tables, name=f"Tournoi {tables}")
-    sheets = [table_sheet(client, position, n) for n in range(1, tables + 1)]
+    sheets = [desk_sheet(position, n) for n in range(1, tables + 1)]
     for sheet in sheets:
-        for fields in DEALS_004[:3]:
-            deal_post(client, sheet, fields)
+        desk_deals(sheet, 3, user)
     Deal.objects.filter(sheet=sheets[-1], number=3).update(pending=True)
     sheets[0].refresh_from_db()
     sheet_validate(sheet=sheets[0], expected_version=sheets[0].version)
@@ -269,11 +303,11 @@ def filled(client, tables: int):
 
 @pytest.mark.parametrize("name", ["tournament-detail", "cockpit-live"])
 def test_the_cockpit_costs_the_same_queries_for_2_and_12_tables(
-    arbiter_client, django_assert_max_num_queries, name
+    arbiter_client, arbiter, django_assert_max_num_queries, name
 ):
     counts = []
     for tables in (2, 12):
-        tournament = filled(arbiter_client, tables)
+        tournament = filled(arbiter, tables)
         url = reverse(name, args=[tournament.pk])
         with CaptureQueriesContext(connection) as ctx:
             assert arbiter_client.get(url).status_code == 200
