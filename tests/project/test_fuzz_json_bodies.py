@@ -7,7 +7,9 @@ first test fails and names it. Bodies are drawn from that schema (tests/project/
 sound ones, and ones with one field of the wrong type, out of range (a 40-digit version, a seat
 past 2^63), a list of the wrong shape, a key too many or missing; for a field the schema leaves
 to its service (the deal, whose seats depend on the sheet), the deal's own schema drives the
-same mutations one level down. Form endpoints are fuzzed by test_fuzz_every_form.py.
+same mutations one level down. Form endpoints are fuzzed by test_fuzz_every_form.py, whose
+world (X and Y) each test starts from: built once for the module, each test's writes rolled back
+after it (its `world` fixture).
 Run it on PostgreSQL too (DATABASE_URL).
 """
 
@@ -24,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.project.body_strategies import one_field_wrong, valid
-from tests.project.test_fuzz_every_form import FUZZ, build_world
+from tests.project.test_fuzz_every_form import FUZZ, module_world, world  # noqa: F401 - fixtures
 from tests.tournament.access.test_roles_every_url import url_for, walk
 from tournament.core.schema import AnyObject, Obj
 
@@ -101,10 +103,9 @@ def bodies(draw, schema: Obj) -> tuple[dict[str, Any], str | None, str | None]:
 @pytest.mark.parametrize(
     ("route", "pattern"), [pytest.param(*pair, id=pair[0]) for pair in json_routes()]
 )
-def test_json_bodies_built_from_the_schema_never_fail(client, django_user_model, route, pattern):
+def test_json_bodies_built_from_the_schema_never_fail(client, world, route, pattern):  # noqa: F811
     schema = getattr(pattern.callback, "body_schema", None)
     assert isinstance(schema, Obj), f"{pattern.name}: no schema (see the test above)"
-    world = build_world(django_user_model)
     world["x"]["number"] = 1
     client.force_login(world["users"]["owner_x"])
     url = url_for(route, pattern, world["x"])
