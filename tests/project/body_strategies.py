@@ -4,6 +4,8 @@ many or missing), each with the key the answer must name."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from hypothesis import strategies as st
@@ -37,6 +39,25 @@ OTHER_VALUES = st.one_of(
 )
 
 
+def per_shape(
+    build: Callable[[Shape], st.SearchStrategy[Any]],
+) -> Callable[[Shape], st.SearchStrategy[Any]]:
+    """`build`'s strategy made once per shape (the schemas are the views' constants): the same
+    strategy for every example, instead of a new tree of strategies at each draw, which
+    Hypothesis then inspects again (what it may draw, whether it is empty)."""
+    made: dict[int, tuple[Shape, st.SearchStrategy[Any]]] = {}
+
+    @wraps(build)
+    def cached(shape: Shape) -> st.SearchStrategy[Any]:
+        hit = made.get(id(shape))
+        if hit is None or hit[0] is not shape:
+            hit = made[id(shape)] = (shape, build(shape))
+        return hit[1]
+
+    return cached
+
+
+@per_shape
 def valid(shape: Shape) -> st.SearchStrategy[Any]:
     """Values `shape` accepts."""
     strategy = _valid(shape)
@@ -77,6 +98,7 @@ def _valid(shape: Shape) -> st.SearchStrategy[Any]:
     raise AssertionError(f"no strategy for {shape!r}: teach body_strategies its shape")
 
 
+@per_shape
 def wrong(shape: Shape) -> st.SearchStrategy[Any]:
     """Values `shape` refuses: another type, out of range, too long, a list of the wrong shape."""
     refused = OTHER_VALUES.filter(lambda value: not _accepts(shape, value))
