@@ -103,12 +103,6 @@ class PlayerSeating:
             return None
         return next((s for s in self.seats if s.table.position_id == position.pk), None)
 
-    def signature(self) -> list[tuple[Any, ...]]:
-        """What moves when a position is published or closed, or the player's seat changes."""
-        positions = [(p.pk, p.number, p.status) for p in self.positions]
-        seats = [(s.pk, s.table_id, s.table.number, s.direction) for s in self.seats]
-        return positions + seats
-
 
 def player_seating(tournament: Tournament, registration_id: int) -> PlayerSeating:
     """The played positions and the player's seats in them (with table and position), in one

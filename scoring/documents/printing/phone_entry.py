@@ -7,7 +7,6 @@ prints without one. Links are created when a position is published, never by a G
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -39,16 +38,6 @@ def usable_link(table: Table) -> TableLink | None:
     except TableLink.DoesNotExist:
         return None
     return None if link is None or link.revoked else link
-
-
-def codes_by_table(tables: Iterable[Table]) -> dict[int, str]:
-    """Table id → the code of its usable link, in one query."""
-    ids = [table.pk for table in tables]
-    if not ids:
-        return {}
-    return dict(
-        TableLink.objects.filter(table_id__in=ids, revoked=False).values_list("table_id", "code")
-    )
 
 
 def site_address(base_url: str | None) -> str:

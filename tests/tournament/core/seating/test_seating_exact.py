@@ -66,6 +66,24 @@ def test_the_same_request_gives_the_same_plan_with_the_solver():
     assert generate(numbered_field(13), 3, seed=2, exact_budget=0.5) == first
 
 
+def test_a_solver_that_finds_nothing_in_its_budget_leaves_the_searchs_plan():
+    # A budget too small for any plan: the solver answers nothing, the search's plan stands.
+    assert exact_plan([None] * 12, [4, 4, 4], 4, budget=1e-9) is None
+    searched = generate(numbered_field(12), 4, seed=1, exact_budget=0)
+    assert generate(numbered_field(12), 4, seed=1, exact_budget=1e-9) == searched
+
+
+def test_sharing_the_odd_seats_never_costs_a_repeat_the_solver_saved():
+    """9 players, 5 positions (a table of 5 and one of 4): the solver proves 44 repeats; sharing
+    out the seats at the table of 5 afterwards would trade them for 46 (its exchanges keep the
+    convex price, not the count), so that sharing is undone and the odd seats stay fair."""
+    plan = generate(numbered_field(9), 5, "five", seed=0, exact_budget=0.3, search_steps=30_000)
+    figures = plan_figures(plan)
+    assert figures.repeats == 44 == figures.repeats_floor
+    assert figures.odd_spread <= 1
+    assert plan_problems(plan, numbered_field(9)) == []
+
+
 # --- Every plan the solver gives is valid ----------------------------------------------------
 
 # (players, positions, team size, policy): tables of 4, 5 and 3, teams of 2 and 3.
@@ -145,6 +163,7 @@ def test_the_announced_wait_covers_the_search_each_field_gets():
     from tournament.core.seating.small import ANNEAL_SECONDS, expected_seconds
 
     assert expected_seconds(12, 4) > 2  # the exact solver
+    assert expected_seconds(18, 4) == 5  # 17 to 20 players: the annealing on repeats alone
     assert expected_seconds(24, 8) == expected_seconds(40, 14) == ANNEAL_SECONDS > 2
     assert expected_seconds(28, 9) <= 2  # 27 new opponents among 27: a design, no annealing
     assert expected_seconds(1000, 10) <= 2
