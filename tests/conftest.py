@@ -275,11 +275,14 @@ def one_request_at_a_time(live_server):
 
     A live preview still reading while the deal is saved then fails with "database table is
     locked", which the real database (SQLite file in WAL mode, PostgreSQL) never does: serve
-    one request at a time, as that connection can only take one.
+    one request at a time, as that connection can only take one. A test that writes while a
+    page polls on its own (a real-time timer) writes between two requests:
+    `with live_server.between_requests: ...`.
     """
     httpd = live_server.thread.httpd
     app = httpd.get_app()
     lock = threading.Lock()
+    live_server.between_requests = lock
 
     def serialized(environ, start_response):
         with lock:
