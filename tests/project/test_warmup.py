@@ -2,11 +2,12 @@
 tournament.wsgi): the views imported, the translations loaded, the templates compiled."""
 
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
 
-from tournament.warmup import _compile_templates
+from tournament.warmup import _compile_templates, warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,3 +48,15 @@ def test_every_project_template_compiles_at_start():
         p.relative_to(ROOT / "templates").as_posix() for p in (ROOT / "templates").rglob("*.html")
     )
     assert compiled == html
+
+
+def test_a_template_that_does_not_compile_is_named_and_left_to_its_first_request(
+    tmp_path, settings, caplog
+):
+    # The worker still starts: the broken template fails where it is used, not at start.
+    (tmp_path / "good.html").write_text("{{ name }}")
+    (tmp_path / "broken.html").write_text("{% if %}")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
+    with caplog.at_level(logging.WARNING, logger="tournament.warmup"):
+        assert warm_up() == 1  # good.html
+    assert "template broken.html not compiled at start" in caplog.text
