@@ -33,7 +33,7 @@ def test_a_deal_typed_offline_during_the_close_reaches_the_arbiter_as_a_late_dea
         context.set_offline(True)
         enter(page, DEALS[0], online=False)
         page.wait_for_selector("#queue-status:has-text('1 donne en attente')")
-        with one_request_at_a_time.between_requests:  # not during a refresh of another tab
+        with one_request_at_a_time.between_requests:  # not while a refresh is being served
             position_close(position=table_of_five["table"].position)
         context.set_offline(False)
         page.wait_for_selector("#entry-error:has-text('Donne reçue après la clôture')")

@@ -11,10 +11,10 @@ from scoring.models import Deal
 from tests.browser.phone.test_table_entry_browser import (  # noqa: F401 (table_of_five is a fixture)
     DEALS,
     PHONE,
-    WATCH_PAGE_CACHED,
     enter,
     identify,
     table_of_five,
+    wait_until_cached,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -138,8 +138,7 @@ def test_a_list_form_queue_from_an_older_page_is_kept_and_sent_once(
         page.set_default_timeout(15_000)
         page.goto(url)
         # The page is kept on the phone (service worker cache): it reopens without Wi-Fi.
-        page.evaluate(WATCH_PAGE_CACHED)  # wait_for_function does not await a promise
-        page.wait_for_function("() => window.pageCached === true")
+        wait_until_cached(page)
         identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
         # What the page before this change kept: one list under the table's key.

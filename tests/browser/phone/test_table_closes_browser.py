@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from tests.browser.phone.test_table_entry_browser import (  # noqa: F401 - table_of_five: fixture
-    WATCH_PAGE_CACHED,
     identify,
     phone,
     table_of_five,
+    wait_until_cached,
 )
 from tournament.access.lifecycle import position_close
 
@@ -32,8 +32,7 @@ def test_an_open_table_page_switches_to_the_closed_page_when_the_position_closes
         # phone that held the page a while has it. Closed before that, the copy is refused (the
         # page is 404 by then) and Chromium logs the refusal: on a loaded machine the copy
         # could come after the close.
-        page.evaluate(WATCH_PAGE_CACHED)
-        page.wait_for_function("() => window.pageCached === true")
+        wait_until_cached(page)
         identify(page, 0, table_of_five["players"][0].pin)
         assert page.locator("#deal-entry").is_visible()
         # Closed between two requests the live server serves (the test's writes and the

@@ -65,13 +65,19 @@ def table_of_five(arbiter):
 
 # The page is in the service worker's cache: the page watches for it and says so (Playwright's
 # wait_for_function does not await a promise).
-WATCH_PAGE_CACHED = """() => {
+_WATCH_PAGE_CACHED = """() => {
   const cached = () => caches.open("tarot-table-v1").then((c) => c.match(location.href));
   (async () => {
     while (!(await cached())) await new Promise((resolve) => setTimeout(resolve, 50));
     window.pageCached = true;
   })();
 }"""
+
+
+def wait_until_cached(page) -> None:
+    """Until the page's own copy is in the cache (a state), however long a loaded machine takes."""
+    page.evaluate(_WATCH_PAGE_CACHED)
+    page.wait_for_function("() => window.pageCached === true")
 
 
 def phone(browser):
@@ -235,9 +241,7 @@ def test_deals_typed_offline_are_stored_exactly_once(
         page.wait_for_function(
             "() => navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
         )
-        # Waits for the page's copy in the cache (a state), however long a loaded machine takes.
-        page.evaluate(WATCH_PAGE_CACHED)
-        page.wait_for_function("() => window.pageCached === true")
+        wait_until_cached(page)
         identify(page, 0, table_of_five["players"][0].pin)
         context.set_offline(True)
         for kept, deal in enumerate(DEALS[:3], start=1):
